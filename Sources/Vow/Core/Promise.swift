@@ -1,0 +1,172 @@
+import Dispatch
+
+/// A value that will exist later, or the error that prevented it.
+///
+/// A promise starts pending and settles exactly once, fulfilled with a `T` or rejected with an
+/// `Error`. Chain work onto it with `then`, `map`, `done`, `catch` and friends, or `await` its
+/// `value`. It is `Sendable`: share it freely between threads and tasks.
+///
+/// ```swift
+/// func fetchUser(id: Int) -> Promise<User> {
+///     Promise { seal in
+///         legacyFetch(id) { user, error in seal.resolve(user, error) }
+///     }
+/// }
+/// ```
+///
+/// Each promise is a single allocation holding its state and its lock.
+public final class Promise<T: Sendable>: Thenable, CatchMixin {
+    @usableFromInline let box: Box<Result<T>>
+    #if DEBUG
+    @usableFromInline let creationSite: CreationSite?
+    #endif
+
+    /// A pending promise, settled internally by a chain link or combinator.
+    @inlinable
+    init(pendingAt site: CreationSite?) {
+        box = Box()
+        #if DEBUG
+        creationSite = site
+        #endif
+    }
+
+    /// A promise settled from the start.
+    @inlinable
+    init(sealed result: Result<T>) {
+        box = Box(sealed: result)
+        #if DEBUG
+        creationSite = nil
+        #endif
+    }
+
+    /// Creates a pending promise and runs `body` at once, on this thread, with its resolver.
+    ///
+    /// If `body` throws, the promise is rejected with the error. If the resolver is deallocated
+    /// while the promise is still pending, the promise is rejected with `VowError.abandoned`.
+    public init(
+        resolver body: (Resolver<T>) throws -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        box = Box()
+        #if DEBUG
+        creationSite = CreationSite(file: file, line: line)
+        #endif
+        let resolver = Resolver(self)
+        do {
+            try body(resolver)
+        } catch {
+            resolver.reject(error)
+        }
+    }
+
+    /// A pending promise and the resolver that settles it.
+    ///
+    /// ```swift
+    /// let (promise, resolver) = Promise<Int>.pending()
+    /// ```
+    public static func pending(
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> (promise: Promise<T>, resolver: Resolver<T>) {
+        let promise = Promise(pendingAt: CreationSite(file: file, line: line))
+        return (promise, Resolver(promise))
+    }
+
+    /// A promise already fulfilled with `value`.
+    @inlinable
+    public static func value(_ value: T) -> Promise<T> {
+        Promise(sealed: .fulfilled(value))
+    }
+
+    /// A promise already rejected with `error`.
+    @inlinable
+    public convenience init(error: Error) {
+        self.init(sealed: .rejected(error))
+    }
+
+    /// A promise that settles as `bridge` does (for example, a `Guarantee` seen as a `Promise`).
+    @inlinable
+    public convenience init<U: Thenable>(_ bridge: U) where U.T == T {
+        self.init(pendingAt: nil)
+        bridge.pipe(to: { [self] result in self.seal(result) })
+    }
+
+    /// Runs `to` with the result once this promise settles: at once, on this thread, if it has.
+    @inlinable
+    public func pipe(to: @escaping @Sendable (Result<T>) -> Void) {
+        box.observe(to)
+    }
+
+    /// The result, or `nil` while pending. Reading it counts as handling a rejection.
+    @inlinable
+    public var result: Result<T>? {
+        box.inspect()
+    }
+
+    /// `true` while the promise has not settled.
+    @inlinable
+    public var isPending: Bool {
+        box.isPending
+    }
+
+    /// Settles the promise unless it already has; `false` if it had.
+    @inlinable
+    @discardableResult
+    func seal(_ result: Result<T>) -> Bool {
+        box.seal(result)
+    }
+
+    var creationSiteIfRecorded: CreationSite? {
+        #if DEBUG
+        return creationSite
+        #else
+        return nil
+        #endif
+    }
+
+    deinit {
+        guard case .rejected(let error)? = box.unobservedValue() else { return }
+        // Cancellation is not a failure, and an abandoned promise was reported when it was abandoned.
+        if error.isCancelled || (error as? VowError) == .abandoned { return }
+        conf.unhandledRejectionHandler(UnhandledRejection(error: error, creationSite: creationSiteIfRecorded))
+    }
+}
+
+extension Promise where T == Void {
+    /// A promise already fulfilled with `()`.
+    @inlinable
+    public convenience init() {
+        self.init(sealed: .fulfilled(()))
+    }
+
+    /// A promise already fulfilled with `()`.
+    @inlinable
+    public static var value: Promise<Void> {
+        Promise(sealed: .fulfilled(()))
+    }
+}
+
+extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String {
+        switch box.inspectWithoutObserving() {
+        case nil:
+            return "Promise(…\(T.self))"
+        case .fulfilled(let value)?:
+            return "Promise(\(value))"
+        case .rejected(let error)?:
+            return "Promise(\(error))"
+        }
+    }
+
+    public var debugDescription: String {
+        switch box.inspectWithoutObserving() {
+        case nil:
+            return "Promise<\(T.self)>.pending"
+        case .fulfilled(let value)?:
+            return "Promise<\(T.self)>.fulfilled(\(value))"
+        case .rejected(let error)?:
+            return "Promise<\(T.self)>.rejected(\(error))"
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Dispatch
+
+/// Something that settles later with a `Result<T>`: ``Promise`` and ``Guarantee``.
+///
+/// The chain methods (`then`, `map`, `done`, ...) are written once here and shared by both.
+/// Every method takes `on:`, the queue its handler runs on; `nil` runs the handler synchronously
+/// on the thread that settles the promise (or at once, if it already has).
+public protocol Thenable: AnyObject, Sendable {
+    /// The type of the value this thenable settles with.
+    associatedtype T: Sendable
+
+    /// Runs `to` with the result once settled: at once, on this thread, if it already has.
+    func pipe(to: @escaping @Sendable (Result<T>) -> Void)
+
+    /// The result, or `nil` while pending.
+    var result: Result<T>? { get }
+}
+
+extension Thenable {
+    /// Runs `body` with the value on `on`, then settles as the promise it returns.
+    ///
+    /// On rejection, `body` does not run and the returned promise is rejected with the same error.
+    /// If `body` throws, or returns the very promise being built (`PMKError.returnedSelf`), the
+    /// returned promise is rejected with that error.
+    ///
+    /// ```swift
+    /// firstly { fetchUser(id) }.then { user in fetchAvatar(user) }.done { show($0) }
+    /// ```
+    @inlinable
+    public func then<U: Thenable>(
+        on: DispatchQueue? = conf.Q.map,
+        flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping @Sendable (T) throws -> U
+    ) -> Promise<U.T> {
+        let dispatcher = Dispatcher(on, flags)
+        let next = Promise<U.T>(pendingAt: nil)
+        pipe { result in
+            switch result {
+            case .fulfilled(let value):
+                dispatcher.dispatch {
+                    do {
+                        let returned = try body(value)
+                        guard returned !== next else { throw PMKError.returnedSelf }
+                        returned.pipe { next.seal($0) }
+                    } catch {
+                        next.seal(.rejected(error))
+                    }
+                }
+            case .rejected(let error):
+                next.seal(.rejected(error))
+            }
+        }
+        return next
+    }
+
+    /// Transforms the value on `on`; a throw rejects the returned promise.
+    @inlinable
+    public func map<U: Sendable>(
+        on: DispatchQueue? = conf.Q.map,
+        flags: DispatchWorkItemFlags? = nil,
+        _ transform: @escaping @Sendable (T) throws -> U
+    ) -> Promise<U> {
+        let dispatcher = Dispatcher(on, flags)
+        let next = Promise<U>(pendingAt: nil)
+        pipe { result in
+            switch result {
+            case .fulfilled(let value):
+                dispatcher.dispatch {
+                    do {
+                        next.seal(.fulfilled(try transform(value)))
+                    } catch {
+                        next.seal(.rejected(error))
+                    }
+                }
+            case .rejected(let error):
+                next.seal(.rejected(error))
+            }
+        }
+        return next
+    }
+
+    /// Reads the value at `keyPath`.
+    @inlinable
+    public func map<U: Sendable>(
+        on: DispatchQueue? = conf.Q.map,
+        flags: DispatchWorkItemFlags? = nil,
+        _ keyPath: KeyPath<T, U> & Sendable
+    ) -> Promise<U> {
+        map(on: on, flags: flags) { $0[keyPath: keyPath] }
+    }
+
+    /// Transforms the value on `on`; `nil` rejects with `PMKError.compactMap`.
+    @inlinable
+    public func compactMap<U: Sendable>(
+        on: DispatchQueue? = conf.Q.map,
+        flags: DispatchWorkItemFlags? = nil,
+        _ transform: @escaping @Sendable (T) throws -> U?
+    ) -> Promise<U> {
+        map(on: on, flags: flags) { value in
+            guard let transformed = try transform(value) else {
+                throw PMKError.compactMap(value, U.self)
+            }
+            return transformed
+        }
+    }
+
+    /// Reads the optional value at `keyPath`; `nil` rejects with `PMKError.compactMap`.
+    @inlinable
+    public func compactMap<U: Sendable>(
+        on: DispatchQueue? = conf.Q.map,
+        flags: DispatchWorkItemFlags? = nil,
+        _ keyPath: KeyPath<T, U?> & Sendable
+    ) -> Promise<U> {
+        compactMap(on: on, flags: flags) { $0[keyPath: keyPath] }
+    }
+
+    /// Runs `body` with the value on `on` (by default `conf.Q.return`, the main queue).
+    /// - Returns: A promise fulfilled with `()` after `body` returns, or rejected if it throws or
+    ///   this promise was rejected.
+    @inlinable
+    public func done(
+        on: DispatchQueue? = conf.Q.return,
+        flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping @Sendable (T) throws -> Void
+    ) -> Promise<Void> {
+        map(on: on, flags: flags, body)
+    }
+
+    /// Runs `body` with the value on `on`, then passes the value on unchanged.
+    @inlinable
+    public func get(
+        on: DispatchQueue? = conf.Q.return,
+        flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping @Sendable (T) throws -> Void
+    ) -> Promise<T> {
+        map(on: on, flags: flags) { value in
+            try body(value)
+            return value
+        }
+    }
+
+    /// Runs `body` with the result (fulfilled or rejected) on `on`, then passes it on unchanged.
+    @inlinable
+    public func tap(
+        on: DispatchQueue? = conf.Q.map,
+        flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping @Sendable (Result<T>) -> Void
+    ) -> Promise<T> {
+        let dispatcher = Dispatcher(on, flags)
+        let next = Promise<T>(pendingAt: nil)
+        pipe { result in
+            dispatcher.dispatch {
+                body(result)
+                next.seal(result)
+            }
+        }
+        return next
+    }
+
+    /// The same settlement with the value discarded.
+    @inlinable
+    public func asVoid() -> Promise<Void> {
+        map(on: nil) { _ in }
+    }
+}
+
+// MARK: - Synchronous inspection
+
+extension Thenable {
+    /// The error this promise was rejected with; `nil` if pending or fulfilled.
+    @inlinable
+    public var error: Error? {
+        guard case .rejected(let error)? = result else { return nil }
+        return error
+    }
+
+    /// `true` if the promise has settled.
+    @inlinable
+    public var isResolved: Bool {
+        result != nil
+    }
+
+    /// `true` if the promise was fulfilled.
+    @inlinable
+    public var isFulfilled: Bool {
+        result?.isFulfilled ?? false
+    }
+
+    /// `true` if the promise was rejected.
+    @inlinable
+    public var isRejected: Bool {
+        result?.isRejected ?? false
+    }
+
+    /// The fulfilled value; `nil` if pending or rejected.
+    ///
+    /// This is PromiseKit's synchronous `value`. In Vow, `value` is the `async` accessor
+    /// (`try await promise.value`), so the synchronous look lives here.
+    @inlinable
+    public var valueIfFulfilled: T? {
+        guard case .fulfilled(let value)? = result else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,102 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Runs promise handlers so that no chain, however deep, overflows the stack.
+///
+/// Sealing a box inside a handler runs the next box's handlers, which may seal another box, and
+/// so on: a chain of a million `on: nil` links would recurse a million times. Up to
+/// ``maximumDepth`` nested runs happen directly (so short chains keep PromiseKit's synchronous,
+/// depth-first order); deeper ones are queued on the current thread and drained iteratively by the
+/// outermost run, the way swift-nio drains its callback lists.
+@usableFromInline
+final class Trampoline {
+    /// How many handler runs may nest on one thread before further runs are queued.
+    @usableFromInline static let maximumDepth = 64
+
+    @usableFromInline var depth = 0
+    @usableFromInline var deferred: [() -> Void] = []
+    @usableFromInline var nextDeferred = 0
+
+    @usableFromInline init() {}
+
+    /// The current thread's trampoline.
+    @inlinable
+    static var current: Trampoline {
+        if let existing = pthread_getspecific(threadKey) {
+            return Unmanaged<Trampoline>.fromOpaque(existing).takeUnretainedValue()
+        }
+        return makeCurrent()
+    }
+
+    @usableFromInline
+    static func makeCurrent() -> Trampoline {
+        let trampoline = Trampoline()
+        pthread_setspecific(threadKey, Unmanaged.passRetained(trampoline).toOpaque())
+        return trampoline
+    }
+
+    @usableFromInline
+    static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        #if canImport(Darwin)
+        let status = pthread_key_create(&key) { Unmanaged<Trampoline>.fromOpaque($0).release() }
+        #else
+        let status = pthread_key_create(&key) { pointer in
+            if let pointer { Unmanaged<Trampoline>.fromOpaque(pointer).release() }
+        }
+        #endif
+        precondition(status == 0, "Vow could not create its thread-local key (pthread_key_create: \(status))")
+        return key
+    }()
+
+    /// Calls `handler(value)` now, or later on this thread if runs are nested too deeply.
+    @inlinable
+    static func run<Value>(_ handler: @escaping @Sendable (Value) -> Void, with value: Value) {
+        let trampoline = current
+        guard trampoline.depth < maximumDepth else {
+            trampoline.deferred.append { handler(value) }
+            return
+        }
+        trampoline.depth += 1
+        handler(value)
+        trampoline.depth -= 1
+        if trampoline.depth == 0, trampoline.nextDeferred < trampoline.deferred.count {
+            trampoline.drain()
+        }
+    }
+
+    /// Calls every handler in `handlers`, in order, with `value`.
+    @inlinable
+    static func run<Value>(_ handlers: [@Sendable (Value) -> Void], with value: Value) {
+        let trampoline = current
+        guard trampoline.depth < maximumDepth else {
+            trampoline.deferred.append { for handler in handlers { handler(value) } }
+            return
+        }
+        trampoline.depth += 1
+        for handler in handlers { handler(value) }
+        trampoline.depth -= 1
+        if trampoline.depth == 0, trampoline.nextDeferred < trampoline.deferred.count {
+            trampoline.drain()
+        }
+    }
+
+    /// Runs queued work, first in first out, until none is left; queued work may queue more.
+    @usableFromInline
+    func drain() {
+        while nextDeferred < deferred.count {
+            let work = deferred[nextDeferred]
+            nextDeferred += 1
+            depth = 1
+            work()
+            depth = 0
+        }
+        deferred.removeAll(keepingCapacity: deferred.capacity <= 1024)
+        nextDeferred = 0
+    }
+}
