@@ -1,0 +1,14 @@
+import Foundation
+
+struct Page: Sendable {
+    let items: [String]
+}
+
+struct FeedLoader {
+    let pageSize: Int
+
+    // Always passes a page (possibly empty) and sometimes an error.
+    func loadPage(_ number: Int, completion: @escaping @Sendable (Page, Error?) -> Void) {
+        completion(Page(items: Array(repeating: "item", count: pageSize)), nil)
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+struct Settings: Sendable {
+    var darkMode: Bool
+}
+
+final class SettingsStore: Sendable {
+    /// Never fails: falls back to defaults.
+    func loadSettings(completion: @escaping @Sendable (Settings) -> Void) {
+        DispatchQueue.global().async {
+            completion(Settings(darkMode: false))
+        }
+    }
+
+    // Called many times: an observer, not a completion handler, so it is left alone.
+    func observeChanges(_ onChange: @escaping @Sendable (Settings) -> Void) {
+        onChange(Settings(darkMode: true))
+    }
+}

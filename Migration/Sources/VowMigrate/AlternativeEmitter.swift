@@ -1,0 +1,424 @@
+import SwiftSyntax
+
+/// Writes the promise or async alternative of one completion-handler function.
+///
+/// The alternative calls the original, so the original stays the single implementation and both
+/// can live side by side while call sites move over.
+struct AlternativeEmitter {
+    var function: CompletionFunction
+    var target: MigrationTarget
+    /// Generic parameters of an enclosing protocol's associated types are handled by the caller;
+    /// these are the names the alternative's own generic clause must make `Sendable`.
+    private var names: GeneratedNames
+
+    init(function: CompletionFunction, target: MigrationTarget) {
+        self.function = function
+        self.target = target
+        self.names = GeneratedNames(taken: Set(function.keptParameters.map(\.name)))
+    }
+
+    /// Whether the promise alternative can be a `Guarantee` (cannot fail, nothing to cancel).
+    var producesGuarantee: Bool {
+        !function.shape.canFail && !function.isThrowing && function.cancellableHandle == nil
+    }
+
+    /// Whether the generated code names a Vow type.
+    var needsVow: Bool {
+        switch target {
+        case .promise: return true
+        case .async: return function.shape.asyncNeedsVow || function.cancellableHandle != nil
+        }
+    }
+
+    var typedFailure: String? {
+        if case .result(_, let failure) = function.shape, let failure, !function.isThrowing,
+           function.cancellableHandle == nil {
+            return failure
+        }
+        return nil
+    }
+
+    /// Labels of the alternative, for `renamed:` and for spotting an existing one.
+    var alternativeLabels: [String?] {
+        var labels = function.keptParameters.map(\.label)
+        if target == .promise && function.cancellableHandle != nil { labels.append("cancellation") }
+        return labels
+    }
+
+    var alternativeSwiftName: String {
+        CompletionFunction.swiftName(function.name, labels: alternativeLabels)
+    }
+
+    /// A one-line description for the report.
+    var summary: String {
+        "\(alternativeSwiftName)\(effectsText)\(returnText)"
+    }
+
+    // MARK: - Signature
+
+    private var valueType: String { function.shape.valueType }
+
+    private var effectsText: String {
+        switch target {
+        case .promise:
+            return ""
+        case .async:
+            if let typedFailure { return " async throws(\(typedFailure))" }
+            return function.shape.canFail || function.isThrowing ? " async throws" : " async"
+        }
+    }
+
+    private var returnText: String {
+        switch target {
+        case .promise:
+            return " -> \(producesGuarantee ? "Guarantee" : "Promise")<\(valueType)>"
+        case .async:
+            return valueType == "Void" ? "" : " -> \(valueType)"
+        }
+    }
+
+    /// The declaration's attributes worth repeating on the alternative.
+    private var keptAttributes: [String] {
+        function.decl.attributes.compactMap { element -> String? in
+            guard let attribute = element.as(AttributeSyntax.self) else { return nil }
+            let name = attribute.attributeName.trimmedDescription
+            if ["objc", "IBAction", "IBSegueAction", "discardableResult", "nonobjc", "objcMembers"].contains(name) { return nil }
+            if name == "available" {
+                let arguments = attribute.arguments?.trimmedDescription ?? ""
+                if arguments.hasPrefix("*") || arguments.contains("renamed") || arguments.contains("deprecated")
+                    || arguments.contains("unavailable") || arguments.contains("obsoleted") {
+                    return nil
+                }
+            }
+            return attribute.trimmedDescription
+        }
+    }
+
+    private var keptModifiers: [String] {
+        function.decl.modifiers.compactMap { modifier in
+            ["dynamic", "required", "convenience", "optional", "override"].contains(modifier.name.text) ? nil : modifier.trimmedDescription
+        }
+    }
+
+    /// The generic clause with `Sendable` added to each parameter the result type mentions,
+    /// since `Promise<T>` and continuations need a `Sendable` value.
+    private var genericClause: String {
+        guard let clause = function.decl.genericParameterClause else { return "" }
+        let mentioned = Set(identifiers(in: valueType))
+        let whereText = function.decl.genericWhereClause?.trimmedDescription ?? ""
+        let parameters = clause.parameters.map { parameter -> String in
+            let name = parameter.name.text
+            var text = parameter.with(\.trailingComma, nil).trimmedDescription
+            let alreadySendable = identifiers(in: parameter.inheritedType?.trimmedDescription ?? "").contains("Sendable")
+                || whereText.contains("\(name): Sendable")
+            if mentioned.contains(name) && !alreadySendable && parameter.specifier == nil {
+                if let inherited = parameter.inheritedType {
+                    text = "\(name): \(inherited.trimmedDescription) & Sendable"
+                } else {
+                    text = "\(name): Sendable"
+                }
+            }
+            return text
+        }
+        return "<" + parameters.joined(separator: ", ") + ">"
+    }
+
+    private var parameterList: String {
+        var parameters = function.keptParameters.map(\.text)
+        if target == .promise && function.cancellableHandle != nil {
+            parameters.append("cancellation \(names.token): CancellationToken? = nil")
+        }
+        return parameters.joined(separator: ", ")
+    }
+
+    // MARK: - Declaration
+
+    /// The alternative, from its doc comment to its closing brace, at nesting level 0.
+    func declaration() -> CodeLines {
+        var lines = CodeLines()
+        switch target {
+        case .promise:
+            lines.add("/// Promise-based alternative to `\(function.swiftName)`, added by vow-migrate.", 0)
+        case .async:
+            lines.add("/// Async alternative to `\(function.swiftName)`, added by vow-migrate.", 0)
+        }
+        for attribute in keptAttributes { lines.add(attribute, 0) }
+        var head = keptModifiers.joined(separator: " ")
+        if !head.isEmpty { head += " " }
+        head += "func \(function.name)\(genericClause)(\(parameterList))\(effectsText)\(returnText)"
+        if let whereClause = function.decl.genericWhereClause {
+            head += " " + whereClause.trimmedDescription
+        }
+        lines.add(head + " {", 0)
+        lines.add(body(), indentedBy: 1)
+        lines.add("}", 0)
+        return lines
+    }
+
+    /// The statements of the alternative's body, at level 0.
+    func body() -> CodeLines {
+        switch target {
+        case .promise: return promiseBody()
+        case .async: return asyncBody()
+        }
+    }
+
+    // MARK: - Promise form
+
+    private func promiseBody() -> CodeLines {
+        var lines = CodeLines()
+        if producesGuarantee {
+            lines.add("Guarantee { \(names.resolve) in", 0)
+            lines.add(call(handlers: guaranteeHandlers()), indentedBy: 1)
+            lines.add("}", 0)
+            return lines
+        }
+        let initializer = function.cancellableHandle == nil ? "Promise" : "Promise(cancellation: \(names.token))"
+        lines.add("\(initializer) { \(names.seal) in", 0)
+        lines.add(call(handlers: sealHandlers()), indentedBy: 1)
+        if let handle = function.cancellableHandle {
+            lines.add("\(names.token)?.register { \(names.task)\(handle.isOptional ? "?" : "").cancel() }", 1)
+        }
+        lines.add("}", 0)
+        return lines
+    }
+
+    private func guaranteeHandlers() -> (CodeLines, CodeLines?) {
+        var lines = CodeLines()
+        switch function.shape {
+        case .value: lines.add("\(names.resolve)(value)", 0)
+        default: lines.add("\(names.resolve)(())", 0)
+        }
+        return (lines, nil)
+    }
+
+    private func sealHandlers() -> (CodeLines, CodeLines?) {
+        let seal = names.seal
+        var lines = CodeLines()
+        switch function.shape {
+        case .optionalValueAndError, .valueAndError:
+            lines.add("\(seal).resolve(value, error)", 0)
+        case .errorAndOptionalValue:
+            lines.add("\(seal).resolve(error, value)", 0)
+        case .errorOnly:
+            lines.add("\(seal).resolve(error)", 0)
+        case .value:
+            lines.add("\(seal).fulfill(value)", 0)
+        case .nothing:
+            lines.add("\(seal).fulfill()", 0)
+        case .result:
+            lines.add("\(seal).resolve(result)", 0)
+        case .successFlag:
+            lines.add("if let error {", 0)
+            lines.add("\(seal).reject(error)", 1)
+            lines.add("} else if success {", 0)
+            lines.add("\(seal).fulfill()", 1)
+            lines.add("} else {", 0)
+            lines.add("\(seal).reject(PMKError.invalidCallingConvention)", 1)
+            lines.add("}", 0)
+        case .split(let value):
+            lines.add(value == nil ? "\(seal).fulfill()" : "\(seal).fulfill(value)", 0)
+            var failure = CodeLines()
+            failure.add("\(seal).reject(error)", 0)
+            return (lines, failure)
+        }
+        return (lines, nil)
+    }
+
+    // MARK: - Async form
+
+    private func asyncBody() -> CodeLines {
+        let throwing = function.shape.canFail || function.isThrowing
+        var lines = CodeLines()
+        var continuationBlock = CodeLines()
+        let awaitPrefix = throwing ? "try await" : "await"
+        let withContinuation = throwing ? "withCheckedThrowingContinuation" : "withCheckedContinuation"
+
+        if let typedFailure {
+            lines.add("let \(names.outcome): Result<\(valueType), \(typedFailure)> = await withCheckedContinuation { \(names.continuation) in", 0)
+            var handler = CodeLines()
+            handler.add("\(names.continuation).resume(returning: result)", 0)
+            lines.add(call(handlers: (handler, nil)), indentedBy: 1)
+            lines.add("}", 0)
+            lines.add("return try \(names.outcome).get()", 0)
+            return lines
+        }
+
+        continuationBlock.add("\(withContinuation) { \(names.continuation) in", 0)
+        var invocation = call(handlers: continuationHandlers())
+        if let handle = function.cancellableHandle {
+            invocation.add("\(names.source).token.register { \(names.task)\(handle.isOptional ? "?" : "").cancel() }", 0)
+        }
+        if function.isThrowing {
+            continuationBlock.add("do {", 1)
+            continuationBlock.add(invocation, indentedBy: 2)
+            continuationBlock.add("} catch {", 1)
+            continuationBlock.add("\(names.continuation).resume(throwing: error)", 2)
+            continuationBlock.add("}", 1)
+        } else {
+            continuationBlock.add(invocation, indentedBy: 1)
+        }
+        continuationBlock.add("}", 0)
+
+        if function.cancellableHandle != nil {
+            lines.add("let \(names.source) = CancellationTokenSource()", 0)
+            lines.add("return \(awaitPrefix) withTaskCancellationHandler {", 0)
+            var inner = continuationBlock
+            inner = prefixFirstLine(inner, with: awaitPrefix + " ")
+            lines.add(inner, indentedBy: 1)
+            lines.add("} onCancel: {", 0)
+            lines.add("\(names.source).cancel()", 1)
+            lines.add("}", 0)
+        } else {
+            lines.add(prefixFirstLine(continuationBlock, with: awaitPrefix + " "), indentedBy: 0)
+        }
+        return lines
+    }
+
+    private func continuationHandlers() -> (CodeLines, CodeLines?) {
+        let continuation = names.continuation
+        var lines = CodeLines()
+        let invalid = "\(continuation).resume(throwing: PMKError.invalidCallingConvention)"
+        switch function.shape {
+        case .optionalValueAndError, .errorAndOptionalValue:
+            lines.add("if let error {", 0)
+            lines.add("\(continuation).resume(throwing: error)", 1)
+            lines.add("} else if let value {", 0)
+            lines.add("\(continuation).resume(returning: value)", 1)
+            lines.add("} else {", 0)
+            lines.add(invalid, 1)
+            lines.add("}", 0)
+        case .valueAndError:
+            lines.add("if let error {", 0)
+            lines.add("\(continuation).resume(throwing: error)", 1)
+            lines.add("} else {", 0)
+            lines.add("\(continuation).resume(returning: value)", 1)
+            lines.add("}", 0)
+        case .errorOnly:
+            lines.add("if let error {", 0)
+            lines.add("\(continuation).resume(throwing: error)", 1)
+            lines.add("} else {", 0)
+            lines.add("\(continuation).resume()", 1)
+            lines.add("}", 0)
+        case .value:
+            lines.add("\(continuation).resume(returning: value)", 0)
+        case .nothing:
+            lines.add("\(continuation).resume()", 0)
+        case .result:
+            lines.add("\(continuation).resume(with: result)", 0)
+        case .successFlag:
+            lines.add("if let error {", 0)
+            lines.add("\(continuation).resume(throwing: error)", 1)
+            lines.add("} else if success {", 0)
+            lines.add("\(continuation).resume()", 1)
+            lines.add("} else {", 0)
+            lines.add(invalid, 1)
+            lines.add("}", 0)
+        case .split(let value):
+            lines.add(value == nil ? "\(continuation).resume()" : "\(continuation).resume(returning: value)", 0)
+            var failure = CodeLines()
+            failure.add("\(continuation).resume(throwing: error)", 0)
+            return (lines, failure)
+        }
+        return (lines, nil)
+    }
+
+    // MARK: - The call to the original
+
+    /// `[let task = ][try ]name(args) { params in ... }` with the handler (and failure handler)
+    /// closures in their parameter slots; a trailing closure when the handler is the last one.
+    private func call(handlers: (success: CodeLines, failure: CodeLines?)) -> CodeLines {
+        var lines = CodeLines()
+        var prefix = ""
+        if function.cancellableHandle != nil { prefix += "let \(names.task) = " }
+        if function.isThrowing { prefix += "try " }
+        func closureHead(for index: Int) -> String {
+            let parameters = index == function.failureIndex ? ["error"] : function.shape.closureParameters
+            return parameters.isEmpty ? "{" : "{ \(parameters.joined(separator: ", ")) in"
+        }
+        func closureBody(for index: Int) -> CodeLines {
+            index == function.failureIndex ? (handlers.failure ?? CodeLines()) : handlers.success
+        }
+        let lastIndex = function.parameters.count - 1
+        let trailing = function.failureIndex == nil && function.handlerIndex == lastIndex
+
+        var current = prefix + function.name
+        var arguments: [(label: String?, value: String?, closureIndex: Int?)] = []
+        for (index, parameter) in function.parameters.enumerated() {
+            if index == function.handlerIndex || index == function.failureIndex {
+                if trailing { continue }
+                arguments.append((parameter.label, nil, index))
+            } else {
+                arguments.append((parameter.label, parameter.name, nil))
+            }
+        }
+        if !arguments.isEmpty || !trailing {
+            current += "("
+            for (position, argument) in arguments.enumerated() {
+                if position > 0 { current += ", " }
+                if let label = argument.label { current += "\(label): " }
+                if let value = argument.value {
+                    current += value
+                } else if let closureIndex = argument.closureIndex {
+                    current += closureHead(for: closureIndex)
+                    lines.add(current, 0)
+                    lines.add(closureBody(for: closureIndex), indentedBy: 1)
+                    current = "}"
+                }
+            }
+            current += ")"
+        }
+        if trailing {
+            current += " " + closureHead(for: function.handlerIndex)
+            lines.add(current, 0)
+            lines.add(closureBody(for: function.handlerIndex), indentedBy: 1)
+            lines.add("}", 0)
+        } else {
+            lines.add(current, 0)
+        }
+        return lines
+    }
+
+    private func prefixFirstLine(_ block: CodeLines, with prefix: String) -> CodeLines {
+        var result = CodeLines()
+        for (position, line) in block.lines.enumerated() {
+            result.add(position == 0 ? prefix + line.text : line.text, line.level)
+        }
+        return result
+    }
+}
+
+/// Identifiers the generated code introduces, renamed when a parameter already uses the name.
+struct GeneratedNames {
+    var seal: String
+    var resolve: String
+    var continuation: String
+    var task: String
+    var token: String
+    var source: String
+    var outcome: String
+
+    init(taken: Set<String>) {
+        func fresh(_ name: String) -> String {
+            var candidate = name
+            var counter = 2
+            while taken.contains(candidate) {
+                candidate = "\(name)\(counter)"
+                counter += 1
+            }
+            return candidate
+        }
+        seal = fresh("seal")
+        resolve = fresh("resolve")
+        continuation = fresh("continuation")
+        task = fresh("task")
+        token = fresh("token")
+        source = fresh("cancellationSource")
+        outcome = fresh("outcome")
+    }
+}
+
+/// The identifiers in a piece of type text, for spotting generic parameters in it.
+func identifiers(in text: String) -> [String] {
+    text.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
+}

@@ -1,0 +1,210 @@
+import SwiftSyntax
+
+/// A function that reports its outcome through a completion handler, read from its declaration
+/// alone, with everything the emitters need to write its alternative.
+struct CompletionFunction {
+    struct Parameter {
+        /// The argument label, or nil for `_`.
+        var label: String?
+        /// The name the body uses.
+        var name: String
+        /// The parameter as written, for copying into the alternative.
+        var text: String
+    }
+
+    /// A returned handle the alternative can cancel (`let task = ...; task.cancel()`).
+    struct CancellableHandle {
+        var type: String
+        var isOptional: Bool
+    }
+
+    var decl: FunctionDeclSyntax
+    var name: String
+    var parameters: [Parameter]
+    /// The completion handler (the success handler for split pairs).
+    var handlerIndex: Int
+    /// The failure handler of a split pair.
+    var failureIndex: Int?
+    var shape: HandlerShape
+    var isThrowing: Bool
+    var cancellableHandle: CancellableHandle?
+
+    /// `fetchUser(id:completion:)`.
+    var swiftName: String {
+        Self.swiftName(name, labels: parameters.map(\.label))
+    }
+
+    /// The parameters the alternative keeps: all but the handlers.
+    var keptParameters: [Parameter] {
+        parameters.enumerated().filter { $0.offset != handlerIndex && $0.offset != failureIndex }.map(\.element)
+    }
+
+    static func swiftName(_ name: String, labels: [String?]) -> String {
+        name + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
+    }
+}
+
+// MARK: - Reading a declaration
+
+/// Decides whether a function declaration takes a completion handler, and reads it.
+struct CompletionFunctionReader {
+    var typeReader: TypeReader
+    /// Types declared in the file with a `cancel()` method.
+    var cancellableTypes: Set<String>
+
+    enum Outcome {
+        /// Not a completion-handler function: say nothing.
+        case notCandidate
+        case candidate(CompletionFunction)
+        /// A completion-handler function that cannot be converted safely.
+        case skipped(String, SkipReason)
+    }
+
+    private static let completionWords = ["completion", "complete", "callback", "reply", "done", "handler",
+                                          "finish", "result", "response", "then", "block"]
+    private static let repeatedCallWords = ["progress", "change", "update", "event", "observ", "listen",
+                                            "each", "stream", "receive", "notify"]
+    private static let knownCancellableTypes: Set<String> = [
+        "URLSessionTask", "URLSessionDataTask", "URLSessionDownloadTask", "URLSessionUploadTask",
+        "URLSessionStreamTask", "URLSessionWebSocketTask", "AnyCancellable", "DispatchWorkItem",
+        "Operation", "BlockOperation", "Progress",
+    ]
+
+    static func isCompletionName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        if repeatedCallWords.contains(where: lowered.contains) { return false }
+        return completionWords.contains(where: lowered.contains)
+    }
+
+    private static func isFailureName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered.contains("fail") || lowered.contains("error")
+    }
+
+    func read(_ decl: FunctionDeclSyntax, isProtocolRequirement: Bool) -> Outcome {
+        let signature = decl.signature
+        if signature.effectSpecifiers?.asyncSpecifier != nil { return .notCandidate }
+
+        var parameters: [CompletionFunction.Parameter] = []
+        struct Closure { var index: Int; var name: String; var function: FunctionTypeSyntax }
+        var closures: [Closure] = []
+        for (index, parameter) in signature.parameterClause.parameters.enumerated() {
+            let label = parameter.firstName.text == "_" ? nil : parameter.firstName.text
+            let name = parameter.secondName?.text ?? parameter.firstName.text
+            parameters.append(.init(label: label, name: name, text: parameter.with(\.trailingComma, nil).trimmedDescription))
+            if let closure = typeReader.closureType(of: parameter.type), closure.escaping,
+               TypeReader.returnsVoid(closure.function) {
+                closures.append(Closure(index: index, name: name, function: closure.function))
+            }
+        }
+        guard !closures.isEmpty else { return .notCandidate }
+        let swiftName = CompletionFunction.swiftName(decl.name.text, labels: parameters.map(\.label))
+
+        // Pick the handler: a split success/failure pair, else one completion-like closure.
+        var handler: Closure?
+        var failure: Closure?
+        var shape: HandlerShape?
+        let failureClosures = closures.filter { closure in
+            closure.function.parameters.count == 1 && TypeReader.isErrorType(closure.function.parameters.first!.type)
+                && TypeReader.optionalWrapped(closure.function.parameters.first!.type) == nil
+        }
+        if failureClosures.count == 1, let failureClosure = failureClosures.first {
+            let successCandidates = closures.filter { closure in
+                closure.index != failureClosure.index && closure.function.parameters.count <= 1
+                    && !closure.function.parameters.contains { TypeReader.isErrorType($0.type) }
+                    && !Self.repeatedCallWords.contains(where: closure.name.lowercased().contains)
+            }
+            if successCandidates.count == 1, let success = successCandidates.first {
+                handler = success
+                failure = failureClosure
+                shape = .split(value: success.function.parameters.first?.type.trimmedDescription)
+            } else if successCandidates.count > 1 {
+                return .skipped(swiftName, SkipReason("`\(failureClosure.name)` reports failure but more than one closure could be its success handler"))
+            }
+        }
+        if handler == nil {
+            let named = closures.filter { Self.isCompletionName($0.name) && !Self.isFailureName($0.name) }
+            let failing = closures.filter { closure in
+                if case .success(let shape) = TypeReader.shape(of: closure.function) { return shape.canFail }
+                return false
+            }
+            if named.count == 1 {
+                handler = named[0]
+            } else if named.count > 1 {
+                return .skipped(swiftName, SkipReason("several closures look like completion handlers (\(named.map { "`\($0.name)`" }.joined(separator: ", ")))"))
+            } else if failing.count == 1 {
+                handler = failing[0]
+            } else {
+                return .notCandidate
+            }
+        }
+        guard let handler else { return .notCandidate }
+        if shape == nil {
+            switch TypeReader.shape(of: handler.function) {
+            case .success(let read): shape = read
+            case .failure(let reason): return .skipped(swiftName, reason)
+            }
+        }
+        guard let shape else { return .notCandidate }
+
+        // What the alternative cannot forward or capture.
+        for (index, parameter) in signature.parameterClause.parameters.enumerated()
+        where index != handler.index && index != failure?.index {
+            if parameter.ellipsis != nil {
+                return .skipped(swiftName, SkipReason("the variadic parameter `\(parameters[index].name)` cannot be forwarded"))
+            }
+            if parameter.type.as(AttributedTypeSyntax.self)?.specifiers.contains(where: { $0.trimmedDescription == "inout" }) == true {
+                return .skipped(swiftName, SkipReason("the inout parameter `\(parameters[index].name)` cannot be captured by the handler"))
+            }
+            if parameters[index].name == "_" {
+                return .skipped(swiftName, SkipReason("parameter \(index + 1) has no name to forward"))
+            }
+        }
+        let modifiers = decl.modifiers.map(\.name.text)
+        if modifiers.contains("mutating") {
+            return .skipped(swiftName, SkipReason("a mutating method cannot be called from an escaping closure"))
+        }
+        if modifiers.contains("override") {
+            return .skipped(swiftName, SkipReason("it overrides a superclass method; add the alternative beside the base declaration"))
+        }
+        if modifiers.contains("optional") {
+            return .skipped(swiftName, SkipReason("an optional protocol requirement cannot be called unconditionally"))
+        }
+        if signature.effectSpecifiers?.throwsClause?.throwsSpecifier.text == "rethrows" {
+            return .skipped(swiftName, SkipReason("a rethrows function cannot be wrapped without its closure argument"))
+        }
+        if decl.body == nil && !isProtocolRequirement {
+            return .notCandidate
+        }
+
+        var cancellable: CompletionFunction.CancellableHandle?
+        if let returnType = signature.returnClause?.type {
+            let text = returnType.trimmedDescription
+            if text != "Void" && text != "()" {
+                let wrapped = TypeReader.optionalWrapped(returnType)
+                let handleType = (wrapped ?? returnType).trimmedDescription
+                guard isCancellable(handleType) else {
+                    return .skipped(swiftName, SkipReason("it returns `\(text)` besides calling its handler; only a cancellable handle (a type with `cancel()`) maps onto a cancellation token"))
+                }
+                cancellable = .init(type: handleType, isOptional: wrapped != nil)
+            }
+        }
+        return .candidate(CompletionFunction(
+            decl: decl,
+            name: decl.name.text,
+            parameters: parameters,
+            handlerIndex: handler.index,
+            failureIndex: failure?.index,
+            shape: shape,
+            isThrowing: signature.effectSpecifiers?.throwsClause != nil,
+            cancellableHandle: cancellable
+        ))
+    }
+
+    private func isCancellable(_ type: String) -> Bool {
+        if cancellableTypes.contains(type) || Self.knownCancellableTypes.contains(type) { return true }
+        let base = type.split(separator: "<").first.map(String.init) ?? type
+        if base == "Task" { return true }
+        return false
+    }
+}

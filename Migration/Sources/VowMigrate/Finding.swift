@@ -1,0 +1,49 @@
+/// One thing the migration did, or declined to do, at a place in a file.
+public struct Finding: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        /// An alternative was added beside the original function.
+        case added
+        /// The function itself was converted (`--replace`).
+        case replaced
+        /// The function already has an alternative in the target form; nothing to do.
+        case alreadyMigrated
+        /// The function takes a completion handler but could not be converted safely.
+        case skipped
+        /// The file does not parse; it was left alone.
+        case parseError
+    }
+
+    public var kind: Kind
+    /// The function as Swift names it, `fetchUser(id:completion:)`; empty for a parse error.
+    public var function: String
+    /// 1-based line of the function (or of the parse error).
+    public var line: Int
+    /// 1-based column, in UTF-8 bytes as the compiler counts them.
+    public var column: Int
+    /// What was added, or why nothing was.
+    public var message: String
+
+    public init(kind: Kind, function: String, line: Int, column: Int, message: String) {
+        self.kind = kind
+        self.function = function
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+}
+
+/// The outcome of migrating one file's text.
+public struct FileMigration: Sendable {
+    /// The new text; identical to the input when nothing changed.
+    public var output: String
+    /// Whether `output` differs from the input.
+    public var changed: Bool
+    /// Everything worth telling, in source order.
+    public var findings: [Finding]
+
+    public init(output: String, changed: Bool, findings: [Finding]) {
+        self.output = output
+        self.changed = changed
+        self.findings = findings
+    }
+}

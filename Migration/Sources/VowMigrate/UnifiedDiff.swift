@@ -1,0 +1,113 @@
+/// A unified diff (`diff -u` format, 3 lines of context) between two texts, by Myers' algorithm
+/// on lines. Migration edits are few and local, so the O((N+M)·D) search stays cheap.
+public enum UnifiedDiff {
+    public static func make(old: String, new: String, oldName: String, newName: String, context: Int = 3) -> String {
+        if old == new { return "" }
+        let oldLines = lines(of: old)
+        let newLines = lines(of: new)
+        let script = editScript(oldLines, newLines)
+        var output = "--- \(oldName)\n+++ \(newName)\n"
+        for hunk in hunks(script, context: context) {
+            let oldCount = hunk.filter { $0.kind != .insert }.count
+            let newCount = hunk.filter { $0.kind != .delete }.count
+            let oldStart = hunk.first!.oldIndex + (oldCount == 0 ? 0 : 1)
+            let newStart = hunk.first!.newIndex + (newCount == 0 ? 0 : 1)
+            output += "@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@\n"
+            for step in hunk {
+                switch step.kind {
+                case .keep: output += " " + oldLines[step.oldIndex] + "\n"
+                case .delete: output += "-" + oldLines[step.oldIndex] + "\n"
+                case .insert: output += "+" + newLines[step.newIndex] + "\n"
+                }
+            }
+        }
+        return output
+    }
+
+    private static func lines(of text: String) -> [Substring] {
+        var result = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if result.last == "" { result.removeLast() }
+        return result
+    }
+
+    struct Step {
+        enum Kind { case keep, delete, insert }
+        var kind: Kind
+        var oldIndex: Int
+        var newIndex: Int
+    }
+
+    static func editScript(_ a: [Substring], _ b: [Substring]) -> [Step] {
+        let n = a.count, m = b.count
+        let maxD = n + m
+        let offset = maxD + 1
+        var v = [Int](repeating: 0, count: 2 * maxD + 3)
+        var trace: [[Int]] = []
+        var found = false
+        for d in 0...maxD {
+            trace.append(Array(v[(offset - d - 1)...(offset + d + 1)]))
+            for k in stride(from: -d, through: d, by: 2) {
+                var x: Int
+                if k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) {
+                    x = v[offset + k + 1]
+                } else {
+                    x = v[offset + k - 1] + 1
+                }
+                var y = x - k
+                while x < n && y < m && a[x] == b[y] { x += 1; y += 1 }
+                v[offset + k] = x
+                if x >= n && y >= m { found = true; break }
+            }
+            if found { break }
+        }
+        // Walk the trace backwards to recover the path.
+        var steps: [Step] = []
+        var x = n, y = m
+        for d in stride(from: trace.count - 1, through: 0, by: -1) {
+            let saved = trace[d]
+            func value(_ k: Int) -> Int { saved[k + d + 1] }
+            let k = x - y
+            let previousK: Int
+            if k == -d || (k != d && value(k - 1) < value(k + 1)) {
+                previousK = k + 1
+            } else {
+                previousK = k - 1
+            }
+            let previousX = d == 0 ? 0 : value(previousK)
+            let previousY = previousX - previousK
+            while x > previousX && y > previousY {
+                x -= 1; y -= 1
+                steps.append(Step(kind: .keep, oldIndex: x, newIndex: y))
+            }
+            if d > 0 {
+                if x == previousX {
+                    y -= 1
+                    steps.append(Step(kind: .insert, oldIndex: x, newIndex: y))
+                } else {
+                    x -= 1
+                    steps.append(Step(kind: .delete, oldIndex: x, newIndex: y))
+                }
+            }
+        }
+        return steps.reversed()
+    }
+
+    private static func hunks(_ script: [Step], context: Int) -> [[Step]] {
+        var result: [[Step]] = []
+        let changes = script.indices.filter { script[$0].kind != .keep }
+        guard !changes.isEmpty else { return [] }
+        var start = max(0, changes[0] - context)
+        var end = min(script.count - 1, changes[0] + context)
+        for index in changes.dropFirst() {
+            if index - context <= end + 1 {
+                end = min(script.count - 1, index + context)
+            } else {
+                result.append(Array(script[start...end]))
+                start = max(0, index - context)
+                end = min(script.count - 1, index + context)
+            }
+        }
+        result.append(Array(script[start...end]))
+        return result
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import VowMigrate
+import VowMigrateDriver
+
+/// Streams the JSON report file by file, so a large tree's report never sits in memory whole:
+/// `{"mode":…,"replace":…,"target":…,"version":1,"files":[…],"summary":{…}}`.
+final class JSONReportWriter {
+    private let encoder: JSONEncoder
+    private let header: String
+    private var first = true
+
+    init(options: MigrationOptions, mode: OutputMode) {
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let modeName = switch mode {
+        case .diff: "diff"
+        case .inPlace: "in-place"
+        case .check: "check"
+        }
+        header = "{\"mode\":\"\(modeName)\",\"replace\":\(options.replace),\"target\":\"\(options.target.rawValue)\",\"version\":1,\"files\":["
+    }
+
+    func begin() {
+        write(header)
+    }
+
+    func add(_ report: FileReport) {
+        guard let data = try? encoder.encode(report) else { return }
+        write((first ? "\n" : ",\n") + String(decoding: data, as: UTF8.self))
+        first = false
+    }
+
+    func end(_ summary: RunSummary) {
+        let data = (try? encoder.encode(summary)) ?? Data("{}".utf8)
+        write("\n],\"summary\":" + String(decoding: data, as: UTF8.self) + "}\n")
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,175 @@
+import ArgumentParser
+import Foundation
+import VowMigrate
+import VowMigrateDriver
+
+extension MigrationTarget: ExpressibleByArgument {}
+
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+}
+
+extension OutputMode: EnumerableFlag {
+    public static func name(for value: OutputMode) -> NameSpecification {
+        switch value {
+        case .diff: return .customLong("diff")
+        case .inPlace: return .customLong("in-place")
+        case .check: return .customLong("check")
+        }
+    }
+
+    public static func help(for value: OutputMode) -> ArgumentHelp? {
+        switch value {
+        case .diff: return "Print a unified diff of what would change, touching nothing (the default)."
+        case .inPlace: return "Rewrite the files in place, each atomically (temporary file + rename)."
+        case .check: return "Change nothing; exit 1 if any file would change (for CI)."
+        }
+    }
+}
+
+/// Exit statuses, documented in `--help` and the README.
+enum ExitStatus {
+    static let wouldChange: Int32 = 1
+    static let badPath: Int32 = 2
+    static let filesLeftAlone: Int32 = 3
+}
+
+@main
+struct VowMigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vow-migrate",
+        abstract: "Add promise or async alternatives to completion-handler functions.",
+        discussion: """
+        For each function that reports its outcome through a completion handler, vow-migrate adds \
+        an alternative beside it (`-> Promise<T>` with --to promise, `async` with --to async) that \
+        calls the original, so call sites can move one at a time. With --replace it converts the \
+        function itself where its body allows, and reports the others untouched. Handlers it reads: \
+        (T?, Error?), (T, Error?), (Error?, T?), (Error?), (T), (), Result<T, E>, (Bool, Error?), \
+        split success:/failure: pairs, typealiased handlers, handlers in any position, and \
+        functions returning a cancellable handle.
+
+        EXAMPLES:
+          vow-migrate Sources --to promise                 show the diff for a whole tree
+          vow-migrate Sources/Api.swift --to async --in-place
+          vow-migrate Sources --to async --check           CI: fail if anything is left to migrate
+          vow-migrate Sources --to promise --report json > migration.json
+
+        EXIT STATUS:
+          0   success (with --check: nothing would change)
+          1   --check: some file would change
+          2   a named path does not exist, is not a .swift file or cannot be read (nothing done)
+          3   some files were left alone: they do not parse, or could not be read or written
+          64  invalid command-line usage
+        """,
+        subcommands: [GenerateTreeCommand.self]
+    )
+
+    @Argument(help: "Swift files or directories to migrate (directories are searched for .swift files, hidden entries skipped).")
+    var paths: [String] = []
+
+    @Option(help: "The form to generate: promise or async.")
+    var to: MigrationTarget
+
+    @Flag(help: "Convert each function itself instead of adding an alternative beside it.")
+    var replace = false
+
+    @Flag var mode: OutputMode = .diff
+
+    @Option(help: "Report format on stdout: text (diffs) or json (one document with every file's findings).")
+    var report: ReportFormat = .text
+
+    @Option(help: ArgumentHelp("Files processed at once (default: all cores).", visibility: .hidden))
+    var jobs: Int?
+
+    func validate() throws {
+        if paths.isEmpty {
+            throw ValidationError("Name at least one Swift file or directory, e.g. `vow-migrate Sources --to promise`.")
+        }
+        if let jobs, jobs < 1 {
+            throw ValidationError("--jobs must be 1 or more.")
+        }
+    }
+
+    func run() throws {
+        let standardError = FileHandle.standardError
+        let files: [String]
+        do {
+            files = try SourceFiles.collect(paths)
+        } catch {
+            standardError.write(Data("vow-migrate: error: \(error)\n".utf8))
+            throw ExitCode(ExitStatus.badPath)
+        }
+
+        let options = MigrationOptions(target: to, replace: replace)
+        let migrationRun = MigrationRun(options: options, mode: mode, includeDiffs: mode == .diff,
+                                        jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let progress = ProgressLine(total: files.count)
+        let json = report == .json ? JSONReportWriter(options: options, mode: mode) : nil
+        var summary = RunSummary()
+        let clock = ContinuousClock.now
+
+        json?.begin()
+        migrationRun.run(files) { fileReport in
+            summary.count(fileReport)
+            progress.advance()
+            if let json {
+                json.add(fileReport)
+                return
+            }
+            progress.clear()
+            printFindings(of: fileReport)
+            if let diff = fileReport.diff {
+                FileHandle.standardOutput.write(Data(diff.utf8))
+            } else if mode == .check && fileReport.changed {
+                print("would change: \(fileReport.path)")
+            }
+        }
+        progress.clear()
+        json?.end(summary)
+        printSummary(summary, seconds: (ContinuousClock.now - clock).seconds)
+
+        if summary.unparseableFiles > 0 || summary.failedFiles > 0 { throw ExitCode(ExitStatus.filesLeftAlone) }
+        if mode == .check && summary.changedFiles > 0 { throw ExitCode(ExitStatus.wouldChange) }
+    }
+
+    private func printFindings(of report: FileReport) {
+        var text = ""
+        if let error = report.error {
+            text += "\(report.path): error: \(error)\n"
+        }
+        for finding in report.findings {
+            switch finding.kind {
+            case .skipped:
+                text += "\(report.path):\(finding.line):\(finding.column): skipped `\(finding.function)`: \(finding.message)\n"
+            case .parseError:
+                text += "\(report.path):\(finding.line):\(finding.column): error: \(finding.message)\n"
+            case .added, .replaced, .alreadyMigrated:
+                continue
+            }
+        }
+        if !text.isEmpty { FileHandle.standardError.write(Data(text.utf8)) }
+    }
+
+    private func printSummary(_ summary: RunSummary, seconds: Double) {
+        let rate = seconds > 0 ? Int(Double(summary.lines) / seconds) : 0
+        var text = "vow-migrate: \(summary.files) file\(summary.files == 1 ? "" : "s"), \(summary.changedFiles) "
+        switch mode {
+        case .diff, .check: text += "would change"
+        case .inPlace: text += "changed"
+        }
+        text += "; \(summary.added) alternative\(summary.added == 1 ? "" : "s") added, \(summary.replaced) replaced, "
+        text += "\(summary.skipped) skipped, \(summary.alreadyMigrated) already migrated"
+        if summary.unparseableFiles > 0 { text += "; \(summary.unparseableFiles) unparseable file(s) left alone" }
+        if summary.failedFiles > 0 { text += "; \(summary.failedFiles) file(s) could not be read or written" }
+        text += String(format: "; %d lines in %.2fs (%d lines/s)\n", summary.lines, seconds, rate)
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}
