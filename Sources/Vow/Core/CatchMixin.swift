@@ -10,6 +10,8 @@ extension CatchMixin {
     /// cancellation errors are skipped. Add `finally` to the result for code that runs either way.
     @inlinable
     @discardableResult
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func `catch`(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
@@ -45,7 +47,7 @@ extension CatchMixin {
         _ body: @escaping @Sendable (Error) throws -> U
     ) -> Promise<T> where U.T == T {
         let dispatcher = Dispatcher(on, flags)
-        let next = Promise<T>(pendingAt: nil)
+        let next = Promise<T>(pendingAt: chainCreationSite)
         pipe { result in
             switch result {
             case .rejected(let error) where policy.handles(error):
@@ -90,13 +92,15 @@ extension CatchMixin {
 
     /// Runs `body` on `on` once this promise settles either way, then passes the result on.
     @inlinable
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func ensure(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable () -> Void
     ) -> Promise<T> {
         let dispatcher = Dispatcher(on, flags)
-        let next = Promise<T>(pendingAt: nil)
+        let next = Promise<T>(pendingAt: chainCreationSite)
         pipe { result in
             dispatcher.dispatch {
                 body()
@@ -115,7 +119,7 @@ extension CatchMixin {
         _ body: @escaping @Sendable () -> Guarantee<Void>
     ) -> Promise<T> {
         let dispatcher = Dispatcher(on, flags)
-        let next = Promise<T>(pendingAt: nil)
+        let next = Promise<T>(pendingAt: chainCreationSite)
         pipe { result in
             dispatcher.dispatch {
                 body().observe { _ in next.seal(result) }
@@ -168,7 +172,7 @@ extension CatchMixin where T == Void {
         _ body: @escaping @Sendable (Error) throws -> Void
     ) -> Promise<Void> {
         let dispatcher = Dispatcher(on, flags)
-        let next = Promise<Void>(pendingAt: nil)
+        let next = Promise<Void>(pendingAt: chainCreationSite)
         pipe { result in
             switch result {
             case .rejected(let error) where policy.handles(error):
@@ -196,6 +200,8 @@ public final class PMKFinalizer: Sendable {
 
     /// Runs `body` on `on` after the chain has ended, whether it was fulfilled or its error
     /// was caught.
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func finally(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,

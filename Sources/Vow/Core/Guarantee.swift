@@ -84,6 +84,8 @@ public final class Guarantee<T: Sendable>: Thenable {
     /// - Returns: A guarantee that settles after `body` returns.
     @inlinable
     @discardableResult
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func done(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
@@ -102,6 +104,8 @@ public final class Guarantee<T: Sendable>: Thenable {
 
     /// Runs `body` with the value on `on`, then passes the value on unchanged.
     @inlinable
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func get(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
@@ -115,6 +119,8 @@ public final class Guarantee<T: Sendable>: Thenable {
 
     /// Transforms the value on `on` (by default `conf.Q.map`, the main queue).
     @inlinable
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func map<U: Sendable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,
@@ -143,6 +149,8 @@ public final class Guarantee<T: Sendable>: Thenable {
     /// Runs `body` on `on` and settles as the guarantee it returns.
     @inlinable
     @discardableResult
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func then<U: Sendable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,

@@ -27,13 +27,15 @@ extension Thenable {
     /// firstly { fetchUser(id) }.then { user in fetchAvatar(user) }.done { show($0) }
     /// ```
     @inlinable
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func then<U: Thenable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> U
     ) -> Promise<U.T> {
         let dispatcher = Dispatcher(on, flags)
-        let next = Promise<U.T>(pendingAt: nil)
+        let next = Promise<U.T>(pendingAt: chainCreationSite)
         pipe { result in
             switch result {
             case .fulfilled(let value):
@@ -55,13 +57,15 @@ extension Thenable {
 
     /// Transforms the value on `on`; a throw rejects the returned promise.
     @inlinable
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func map<U: Sendable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,
         _ transform: @escaping @Sendable (T) throws -> U
     ) -> Promise<U> {
         let dispatcher = Dispatcher(on, flags)
-        let next = Promise<U>(pendingAt: nil)
+        let next = Promise<U>(pendingAt: chainCreationSite)
         pipe { result in
             switch result {
             case .fulfilled(let value):
@@ -118,6 +122,8 @@ extension Thenable {
     /// - Returns: A promise fulfilled with `()` after `body` returns, or rejected if it throws or
     ///   this promise was rejected.
     @inlinable
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func done(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
@@ -128,6 +134,8 @@ extension Thenable {
 
     /// Runs `body` with the value on `on`, then passes the value on unchanged.
     @inlinable
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func get(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
@@ -147,7 +155,7 @@ extension Thenable {
         _ body: @escaping @Sendable (Result<T>) -> Void
     ) -> Promise<T> {
         let dispatcher = Dispatcher(on, flags)
-        let next = Promise<T>(pendingAt: nil)
+        let next = Promise<T>(pendingAt: chainCreationSite)
         pipe { result in
             dispatcher.dispatch {
                 body(result)
@@ -161,6 +169,19 @@ extension Thenable {
     @inlinable
     public func asVoid() -> Promise<Void> {
         map(on: nil) { _ in }
+    }
+}
+
+extension Thenable {
+    /// In debug builds, where the chain this link extends began, so that reports about a link
+    /// (an unhandled rejection at the end of a chain) can say where to look.
+    @inlinable
+    var chainCreationSite: CreationSite? {
+        #if DEBUG
+        return (self as? Promise<T>)?.creationSite
+        #else
+        return nil
+        #endif
     }
 }
 
