@@ -91,10 +91,14 @@ struct Box<Value: Sendable>: ~Copyable, Sendable {
     }
 
     /// Runs `handler` with the value once sealed: now (on this thread) if already sealed.
+    ///
+    /// - Parameter countsAsHandling: `false` for the library's own bookkeeping (removing a
+    ///   cancellation registration when the promise settles), which must not hide an unhandled
+    ///   rejection from the report.
     @inlinable
-    borrowing func observe(_ handler: @escaping @Sendable (Value) -> Void) {
+    borrowing func observe(countsAsHandling: Bool = true, _ handler: @escaping @Sendable (Value) -> Void) {
         let sealedValue: Value? = state.withLock { state in
-            state.isObserved = true
+            if countsAsHandling { state.isObserved = true }
             switch state.phase {
             case .sealed(let value):
                 return value

@@ -98,6 +98,13 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         box.observe(to)
     }
 
+    /// Runs `body` once settled without counting as handling a rejection: for the library's own
+    /// bookkeeping, such as disposing a cancellation registration.
+    @inlinable
+    func whenSettled(_ body: @escaping @Sendable (Result<T>) -> Void) {
+        box.observe(countsAsHandling: false, body)
+    }
+
     /// The result, or `nil` while pending. Reading it counts as handling a rejection.
     @inlinable
     public var result: Result<T>? {
