@@ -1,0 +1,77 @@
+import Benchmark
+import Vow
+
+// MARK: - Chain links and the life of one promise
+
+func registerChainBenchmarks() {
+    // One link on a root that has already settled: allocate the next promise, run the closure
+    // right here, settle the next promise, free it. Floor: allocation + lock + closure call.
+    Benchmark("vow: map, on: nil, fulfilled root", configuration: .micro) { benchmark in
+        let root = opaque(Promise.value(1))
+        for _ in benchmark.scaledIterations {
+            blackHole(root.map(on: nil) { $0 &+ 1 })
+        }
+    }
+
+    Benchmark("vow: then, on: nil, fulfilled root", configuration: .micro) { benchmark in
+        let root = opaque(Promise.value(1))
+        for _ in benchmark.scaledIterations {
+            blackHole(root.then(on: nil) { Promise.value($0 &+ 1) })
+        }
+    }
+
+    // Links attached while the root is pending, run when it is fulfilled: per link, the handler
+    // is stored, then run in registration order by the fulfil.
+    Benchmark("vow: map, on: nil, pending root", configuration: .micro) { benchmark in
+        let (root, resolver) = Promise<Int>.pending()
+        var links: [Promise<Int>] = []
+        links.reserveCapacity(Operations.micro)
+        for _ in benchmark.scaledIterations {
+            links.append(root.map(on: nil) { $0 &+ 1 })
+        }
+        resolver.fulfill(1)
+        blackHole(links)
+    }
+
+    Benchmark("vow: then, on: nil, pending root", configuration: .micro) { benchmark in
+        let (root, resolver) = Promise<Int>.pending()
+        var links: [Promise<Int>] = []
+        links.reserveCapacity(Operations.micro)
+        for _ in benchmark.scaledIterations {
+            links.append(root.then(on: nil) { Promise.value($0 &+ 1) })
+        }
+        resolver.fulfill(1)
+        blackHole(links)
+    }
+
+    // The same links with their handlers dispatched to a serial queue; the iteration ends when the
+    // queue has run them all. Floor: `floor: queue async`.
+    Benchmark("vow: map, on: queue, fulfilled root", configuration: .micro) { benchmark in
+        let root = opaque(Promise.value(1))
+        for _ in benchmark.scaledIterations {
+            blackHole(root.map(on: floorQueue) { $0 &+ 1 })
+        }
+        floorQueue.sync {}
+    }
+
+    Benchmark("vow: map, on: queue, pending root", configuration: .micro) { benchmark in
+        let (root, resolver) = Promise<Int>.pending()
+        var links: [Promise<Int>] = []
+        links.reserveCapacity(Operations.micro)
+        for _ in benchmark.scaledIterations {
+            links.append(root.map(on: floorQueue) { $0 &+ 1 })
+        }
+        resolver.fulfill(1)
+        floorQueue.sync {}
+        blackHole(links)
+    }
+
+    // The whole life of one promise: create it pending, observe it, fulfil it (the observer runs).
+    Benchmark("vow: create, observe, fulfil one pending promise", configuration: .micro) { benchmark in
+        for index in benchmark.scaledIterations {
+            let (promise, resolver) = Promise<Int>.pending()
+            promise.pipe { blackHole($0) }
+            resolver.fulfill(index)
+        }
+    }
+}
