@@ -1,0 +1,120 @@
+// `Promise { try await ... }` and `Guarantee { await ... }`: the way from async code into promises.
+//
+// The body runs in a `Task` that the promise owns: the task keeps the promise alive until the body
+// returns, and the promise's token cancels the task. Because the body is `@isolated(any)`, it runs
+// where it says it runs: `Promise { @MainActor in ... }` on the main actor, a nonisolated body on
+// the global concurrent executor.
+
+// MARK: - Promise
+
+extension Promise {
+    /// Creates a promise that runs `body` in a new `Task` and settles with its outcome.
+    ///
+    /// ```swift
+    /// func fetchUser(id: Int) -> Promise<User> {
+    ///     Promise { try await api.user(id: id) }
+    /// }
+    /// ```
+    ///
+    /// - Success: the promise is fulfilled with what `body` returns.
+    /// - Failure: the promise is rejected with what `body` throws. A `CancellationError` thrown by
+    ///   the body (for example because its task was cancelled) rejects with that same error, which
+    ///   answers `isCancelled == true`, so `catch` skips it by default.
+    /// - Cancellation: when `cancellation` is cancelled before `body` finishes, the promise is
+    ///   rejected at once with `VowError.cancelled` (also `isCancelled`), then the task is
+    ///   cancelled; whatever the body returns or throws afterwards is ignored. If the token is
+    ///   already cancelled, the body never runs.
+    ///
+    /// `init` returns at once; `body` runs on its own isolation (the main actor for
+    /// `Promise { @MainActor in ... }`, otherwise the global concurrent executor), never on the
+    /// caller's thread. The promise settles on whichever thread the body finishes on, so handlers
+    /// attached with `on: nil` run there; no queue has to be drained.
+    ///
+    /// - Parameters:
+    ///   - priority: The task's priority; `nil` inherits the current one, as `Task` does.
+    ///   - cancellation: A token that cancels the work. The registration on it is removed when the
+    ///     body finishes.
+    ///   - body: The async work.
+    public convenience init(
+        priority: TaskPriority? = nil,
+        cancellation: CancellationToken = .none,
+        _ body: sending @escaping @isolated(any) () async throws -> T,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        self.init(pendingAt: CreationSite(file: file, line: line))
+        guard cancellation.canBeCancelled else {
+            Task(priority: priority) { [self] in
+                do {
+                    seal(.fulfilled(try await body()))
+                } catch {
+                    seal(.rejected(error))
+                }
+            }
+            return
+        }
+        guard !cancellation.isCancellationRequested else {
+            seal(.rejected(VowError.cancelled))
+            return
+        }
+        let registrationSlot = TokenRegistrationSlot(token: cancellation)
+        let task = Task(priority: priority) { [self] in
+            do {
+                seal(.fulfilled(try await body()))
+            } catch {
+                seal(.rejected(error))
+            }
+            registrationSlot.release()
+        }
+        registrationSlot.hold(cancellation.register { [self] in
+            // Settle first, so awaiters are released even if the body ignores cancellation.
+            seal(.rejected(VowError.cancelled))
+            task.cancel()
+        })
+    }
+}
+
+// MARK: - Guarantee
+
+extension Guarantee {
+    /// Creates a guarantee that runs `body` in a new `Task` and settles with what it returns.
+    ///
+    /// ```swift
+    /// let thumbnail = Guarantee { await renderer.thumbnail(for: photo) }
+    /// ```
+    ///
+    /// - Success: the guarantee settles with what `body` returns.
+    /// - Cancellation: cancelling `cancellation` cancels the task; a guarantee cannot fail, so it
+    ///   still settles with whatever the body then returns (a body that honours cancellation
+    ///   returns early with a fallback value). If the token is already cancelled, the task starts
+    ///   already cancelled.
+    ///
+    /// `init` returns at once; `body` runs on its own isolation (the main actor for
+    /// `Guarantee { @MainActor in ... }`, otherwise the global concurrent executor). The guarantee
+    /// settles on whichever thread the body finishes on; no queue has to be drained.
+    ///
+    /// - Parameters:
+    ///   - priority: The task's priority; `nil` inherits the current one, as `Task` does.
+    ///   - cancellation: A token that cancels the task. The registration on it is removed when the
+    ///     body finishes.
+    ///   - body: The async work.
+    public convenience init(
+        priority: TaskPriority? = nil,
+        cancellation: CancellationToken = .none,
+        _ body: sending @escaping @isolated(any) () async -> T
+    ) {
+        self.init(pendingAt: nil)
+        guard cancellation.canBeCancelled else {
+            Task(priority: priority) { [self] in
+                seal(await body())
+            }
+            return
+        }
+        let registrationSlot = TokenRegistrationSlot(token: cancellation)
+        let task = Task(priority: priority) { [self] in
+            seal(await body())
+            registrationSlot.release()
+        }
+        registrationSlot.hold(cancellation.register { task.cancel() })
+    }
+}

@@ -1,0 +1,235 @@
+import Dispatch
+import XCTest
+
+@testable import Vow
+
+/// `Promise { try await ... }` and `Guarantee { await ... }` (DESIGN.md section 4, second item).
+final class BridgesAsyncInitTests: XCTestCase {
+    // MARK: - Promise
+
+    func testAPromiseFromAnAsyncBodyIsFulfilledWithWhatTheBodyReturns() async throws {
+        let promise = Promise { () async throws -> Int in
+            await Task.yield()
+            return 21 * 2
+        }
+
+        let value = try await promise.value
+
+        XCTAssertEqual(value, 42)
+    }
+
+    func testAPromiseFromAnAsyncBodyIsRejectedWithWhatTheBodyThrows() async {
+        let promise = Promise<Int> { throw BridgesTestError(code: 3) }
+
+        await XCTAssertThrowsBridgesError(BridgesTestError(code: 3)) { try await promise.value }
+    }
+
+    func testACancellationErrorFromTheBodyRejectsAsCancelled() async {
+        let promise = Promise<Int> { throw CancellationError() }
+
+        let result = await promise.valueResult
+
+        guard case .failure(let error) = result else { return XCTFail("expected a rejection") }
+        XCTAssertTrue(error is CancellationError)
+        XCTAssertTrue(error.isCancelled)
+    }
+
+    func testInitReturnsBeforeTheBodyRunsAndTheBodyRunsInItsOwnTask() async throws {
+        let (gate, openGate) = Guarantee<Int>.pending()
+        let promise = Promise { () async -> Int in
+            await gate.value + 1
+        }
+        XCTAssertTrue(promise.isPending)
+
+        openGate(1)
+        let value = try await promise.value
+
+        XCTAssertEqual(value, 2)
+    }
+
+    func testAMainActorBodyRunsOnTheMainActor() async throws {
+        let promise = Promise { @MainActor () -> Bool in
+            MainActor.preconditionIsolated()
+            return isMainThread
+        }
+
+        let ranOnMainThread = try await promise.value
+
+        XCTAssertTrue(ranOnMainThread)
+    }
+
+    func testAnAsyncPromiseWorksWhileTheMainThreadIsBlocked() {
+        // Synchronous test on the main thread, which blocks below: neither the body (nonisolated)
+        // nor settling nor the awaiter may need the main queue.
+        XCTAssertTrue(isMainThread)
+        let finished = DispatchSemaphore(value: 0)
+        let outcome = BridgesLocked<Int?>(nil)
+        Task.detached {
+            let value = try await Promise { () async throws -> Int in
+                try await Task.sleep(nanoseconds: 1_000)
+                return 7
+            }.value
+            outcome.withLock { $0 = value }
+            finished.signal()
+        }
+
+        XCTAssertEqual(finished.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(outcome.withLock { $0 }, 7)
+    }
+
+    func testThePriorityIsTheTasks() async throws {
+        let promise = Promise(priority: .low) { Task.currentPriority }
+
+        let priority = try await promise.value
+
+        XCTAssertEqual(priority, .low)
+    }
+
+    // MARK: - Promise cancellation
+
+    func testCancellingTheTokenRejectsAtOnceAndCancelsTheTask() async {
+        let source = CancellationTokenSource()
+        let (bodyStarted, markStarted) = Guarantee<Void>.pending()
+        let (release, releaseBody) = Guarantee<Void>.pending()
+        let sawCancellation = BridgesLocked<Bool?>(nil)
+        let promise = Promise<Int>(cancellation: source.token) {
+            markStarted(())
+            // A body that ignores cancellation: the promise must not wait for it.
+            await release.value
+            sawCancellation.withLock { $0 = Task.isCancelled }
+            return 1
+        }
+        await bodyStarted.value
+
+        source.cancel()
+
+        await XCTAssertThrowsBridgesError(VowError.cancelled) { try await promise.value }
+        releaseBody(())
+        await waitUntil { sawCancellation.withLock { $0 } != nil }
+        XCTAssertEqual(sawCancellation.withLock { $0 }, true)
+    }
+
+    func testABodyThatHonoursCancellationRejectsAsCancelled() async {
+        let source = CancellationTokenSource()
+        let promise = Promise<Int>(cancellation: source.token) {
+            try await Task.sleep(nanoseconds: 3_600_000_000_000)
+            return 1
+        }
+
+        source.cancel()
+
+        let result = await promise.valueResult
+        guard case .failure(let error) = result else { return XCTFail("expected a rejection") }
+        XCTAssertTrue(error.isCancelled)
+    }
+
+    func testAnAlreadyCancelledTokenRejectsWithoutRunningTheBody() async {
+        let source = CancellationTokenSource()
+        source.cancel()
+        let bodyRan = BridgesLocked(false)
+
+        let promise = Promise<Int>(cancellation: source.token) {
+            bodyRan.withLock { $0 = true }
+            return 1
+        }
+
+        await XCTAssertThrowsBridgesError(VowError.cancelled) { try await promise.value }
+        XCTAssertFalse(bodyRan.withLock { $0 })
+    }
+
+    func testCancellingAfterTheBodyFinishedChangesNothing() async throws {
+        let source = CancellationTokenSource()
+        let promise = Promise(cancellation: source.token) { 5 }
+        let value = try await promise.value
+
+        source.cancel()
+
+        XCTAssertEqual(value, 5)
+        XCTAssertEqual(promise.valueIfFulfilled, 5)
+    }
+
+    func testALongLivedTokenDoesNotKeepFinishedPromisesAlive() async throws {
+        let source = CancellationTokenSource()
+        weak var finished: Promise<Int>?
+        do {
+            let promise = Promise(cancellation: source.token) { 1 }
+            finished = promise
+            _ = try await promise.value
+        }
+
+        // The task drops its registration on the token right after settling the promise.
+        let deadline = DispatchTime.now() + 60
+        while finished != nil, DispatchTime.now() < deadline {
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+        XCTAssertNil(finished)
+        XCTAssertFalse(source.isCancellationRequested)
+    }
+
+    // MARK: - Guarantee
+    //
+    // The guarantees below are spelled `Guarantee<T> { ... }`: `@testable import` also shows the
+    // engine's internal `init(sealed:)`, which a trailing closure would otherwise match too.
+
+    func testAGuaranteeFromAnAsyncBodySettlesWithWhatTheBodyReturns() async {
+        let guarantee = Guarantee<String> { () async -> String in
+            await Task.yield()
+            return "ok"
+        }
+
+        let value = await guarantee.value
+
+        XCTAssertEqual(value, "ok")
+    }
+
+    func testAMainActorGuaranteeBodyRunsOnTheMainActor() async {
+        let guarantee = Guarantee<Bool> { @MainActor () -> Bool in
+            MainActor.preconditionIsolated()
+            return isMainThread
+        }
+
+        let ranOnMainThread = await guarantee.value
+
+        XCTAssertTrue(ranOnMainThread)
+    }
+
+    func testCancellingAGuaranteesTokenCancelsItsTaskWhichDecidesTheValue() async {
+        let source = CancellationTokenSource()
+        let guarantee = Guarantee<String>(cancellation: source.token) { () async -> String in
+            do {
+                try await Task.sleep(nanoseconds: 3_600_000_000_000)
+                return "slept"
+            } catch {
+                return "cancelled"
+            }
+        }
+
+        source.cancel()
+
+        let value = await guarantee.value
+        XCTAssertEqual(value, "cancelled")
+    }
+
+    func testAGuaranteeWithAnAlreadyCancelledTokenStartsCancelled() async {
+        let source = CancellationTokenSource()
+        source.cancel()
+
+        let guarantee = Guarantee<Bool>(cancellation: source.token) { Task.isCancelled }
+
+        let startedCancelled = await guarantee.value
+        XCTAssertTrue(startedCancelled)
+    }
+}
+
+extension Promise {
+    /// The outcome of `await value` as a `Swift.Result`, for assertions on the error.
+    var valueResult: Swift.Result<T, any Error> {
+        get async {
+            do {
+                return .success(try await value)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+}
