@@ -17,6 +17,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax.git", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        // The root package, so the tests can typecheck expected outputs against the real Vow.
+        .package(name: "Vow", path: ".."),
     ],
     targets: [
         .target(
@@ -41,7 +43,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VowMigrateTests",
-            dependencies: ["VowMigrate", "VowMigrateDriver", "vow-migrate"]
+            dependencies: ["VowMigrate", "VowMigrateDriver", "vow-migrate", .product(name: "Vow", package: "Vow")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,9 @@
 import Foundation
 
+struct Response: Sendable {
+    let status: Int
+}
+
 final class Legacy: Sendable {
     // Returns something that is not a cancellable handle.
     func enqueue(job: String, completion: @escaping @Sendable (Error?) -> Void) -> Int {
@@ -8,7 +12,7 @@ final class Legacy: Sendable {
     }
 
     // The handler passes three values.
-    func fetch(url: URL, completion: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void) {
+    func fetch(url: URL, completion: @escaping @Sendable (Data?, Response?, Error?) -> Void) {
         completion(nil, nil, nil)
     }
 

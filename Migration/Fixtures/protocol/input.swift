@@ -1,7 +1,7 @@
 import Foundation
 
-struct Note: Sendable {
-    let text: String
+public struct Note: Sendable {
+    public let text: String
 }
 
 public protocol NoteRepository: Sendable {

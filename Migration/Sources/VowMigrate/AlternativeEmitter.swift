@@ -235,7 +235,7 @@ struct AlternativeEmitter {
         let withContinuation = throwing ? "withCheckedThrowingContinuation" : "withCheckedContinuation"
 
         if let typedFailure {
-            lines.add("let \(names.outcome): Result<\(valueType), \(typedFailure)> = await withCheckedContinuation { \(names.continuation) in", 0)
+            lines.add("let \(names.outcome): Swift.Result<\(valueType), \(typedFailure)> = await withCheckedContinuation { \(names.continuation) in", 0)
             var handler = CodeLines()
             handler.add("\(names.continuation).resume(returning: result)", 0)
             lines.add(call(handlers: (handler, nil)), indentedBy: 1)
@@ -244,7 +244,11 @@ struct AlternativeEmitter {
             return lines
         }
 
-        continuationBlock.add("\(withContinuation) { \(names.continuation) in", 0)
+        // A Void continuation names its type: nothing in the closure lets Swift infer it.
+        let continuationParameter = valueType == "Void"
+            ? "(\(names.continuation): CheckedContinuation<Void, \(throwing ? "any Error" : "Never")>)"
+            : names.continuation
+        continuationBlock.add("\(withContinuation) { \(continuationParameter) in", 0)
         var invocation = call(handlers: continuationHandlers())
         if let handle = function.cancellableHandle {
             invocation.add("\(names.source).token.register { \(names.task)\(handle.isOptional ? "?" : "").cancel() }", 0)

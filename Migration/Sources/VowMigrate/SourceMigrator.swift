@@ -141,6 +141,9 @@ struct FileRewrite {
         }
         if needsVow && !collector.importsVow && !edits.isEmpty {
             insertVowImport(after: collector.lastTopLevelImport)
+            for offset in ResultQualifier.unqualifiedResultOffsets(in: tree) {
+                edits.append(Edit(offset: offset, removing: 0, text: "Swift."))
+            }
         }
     }
 

@@ -1,0 +1,29 @@
+// Copyright header: this comment stays at the top, above the added import.
+
+import Vow
+
+struct Row: Sendable {
+    let id: Int
+}
+
+final class Database: Sendable {
+    @available(*, renamed: "query(_:)")
+    func query(_ sql: String, callback: @escaping @Sendable (Error?, [Row]?) -> Void) {
+        callback(nil, [Row(id: 1)])
+    }
+
+    /// Async alternative to `query(_:callback:)`, added by vow-migrate.
+    func query(_ sql: String) async throws -> [Row] {
+        try await withCheckedThrowingContinuation { continuation in
+            query(sql) { error, value in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+}

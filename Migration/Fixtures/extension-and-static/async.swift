@@ -1,0 +1,54 @@
+import Foundation
+import Vow
+
+struct Forecast: Sendable {
+    let celsius: Double
+}
+
+enum WeatherService {}
+
+extension WeatherService {
+    @available(*, renamed: "forecast(city:)")
+    static func forecast(city: String, completion: @escaping @Sendable (Forecast?, Error?) -> Void) {
+        completion(Forecast(celsius: 21), nil)
+    }
+
+    /// Async alternative to `forecast(city:completion:)`, added by vow-migrate.
+    static func forecast(city: String) async throws -> Forecast {
+        try await withCheckedThrowingContinuation { continuation in
+            forecast(city: city) { value, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+}
+
+struct Thermostat {
+    var target: Double
+
+    // Mutating methods cannot be called from an escaping closure: reported, not converted.
+    mutating func adjust(by delta: Double, completion: @escaping @Sendable (Error?) -> Void) {
+        target += delta
+        completion(nil)
+    }
+}
+
+@available(*, renamed: "ping(host:)")
+public func ping(host: String, completion: @escaping @Sendable (Swift.Result<Double, Error>) -> Void) {
+    completion(.success(0.25))
+}
+
+/// Async alternative to `ping(host:completion:)`, added by vow-migrate.
+public func ping(host: String) async throws -> Double {
+    try await withCheckedThrowingContinuation { continuation in
+        ping(host: host) { result in
+            continuation.resume(with: result)
+        }
+    }
+}

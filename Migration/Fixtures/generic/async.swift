@@ -1,0 +1,43 @@
+import Foundation
+import Vow
+
+final class JSONClient: Sendable {
+    @available(*, renamed: "get(_:path:)")
+    func get<Model: Decodable>(_ type: Model.Type, path: String, completion: @escaping @Sendable (Swift.Result<Model, Error>) -> Void) {
+        do {
+            let model = try JSONDecoder().decode(Model.self, from: Data("{}".utf8))
+            completion(.success(model))
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    /// Async alternative to `get(_:path:completion:)`, added by vow-migrate.
+    func get<Model: Decodable & Sendable>(_ type: Model.Type, path: String) async throws -> Model {
+        try await withCheckedThrowingContinuation { continuation in
+            get(type, path: path) { result in
+                continuation.resume(with: result)
+            }
+        }
+    }
+
+    @available(*, renamed: "first(of:)")
+    func first<Element>(of items: [Element], completion: @escaping @Sendable (Element?, Error?) -> Void) where Element: Sendable {
+        completion(items.first, nil)
+    }
+
+    /// Async alternative to `first(of:completion:)`, added by vow-migrate.
+    func first<Element>(of items: [Element]) async throws -> Element where Element: Sendable {
+        try await withCheckedThrowingContinuation { continuation in
+            first(of: items) { value, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+}

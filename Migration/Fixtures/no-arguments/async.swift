@@ -1,0 +1,19 @@
+import Foundation
+
+final class Analytics: Sendable {
+    @available(*, renamed: "flush()")
+    func flush(completionHandler: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().async {
+            completionHandler()
+        }
+    }
+
+    /// Async alternative to `flush(completionHandler:)`, added by vow-migrate.
+    func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            flush {
+                continuation.resume()
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Vow
+
+public struct Note: Sendable {
+    public let text: String
+}
+
+public protocol NoteRepository: Sendable {
+    associatedtype ID
+
+    @available(*, renamed: "note(id:)")
+    func note(id: ID, completion: @escaping @Sendable (Swift.Result<Note, Error>) -> Void)
+    @available(*, renamed: "allIDs()")
+    func allIDs(completion: @escaping @Sendable ([ID]?, Error?) -> Void)
+    var count: Int { get }
+}
+
+/// Promise and async alternatives to the completion-handler requirements, added by vow-migrate.
+public extension NoteRepository where ID: Sendable {
+    /// Async alternative to `note(id:completion:)`, added by vow-migrate.
+    func note(id: ID) async throws -> Note {
+        try await withCheckedThrowingContinuation { continuation in
+            note(id: id) { result in
+                continuation.resume(with: result)
+            }
+        }
+    }
+
+    /// Async alternative to `allIDs(completion:)`, added by vow-migrate.
+    func allIDs() async throws -> [ID] {
+        try await withCheckedThrowingContinuation { continuation in
+            allIDs { value, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+}
+
+struct InMemoryNotes: NoteRepository {
+    @available(*, renamed: "note(id:)")
+    func note(id: String, completion: @escaping @Sendable (Swift.Result<Note, Error>) -> Void) {
+        completion(.success(Note(text: id)))
+    }
+
+    /// Async alternative to `note(id:completion:)`, added by vow-migrate.
+    func note(id: String) async throws -> Note {
+        try await withCheckedThrowingContinuation { continuation in
+            note(id: id) { result in
+                continuation.resume(with: result)
+            }
+        }
+    }
+
+    @available(*, renamed: "allIDs()")
+    func allIDs(completion: @escaping @Sendable ([String]?, Error?) -> Void) {
+        completion(["a"], nil)
+    }
+
+    /// Async alternative to `allIDs(completion:)`, added by vow-migrate.
+    func allIDs() async throws -> [String] {
+        try await withCheckedThrowingContinuation { continuation in
+            allIDs { value, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+
+    var count: Int { 1 }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Vow
+
+enum ConfigError: Error {
+    case missingKey
+}
+
+final class ConfigLoader: Sendable {
+    @available(*, renamed: "load(key:)")
+    func load(key: String, completion: @escaping @Sendable (String?, Error?) -> Void) throws {
+        guard !key.isEmpty else { throw ConfigError.missingKey }
+        completion("value", nil)
+    }
+
+    /// Async alternative to `load(key:completion:)`, added by vow-migrate.
+    func load(key: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            do {
+                try load(key: key) { value, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let value {
+                        continuation.resume(returning: value)
+                    } else {
+                        continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    }
+                }
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    @available(*, renamed: "warmUp()")
+    func warmUp(completion: @escaping @Sendable () -> Void) throws {
+        completion()
+    }
+
+    /// Async alternative to `warmUp(completion:)`, added by vow-migrate.
+    func warmUp() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            do {
+                try warmUp {
+                    continuation.resume()
+                }
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+}

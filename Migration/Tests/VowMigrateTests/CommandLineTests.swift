@@ -1,0 +1,153 @@
+import Foundation
+import XCTest
+
+/// `vow-migrate` as CI and people run it: exit codes, modes, reports and ordering.
+final class CommandLineTests: XCTestCase {
+    private let callbackFile = """
+    import Foundation
+
+    final class Api: Sendable {
+        func ping(completion: @escaping @Sendable (Error?) -> Void) {
+            completion(nil)
+        }
+    }
+
+    """
+
+    private func write(_ text: String, _ name: String, in directory: URL) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    func testAMissingPathIsAClearErrorWithStatus2() throws {
+        let result = try TestSupport.migrate(["/nonexistent/Thing.swift", "--to", "promise"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.standardError.contains("/nonexistent/Thing.swift: no such file or directory"), result.standardError)
+    }
+
+    func testANonSwiftFileIsAClearErrorWithStatus2AndNothingIsTouched() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let swift = try write(callbackFile, "A.swift", in: directory)
+        let text = try write("hello", "notes.txt", in: directory)
+        let result = try TestSupport.migrate([swift, text, "--to", "promise", "--in-place"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.standardError.contains("notes.txt: not a Swift file"), result.standardError)
+        XCTAssertEqual(try String(contentsOfFile: swift, encoding: .utf8), callbackFile)
+    }
+
+    func testAnUnreadablePathIsAClearErrorWithStatus2() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        // A directory named like a Swift file cannot be read as one, whoever runs the test.
+        let path = directory.appendingPathComponent("Folder.swift").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let result = try TestSupport.migrate([path, "--to", "async"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.standardError.contains("Folder.swift: cannot be read"), result.standardError)
+    }
+
+    func testDiffIsTheDefaultAndTouchesNothing() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let file = try write(callbackFile, "A.swift", in: directory)
+        let result = try TestSupport.migrate([file, "--to", "promise"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardOutput.hasPrefix("--- a/\(file)\n+++ b/\(file)\n@@ "), result.standardOutput)
+        XCTAssertTrue(result.standardOutput.contains("+    func ping() -> Promise<Void> {"))
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), callbackFile)
+        XCTAssertTrue(result.standardError.contains("1 alternative added"), result.standardError)
+    }
+
+    func testCheckExitsWith1WhenSomethingWouldChangeAnd0AfterInPlace() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let file = try write(callbackFile, "A.swift", in: directory)
+        let check = try TestSupport.migrate([directory.path, "--to", "async", "--check"])
+        XCTAssertEqual(check.status, 1, check.standardError)
+        XCTAssertTrue(check.standardOutput.contains("would change: "), check.standardOutput)
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), callbackFile)
+
+        let inPlace = try TestSupport.migrate([directory.path, "--to", "async", "--in-place"])
+        XCTAssertEqual(inPlace.status, 0, inPlace.standardError)
+        XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).contains("func ping() async throws {"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["A.swift"], "no temporary files left")
+
+        let again = try TestSupport.migrate([directory.path, "--to", "async", "--check"])
+        XCTAssertEqual(again.status, 0, again.standardError)
+    }
+
+    func testAnUnparseableFileInATreeIsReportedWithLocationLeftAloneAndExits3() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let good = try write(callbackFile, "Good.swift", in: directory)
+        let brokenText = "func broken( {\n"
+        let broken = try write(brokenText, "Broken.swift", in: directory)
+        let result = try TestSupport.migrate([directory.path, "--to", "promise", "--in-place"])
+        XCTAssertEqual(result.status, 3, result.standardError)
+        XCTAssertTrue(result.standardError.contains("Broken.swift:1:"), result.standardError)
+        XCTAssertEqual(try String(contentsOfFile: broken, encoding: .utf8), brokenText)
+        XCTAssertTrue(try String(contentsOfFile: good, encoding: .utf8).contains("-> Promise<Void>"))
+    }
+
+    func testJSONReportShape() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        _ = try write(callbackFile, "A.swift", in: directory)
+        _ = try write("func f(completion: @escaping @Sendable (Data?, Int?, Error?) -> Void) {}\n", "B.swift", in: directory)
+        let result = try TestSupport.migrate([directory.path, "--to", "promise", "--report", "json"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual(object["version"] as? Int, 1)
+        XCTAssertEqual(object["target"] as? String, "promise")
+        XCTAssertEqual(object["mode"] as? String, "diff")
+        XCTAssertEqual(object["replace"] as? Bool, false)
+        let files = try XCTUnwrap(object["files"] as? [[String: Any]])
+        XCTAssertEqual(files.map { ($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } }, ["A.swift", "B.swift"])
+        XCTAssertEqual(files[0]["changed"] as? Bool, true)
+        XCTAssertNotNil(files[0]["diff"] as? String)
+        let added = try XCTUnwrap((files[0]["findings"] as? [[String: Any]])?.first)
+        XCTAssertEqual(added["kind"] as? String, "added")
+        XCTAssertEqual(added["function"] as? String, "ping(completion:)")
+        XCTAssertEqual(added["line"] as? Int, 4)
+        XCTAssertEqual(added["column"] as? Int, 5)
+        let skipped = try XCTUnwrap((files[1]["findings"] as? [[String: Any]])?.first)
+        XCTAssertEqual(skipped["kind"] as? String, "skipped")
+        XCTAssertNotNil(skipped["message"] as? String)
+        let summary = try XCTUnwrap(object["summary"] as? [String: Any])
+        XCTAssertEqual(summary["files"] as? Int, 2)
+        XCTAssertEqual(summary["changedFiles"] as? Int, 1)
+        XCTAssertEqual(summary["added"] as? Int, 1)
+        XCTAssertEqual(summary["skipped"] as? Int, 1)
+    }
+
+    func testOutputOrderIsStableWhateverTheConcurrency() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        for index in 0..<150 {
+            let text = callbackFile.replacingOccurrences(of: "func ping(", with: "func ping\(index)(")
+            _ = try write(text, "Module\(index % 7)/File\(index).swift", in: directory)
+        }
+        let serial = try TestSupport.migrate([directory.path, "--to", "promise", "--jobs", "1"])
+        let parallel = try TestSupport.migrate([directory.path, "--to", "promise"])
+        let parallelAgain = try TestSupport.migrate([directory.path, "--to", "promise"])
+        XCTAssertEqual(serial.status, 0, serial.standardError)
+        XCTAssertEqual(serial.standardOutput, parallel.standardOutput)
+        XCTAssertEqual(parallel.standardOutput, parallelAgain.standardOutput)
+        let headers = parallel.standardOutput.split(separator: "\n").filter { $0.hasPrefix("--- a/") }.map(String.init)
+        XCTAssertEqual(headers.count, 150, String(parallel.standardOutput.prefix(300)) + parallel.standardError)
+        XCTAssertEqual(headers, headers.sorted())
+    }
+
+    func testHelpShowsExamplesAndExitCodes() throws {
+        let result = try TestSupport.migrate(["--help"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.standardOutput.contains("EXAMPLES:"))
+        XCTAssertTrue(result.standardOutput.contains("EXIT STATUS:"))
+        XCTAssertTrue(result.standardOutput.contains("--check"))
+    }
+
+    func testTheSampleCommandFromTheReadmePrintsADiff() throws {
+        let result = try TestSupport.migrate(["Migration/Samples/LegacyService.swift", "--to", "promise"],
+                                             in: TestSupport.packageDirectory.deletingLastPathComponent())
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardOutput.contains("+import Vow"))
+        XCTAssertTrue(result.standardOutput.contains("func signIn(email: String, password: String) -> Promise<Account>"))
+        XCTAssertTrue(result.standardError.contains("skipped `enqueueSync(completion:)`"), result.standardError)
+    }
+}

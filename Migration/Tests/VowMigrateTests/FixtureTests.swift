@@ -1,0 +1,93 @@
+import SwiftParser
+import VowMigrate
+import XCTest
+
+/// Every fixture folder holds `input.swift` and the expected `promise.swift` and `async.swift`;
+/// these tests hold the rewriter to them, side by side.
+final class FixtureTests: XCTestCase {
+    private func options(for name: String, _ target: MigrationTarget) -> MigrationOptions {
+        MigrationOptions(target: target, replace: TestSupport.isReplaceFixture(name))
+    }
+
+    func testThereAreFixturesForEveryHandlerShape() {
+        let names = Set(TestSupport.fixtureNames)
+        for shape in ["optional-value-and-error", "value-and-error", "error-only", "value-only", "no-arguments",
+                      "result", "typed-result", "success-flag", "split-handlers", "typealias", "handler-not-last",
+                      "throwing", "cancellable", "generic", "extension-and-static", "protocol"] {
+            XCTAssertTrue(names.contains(shape), "missing fixture \(shape)")
+        }
+    }
+
+    func testPromiseOutputMatchesEveryFixture() throws {
+        try assertFixtures(.promise, expected: "promise.swift")
+    }
+
+    func testAsyncOutputMatchesEveryFixture() throws {
+        try assertFixtures(.async, expected: "async.swift")
+    }
+
+    private func assertFixtures(_ target: MigrationTarget, expected file: String) throws {
+        for name in TestSupport.fixtureNames {
+            let input = try TestSupport.fixture(name, "input.swift")
+            let expected = try TestSupport.fixture(name, file)
+            let result = SourceMigrator.migrate(source: input, fileName: "\(name)/input.swift", options: options(for: name, target))
+            if result.output != expected {
+                XCTFail("\(name): --to \(target) differs from \(file):\n" +
+                        UnifiedDiff.make(old: expected, new: result.output, oldName: "expected", newName: "actual"))
+            }
+            XCTAssertEqual(result.changed, input != expected, name)
+        }
+    }
+
+    func testASecondRunChangesNothing() throws {
+        for name in TestSupport.fixtureNames {
+            for target in MigrationTarget.allCases {
+                let expected = try TestSupport.fixture(name, "\(target.rawValue).swift")
+                let again = SourceMigrator.migrate(source: expected, fileName: name, options: options(for: name, target))
+                XCTAssertFalse(again.changed, "\(name) --to \(target) is not idempotent:\n" +
+                               UnifiedDiff.make(old: expected, new: again.output, oldName: "first", newName: "second"))
+                XCTAssertFalse(again.findings.contains { $0.kind == .added || $0.kind == .replaced }, name)
+            }
+        }
+    }
+
+    func testPromiseThenAsyncKeepsBothAlternativesAndIsStable() throws {
+        for name in TestSupport.fixtureNames where !TestSupport.isReplaceFixture(name) {
+            let promise = try TestSupport.fixture(name, "promise.swift")
+            let both = SourceMigrator.migrate(source: promise, fileName: name, options: .init(target: .async)).output
+            XCTAssertFalse(Parser.parse(source: both).hasError, name)
+            for target in MigrationTarget.allCases {
+                XCTAssertFalse(SourceMigrator.migrate(source: both, fileName: name, options: .init(target: target)).changed, name)
+            }
+        }
+    }
+
+    func testEveryOutputParses() throws {
+        var sources: [(String, String)] = []
+        for name in TestSupport.fixtureNames {
+            sources.append((name, try TestSupport.fixture(name, "input.swift")))
+        }
+        for sample in try FileManager.default.contentsOfDirectory(atPath: TestSupport.samplesDirectory.path) where sample.hasSuffix(".swift") {
+            sources.append((sample, try String(contentsOf: TestSupport.samplesDirectory.appendingPathComponent(sample), encoding: .utf8)))
+        }
+        for (name, source) in sources {
+            for target in MigrationTarget.allCases {
+                for replace in [false, true] {
+                    let output = SourceMigrator.migrate(source: source, fileName: name, options: .init(target: target, replace: replace)).output
+                    XCTAssertFalse(Parser.parse(source: output).hasError, "\(name) --to \(target) replace: \(replace)")
+                }
+            }
+        }
+    }
+
+    func testSkippedFunctionsAreReportedWithLocationAndReason() throws {
+        let input = try TestSupport.fixture("not-convertible", "input.swift")
+        let result = SourceMigrator.migrate(source: input, fileName: "Legacy.swift", options: .init(target: .promise))
+        XCTAssertFalse(result.changed)
+        let skipped = result.findings.filter { $0.kind == .skipped }
+        XCTAssertEqual(skipped.map(\.function), ["enqueue(job:completion:)", "fetch(url:completion:)", "log(_:completion:)"])
+        XCTAssertEqual(skipped.first?.line, 9)
+        XCTAssertEqual(skipped.first?.column, 5)
+        XCTAssertTrue(skipped.allSatisfy { !$0.message.isEmpty })
+    }
+}

@@ -1,0 +1,107 @@
+import SwiftParser
+import VowMigrate
+import VowMigrateDriver
+import XCTest
+
+/// The promises the tool makes about the files it touches, each shown on an example.
+final class SafetyTests: XCTestCase {
+    func testAFileThatDoesNotParseIsReportedWithItsLocationAndLeftAlone() {
+        let source = "import Foundation\n\nfunc load(completion: @escaping (Error?) -> Void) {\n    let x = (1, \n}\n"
+        let result = SourceMigrator.migrate(source: source, fileName: "Broken.swift", options: .init(target: .promise))
+        XCTAssertFalse(result.changed)
+        XCTAssertEqual(result.output, source)
+        let finding = try? XCTUnwrap(result.findings.first)
+        XCTAssertEqual(finding?.kind, .parseError)
+        XCTAssertEqual(finding?.line, 4)
+        XCTAssertGreaterThan(finding?.column ?? 0, 0)
+    }
+
+    func testCommentsAndTriviaAroundTheFunctionAreKeptByteForByte() {
+        let source = """
+        import Foundation
+
+        final class Service: Sendable {
+            // MARK: - Loading
+
+            /// Loads.   (two spaces kept)
+            func load(completion: @escaping @Sendable (Error?) -> Void) {   // trailing comment
+                completion(nil) /* inline */
+            }
+        }
+
+        """
+        let output = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .promise)).output
+        for line in source.split(separator: "\n") {
+            XCTAssertTrue(output.contains(line), "lost: \(line)")
+        }
+        XCTAssertTrue(output.contains("completion(nil) /* inline */\n    }\n\n    /// Promise-based alternative"), output)
+    }
+
+    func testIndentationFollowsTheFile() {
+        let twoSpaces = "import Foundation\n\nstruct S {\n  func f(completion: @escaping @Sendable (Error?) -> Void) {\n    completion(nil)\n  }\n}\n"
+        let output = SourceMigrator.migrate(source: twoSpaces, fileName: "S.swift", options: .init(target: .async)).output
+        XCTAssertTrue(output.contains("\n  func f() async throws {\n    try await withCheckedThrowingContinuation"), output)
+        let tabs = twoSpaces.replacingOccurrences(of: "    ", with: "\t\t").replacingOccurrences(of: "  ", with: "\t")
+        let tabbed = SourceMigrator.migrate(source: tabs, fileName: "S.swift", options: .init(target: .async)).output
+        XCTAssertTrue(tabbed.contains("\n\tfunc f() async throws {\n\t\ttry await"), tabbed)
+    }
+
+    func testImportVowIsAddedOnceAfterTheLastImport() {
+        let source = "import Foundation\nimport Dispatch\n\nfunc f(completion: @escaping @Sendable (Int) -> Void) {\n    completion(1)\n}\n\nfunc g(completion: @escaping @Sendable (Int) -> Void) {\n    completion(2)\n}\n"
+        let output = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .promise)).output
+        XCTAssertTrue(output.hasPrefix("import Foundation\nimport Dispatch\nimport Vow\n\n"), output)
+        XCTAssertEqual(output.components(separatedBy: "import Vow").count, 2)
+    }
+
+    func testAsyncOutputNeedsNoVowWhenNoErrorConventionRequiresIt() {
+        let source = "func f(completion: @escaping @Sendable (Result<Int, Error>) -> Void) {\n    completion(.success(1))\n}\n"
+        let output = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .async)).output
+        XCTAssertFalse(output.contains("import Vow"))
+        XCTAssertTrue(output.contains("func f() async throws -> Int"))
+    }
+
+    func testBareResultIsQualifiedOnceVowIsImported() {
+        let source = "import Foundation\n\nfunc f(completion: @escaping @Sendable (Result<Int, Error>) -> Void) {\n    completion(Result { 1 })\n}\n"
+        let output = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .promise)).output
+        XCTAssertTrue(output.contains("(Swift.Result<Int, Error>) -> Void"))
+        XCTAssertTrue(output.contains("completion(Swift.Result { 1 })"))
+        XCTAssertFalse(Parser.parse(source: output).hasError)
+    }
+
+    func testAnAlternativeThatWouldClashWithAnExistingFunctionIsSkipped() {
+        let source = "func load() -> Int { 1 }\n\nfunc load(completion: @escaping @Sendable (Int) -> Void) {\n    completion(1)\n}\n"
+        let result = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .promise))
+        XCTAssertFalse(result.changed)
+        XCTAssertEqual(result.findings.first?.kind, .skipped)
+        XCTAssertEqual(result.findings.first?.line, 3)
+    }
+
+    func testAtomicWriteReplacesTheFileWholeAndKeepsItsPermissions() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let file = directory.appendingPathComponent("A.swift").path
+        try "old".write(toFile: file, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file)
+        try AtomicFile.write("new contents", to: file)
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "new contents")
+        let permissions = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        XCTAssertEqual(permissions, 0o640)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["A.swift"])
+    }
+
+    func testAWriteThatFailsBeforeTheRenameLeavesTheOriginalAndNoTemporaryFile() throws {
+        struct Interrupted: Error {}
+        let directory = try TestSupport.temporaryDirectory(self)
+        let file = directory.appendingPathComponent("A.swift").path
+        try "original".write(toFile: file, atomically: false, encoding: .utf8)
+        XCTAssertThrowsError(try AtomicFile.write("half", to: file, beforeRename: { throw Interrupted() }))
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "original")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["A.swift"])
+    }
+
+    func testUnifiedDiffHasHunkHeadersAndContext() {
+        let old = (1...10).map { "line \($0)" }.joined(separator: "\n") + "\n"
+        let new = old.replacingOccurrences(of: "line 5\n", with: "line 5\ninserted\n")
+        let diff = UnifiedDiff.make(old: old, new: new, oldName: "a/x", newName: "b/x")
+        XCTAssertEqual(diff, "--- a/x\n+++ b/x\n@@ -3,6 +3,7 @@\n line 3\n line 4\n line 5\n+inserted\n line 6\n line 7\n line 8\n")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import XCTest
+
+/// Paths the tests need: the package, its fixtures, and the build products (the `vow-migrate`
+/// binary and `Vow.swiftmodule`) next to the test bundle.
+enum TestSupport {
+    static let packageDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let fixturesDirectory = packageDirectory.appendingPathComponent("Fixtures")
+    static let samplesDirectory = packageDirectory.appendingPathComponent("Samples")
+
+    /// One folder per pattern, sorted by name.
+    static var fixtureNames: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: fixturesDirectory.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    static func fixture(_ name: String, _ file: String) throws -> String {
+        try String(contentsOf: fixturesDirectory.appendingPathComponent(name).appendingPathComponent(file), encoding: .utf8)
+    }
+
+    /// Fixture folders named `replace-*` exercise `--replace`.
+    static func isReplaceFixture(_ name: String) -> Bool { name.hasPrefix("replace-") }
+
+    static var productsDirectory: URL {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        fatalError("no .xctest bundle")
+        #else
+        return Bundle.main.bundleURL
+        #endif
+    }
+
+    static var executable: URL { productsDirectory.appendingPathComponent("vow-migrate") }
+    static var modulesDirectory: URL { productsDirectory.appendingPathComponent("Modules") }
+
+    struct ProcessResult {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// Runs a program to completion, collecting both streams.
+    static func run(_ program: URL, _ arguments: [String], in directory: URL? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // Read both pipes while the process runs so a large diff cannot fill a pipe and stall it.
+        let outputData = LockedData(), errorData = LockedData()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { outputData.set(output.fileHandleForReading.readDataToEndOfFile()) }
+        DispatchQueue.global().async(group: group) { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }
+        group.wait()
+        process.waitUntilExit()
+        return ProcessResult(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outputData.get(), as: UTF8.self),
+            standardError: String(decoding: errorData.get(), as: UTF8.self)
+        )
+    }
+
+    static func migrate(_ arguments: [String], in directory: URL? = nil) throws -> ProcessResult {
+        try run(executable, arguments, in: directory)
+    }
+
+    /// A fresh temporary directory, removed when the test ends.
+    static func temporaryDirectory(_ testCase: XCTestCase) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vow-migrate-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        testCase.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+}
+
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
+    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+}
