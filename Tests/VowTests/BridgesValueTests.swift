@@ -314,7 +314,8 @@ extension Guarantee {
 /// Polls `condition` until it holds; fails the test after a generous minute (never a timing
 /// assertion, only a guard against hanging forever).
 func waitUntil(
-    _ condition: @Sendable () -> Bool,
+    isolation: isolated (any Actor)? = #isolation,
+    _ condition: () -> Bool,
     file: StaticString = #filePath,
     line: UInt = #line
 ) async {
@@ -330,6 +331,7 @@ func waitUntil(
 
 /// Waits until `handlers` handlers (such as awaiters) are registered on the pending `promise`.
 func waitUntilObserved<T>(
+    isolation: isolated (any Actor)? = #isolation,
     _ promise: Promise<T>,
     handlers: Int = 1,
     file: StaticString = #filePath,

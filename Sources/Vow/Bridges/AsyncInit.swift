@@ -112,6 +112,11 @@ extension Guarantee {
         }
         let registrationSlot = TokenRegistrationSlot(token: cancellation)
         let task = Task(priority: priority) { [self] in
+            // The token's handler cancels this task only once registered, which may be after the
+            // body starts: a token cancelled from the outset must be seen from the body's first line.
+            if cancellation.isCancellationRequested {
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
             seal(await body())
             registrationSlot.release()
         }
