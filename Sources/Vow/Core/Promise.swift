@@ -1,4 +1,7 @@
 import Dispatch
+#if !canImport(Darwin)
+import Synchronization
+#endif
 
 /// A value that will exist later, or the error that prevented it.
 ///
@@ -16,6 +19,8 @@ import Dispatch
 ///
 /// Each promise is a single allocation holding its state and its lock.
 public final class Promise<T: Sendable>: Thenable, CatchMixin {
+    // Declared first, so its offset is fixed and `deinit` reaches it without generic metadata.
+    @usableFromInline let rejectionMark: RejectionMark
     @usableFromInline let box: Box<Result<T>>
     #if DEBUG
     @usableFromInline let creationSite: CreationSite?
@@ -24,6 +29,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// A pending promise, settled internally by a chain link or combinator.
     @inlinable
     init(pendingAt site: CreationSite?) {
+        rejectionMark = RejectionMark(isSet: false)
         box = Box()
         #if DEBUG
         creationSite = site
@@ -33,6 +39,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// A promise settled from the start.
     @inlinable
     init(sealed result: Result<T>) {
+        rejectionMark = RejectionMark(isSet: result.isRejected)
         box = Box(sealed: result)
         #if DEBUG
         creationSite = nil
@@ -48,6 +55,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         file: StaticString = #fileID,
         line: UInt = #line
     ) {
+        rejectionMark = RejectionMark(isSet: false)
         box = Box()
         #if DEBUG
         creationSite = CreationSite(file: file, line: line)
@@ -121,7 +129,8 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     @inlinable
     @discardableResult
     func seal(_ result: Result<T>) -> Bool {
-        box.seal(result)
+        if case .rejected = result { rejectionMark.set() }
+        return box.seal(result)
     }
 
     var creationSiteIfRecorded: CreationSite? {
@@ -133,6 +142,9 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     }
 
     deinit {
+        // Swift runs a generic class's deinit unspecialized, where reading the box costs several
+        // generic-metadata lookups: skip that for promises that were never rejected.
+        guard rejectionMark.isSet else { return }
         guard case .rejected(let error)? = box.unobservedValue() else { return }
         // Cancellation is not a failure, and an abandoned promise was reported when it was abandoned.
         if error.isCancelled || (error as? VowError) == .abandoned { return }
@@ -176,4 +188,38 @@ extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
             return "Promise<\(T.self)>.rejected(\(error))"
         }
     }
+}
+
+/// Whether a promise may hold a rejection: set before it is sealed with one.
+///
+/// `Promise.deinit` reads it to skip the unhandled-rejection check, whose generic code is slow,
+/// for every promise that was fulfilled or never settled. The last release of a promise orders
+/// every earlier store before its `deinit`, so relaxed atomics suffice.
+@usableFromInline
+struct RejectionMark: ~Copyable, Sendable {
+    #if canImport(Darwin)
+    // `Atomic` needs macOS 15 / iOS 18, above Vow's floor: always take the full check there.
+    @inlinable init(isSet: Bool) {}
+
+    @inlinable func set() {}
+
+    @inlinable var isSet: Bool { true }
+    #else
+    @usableFromInline let flag: Atomic<Bool>
+
+    @inlinable
+    init(isSet: Bool) {
+        flag = Atomic(isSet)
+    }
+
+    @inlinable
+    func set() {
+        flag.store(true, ordering: .relaxed)
+    }
+
+    @inlinable
+    var isSet: Bool {
+        flag.load(ordering: .relaxed)
+    }
+    #endif
 }
