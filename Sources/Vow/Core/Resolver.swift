@@ -6,10 +6,15 @@
 /// pending, the promise is rejected with `VowError.abandoned`, so nothing waits forever.
 public final class Resolver<T: Sendable>: Sendable {
     @usableFromInline let promise: Promise<T>
+    /// The token given to `Promise(cancellation:resolver:)`, which `onCancel(_:)` registers on;
+    /// ``CancellationToken/none`` for every other resolver. Stored here, rather than in a wrapper
+    /// type, so that the body's `seal` stays a `Resolver<T>` and PromiseKit code passes it on.
+    @usableFromInline let cancellation: CancellationToken
 
     @usableFromInline
-    init(_ promise: Promise<T>) {
+    init(_ promise: Promise<T>, cancellation: CancellationToken = .none) {
         self.promise = promise
+        self.cancellation = cancellation
     }
 
     deinit {
@@ -76,6 +81,11 @@ public final class Resolver<T: Sendable>: Sendable {
 
     @usableFromInline
     func reportResolvedTwice() {
+        // A producer that finishes after its token cancelled the promise is expected, not misuse.
+        if cancellation.isCancellationRequested,
+           case .rejected(VowError.cancelled)? = promise.box.inspectWithoutObserving() {
+            return
+        }
         conf.diagnosticHandler(.resolvedTwice(promise.creationSiteIfRecorded))
     }
 }
