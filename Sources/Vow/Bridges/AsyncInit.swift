@@ -32,17 +32,18 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - priority: The task's priority; `nil` inherits the current one, as `Task` does.
-    ///   - cancellation: A token that cancels the work. The registration on it is removed when the
-    ///     body finishes.
+    ///   - cancellation: A token that cancels the work (`nil`: none). The registration on it is
+    ///     removed when the body finishes.
     ///   - body: The async work.
     public convenience init(
         priority: TaskPriority? = nil,
-        cancellation: CancellationToken = .none,
+        cancellation: CancellationToken? = nil,
         _ body: sending @escaping @isolated(any) () async throws -> T,
         file: StaticString = #fileID,
         line: UInt = #line
     ) {
         self.init(pendingAt: CreationSite(file: file, line: line))
+        let cancellation = cancellation ?? .none
         guard cancellation.canBeCancelled else {
             Task(priority: priority) { [self] in
                 do {
@@ -95,15 +96,16 @@ extension Guarantee {
     ///
     /// - Parameters:
     ///   - priority: The task's priority; `nil` inherits the current one, as `Task` does.
-    ///   - cancellation: A token that cancels the task. The registration on it is removed when the
-    ///     body finishes.
+    ///   - cancellation: A token that cancels the task (`nil`: none). The registration on it is
+    ///     removed when the body finishes.
     ///   - body: The async work.
     public convenience init(
         priority: TaskPriority? = nil,
-        cancellation: CancellationToken = .none,
+        cancellation: CancellationToken? = nil,
         _ body: sending @escaping @isolated(any) () async -> T
     ) {
         self.init(pendingAt: nil)
+        let cancellation = cancellation ?? .none
         guard cancellation.canBeCancelled else {
             Task(priority: priority) { [self] in
                 seal(await body())

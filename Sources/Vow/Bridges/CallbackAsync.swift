@@ -7,11 +7,11 @@
 //   `Promise.value`), exactly once.
 // - If the legacy API drops the handler without calling it, the call throws `VowError.abandoned`
 //   instead of hanging.
-// - Cancellation, two ways. If the awaiting task is cancelled, or `cancellation` is, while the
-//   operation runs, the call throws at once (`CancellationError` for the task, `VowError.cancelled`
-//   for the token; both answer `isCancelled`) and `onCancel` runs once, on the cancelling thread,
-//   to stop the operation; its late answer is ignored. If either is already cancelled, the call
-//   throws without calling `start`.
+// - Cancellation, two ways. If the awaiting task is cancelled, or `cancellation` is (`nil`: no
+//   token), while the operation runs, the call throws at once (`CancellationError` for the task,
+//   `VowError.cancelled` for the token; both answer `isCancelled`) and `onCancel` runs once, on the
+//   cancelling thread, to stop the operation; its late answer is ignored. If either is already
+//   cancelled, the call throws without calling `start`.
 
 /// Calls an API whose completion handler receives `(T?, Error?)`, Cocoa style, and returns the value.
 ///
@@ -27,7 +27,7 @@
 ///   this file.
 public func withCallback<T: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
-    cancellation: CancellationToken = .none,
+    cancellation: CancellationToken? = nil,
     onCancel: (@Sendable () -> Void)? = nil,
     _ start: (@escaping @Sendable (T?, (any Error)?) -> Void) -> Void
 ) async throws -> T {
@@ -43,7 +43,7 @@ public func withCallback<T: Sendable>(
 ///   `VowError.cancelled` as described at the top of this file.
 public func withCallback<T: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
-    cancellation: CancellationToken = .none,
+    cancellation: CancellationToken? = nil,
     onCancel: (@Sendable () -> Void)? = nil,
     _ start: (@escaping @Sendable (T, (any Error)?) -> Void) -> Void
 ) async throws -> T {
@@ -59,7 +59,7 @@ public func withCallback<T: Sendable>(
 ///   `VowError.cancelled` as described at the top of this file.
 public func withCallback(
     isolation: isolated (any Actor)? = #isolation,
-    cancellation: CancellationToken = .none,
+    cancellation: CancellationToken? = nil,
     onCancel: (@Sendable () -> Void)? = nil,
     _ start: (@escaping @Sendable ((any Error)?) -> Void) -> Void
 ) async throws {
@@ -75,7 +75,7 @@ public func withCallback(
 ///   as described at the top of this file.
 public func withCallback<T: Sendable, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
-    cancellation: CancellationToken = .none,
+    cancellation: CancellationToken? = nil,
     onCancel: (@Sendable () -> Void)? = nil,
     _ start: (@escaping @Sendable (Swift.Result<T, Failure>) -> Void) -> Void
 ) async throws -> T {
@@ -94,7 +94,7 @@ public func withCallback<T: Sendable, Failure: Error>(
 ///   at the top of this file.
 public func withValueCallback<T: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
-    cancellation: CancellationToken = .none,
+    cancellation: CancellationToken? = nil,
     onCancel: (@Sendable () -> Void)? = nil,
     _ start: (@escaping @Sendable (T) -> Void) -> Void
 ) async throws -> T {

@@ -6,7 +6,7 @@
 //   called on any thread; handlers attached with `on: nil` then run there.
 // - If the legacy API drops the handler without calling it, the promise is rejected with
 //   `VowError.abandoned`.
-// - `cancellation`: when the token is cancelled while the promise is pending, the promise is
+// - `cancellation` (`nil`: none): when the token is cancelled while the promise is pending, the promise is
 //   rejected at once with `VowError.cancelled` and `onCancel` runs (on the cancelling thread) to
 //   stop the operation; its late answer is ignored. A token already cancelled rejects without
 //   calling `start`. The registration on the token is removed when the promise settles.
@@ -27,13 +27,13 @@ extension Promise {
     ///   `VowError.abandoned` if the handler is dropped uncalled, `VowError.cancelled` (and
     ///   `onCancel`) if `cancellation` fires first.
     public static func fromCallback(
-        cancellation: CancellationToken = .none,
+        cancellation: CancellationToken? = nil,
         onCancel: (@Sendable () -> Void)? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ start: (@escaping @Sendable (T?, (any Error)?) -> Void) -> Void
     ) -> Promise<T> {
-        adaptingCallback(cancellation: cancellation, onCancel: onCancel, site: CreationSite(file: file, line: line)) { completion in
+        adaptingCallback(cancellation: cancellation ?? .none, onCancel: onCancel, site: CreationSite(file: file, line: line)) { completion in
             start { value, error in completion.complete(Result(callbackValue: value, error: error)) }
         }
     }
@@ -44,13 +44,13 @@ extension Promise {
     /// - `VowError.abandoned` if the handler is dropped uncalled; `VowError.cancelled` (and
     ///   `onCancel`) if `cancellation` fires first.
     public static func fromCallback(
-        cancellation: CancellationToken = .none,
+        cancellation: CancellationToken? = nil,
         onCancel: (@Sendable () -> Void)? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ start: (@escaping @Sendable (T, (any Error)?) -> Void) -> Void
     ) -> Promise<T> {
-        adaptingCallback(cancellation: cancellation, onCancel: onCancel, site: CreationSite(file: file, line: line)) { completion in
+        adaptingCallback(cancellation: cancellation ?? .none, onCancel: onCancel, site: CreationSite(file: file, line: line)) { completion in
             start { value, error in completion.complete(Result(callbackValue: value, error: error)) }
         }
     }
@@ -61,13 +61,13 @@ extension Promise {
     /// - `VowError.abandoned` if the handler is dropped uncalled; `VowError.cancelled` (and
     ///   `onCancel`) if `cancellation` fires first.
     public static func fromCallback<Failure: Error>(
-        cancellation: CancellationToken = .none,
+        cancellation: CancellationToken? = nil,
         onCancel: (@Sendable () -> Void)? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ start: (@escaping @Sendable (Swift.Result<T, Failure>) -> Void) -> Void
     ) -> Promise<T> {
-        adaptingCallback(cancellation: cancellation, onCancel: onCancel, site: CreationSite(file: file, line: line)) { completion in
+        adaptingCallback(cancellation: cancellation ?? .none, onCancel: onCancel, site: CreationSite(file: file, line: line)) { completion in
             start { result in completion.complete(Result(result)) }
         }
     }
@@ -81,13 +81,13 @@ extension Promise {
     /// - `VowError.abandoned` if the handler is dropped uncalled; `VowError.cancelled` (and
     ///   `onCancel`) if `cancellation` fires first. Without those, the promise never rejects.
     public static func fromValueCallback(
-        cancellation: CancellationToken = .none,
+        cancellation: CancellationToken? = nil,
         onCancel: (@Sendable () -> Void)? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ start: (@escaping @Sendable (T) -> Void) -> Void
     ) -> Promise<T> {
-        adaptingCallback(cancellation: cancellation, onCancel: onCancel, site: CreationSite(file: file, line: line)) { completion in
+        adaptingCallback(cancellation: cancellation ?? .none, onCancel: onCancel, site: CreationSite(file: file, line: line)) { completion in
             start { value in completion.complete(.fulfilled(value)) }
         }
     }
@@ -100,13 +100,13 @@ extension Promise where T == Void {
     /// - `VowError.abandoned` if the handler is dropped uncalled; `VowError.cancelled` (and
     ///   `onCancel`) if `cancellation` fires first.
     public static func fromCallback(
-        cancellation: CancellationToken = .none,
+        cancellation: CancellationToken? = nil,
         onCancel: (@Sendable () -> Void)? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ start: (@escaping @Sendable ((any Error)?) -> Void) -> Void
     ) -> Promise<Void> {
-        adaptingCallback(cancellation: cancellation, onCancel: onCancel, site: CreationSite(file: file, line: line)) { completion in
+        adaptingCallback(cancellation: cancellation ?? .none, onCancel: onCancel, site: CreationSite(file: file, line: line)) { completion in
             start { error in completion.complete(Result(callbackError: error)) }
         }
     }
