@@ -142,6 +142,15 @@ struct AlternativeEmitter {
         case .async:
             lines.add("/// Async alternative to `\(function.swiftName)`, added by vow-migrate.", 0)
         }
+        lines.add(signature(), indentedBy: 0)
+        lines.add(body(), indentedBy: 1)
+        lines.add("}", 0)
+        return lines
+    }
+
+    /// Attributes, modifiers and `func name(...) -> Result {` of the target form.
+    func signature() -> CodeLines {
+        var lines = CodeLines()
         for attribute in keptAttributes { lines.add(attribute, 0) }
         var head = keptModifiers.joined(separator: " ")
         if !head.isEmpty { head += " " }
@@ -150,8 +159,6 @@ struct AlternativeEmitter {
             head += " " + whereClause.trimmedDescription
         }
         lines.add(head + " {", 0)
-        lines.add(body(), indentedBy: 1)
-        lines.add("}", 0)
         return lines
     }
 

@@ -1,17 +1,671 @@
 import SwiftSyntax
 
-/// `--replace`: converts a completion-handler function itself into the target form.
+/// `--replace`: converts completion-handler functions themselves into the target form.
+///
+/// A function is converted when every path of its body ends in a call to its handler, and the
+/// only callbacks it waits for belong to functions of the same file that have (or get, in this
+/// run) an alternative in the target form. Nested callbacks become sequential `try await` code or
+/// a `then` chain; error-forwarding prologues (`guard let value else { completion(nil, error) }`,
+/// `switch result { case .failure(let e): completion(.failure(e)) }`) become plain propagation.
+/// A function still called with a handler by code that is not converted keeps its handler, so
+/// the file keeps compiling. Everything else is left alone, with the reason.
 struct BodyReplacer {
     struct Replacement {
         var lines: CodeLines
         var needsVow: Bool
     }
 
-    var functions: DeclarationCollector
-    var reader: CompletionFunctionReader
-    var target: MigrationTarget
+    private let target: MigrationTarget
+    private let bytes: [UInt8]
+    private var candidates: [String: CompletionFunction] = [:]
+    private var results: [String: Result<Replacement, SkipReason>] = [:]
+
+    init(collector: DeclarationCollector, reader: CompletionFunctionReader, target: MigrationTarget, tree: SourceFileSyntax, bytes: [UInt8]) {
+        self.target = target
+        self.bytes = bytes
+        var withAlternative: Set<String> = []
+        var duplicates: Set<String> = []
+        for site in collector.functions where site.protocolDecl == nil {
+            guard case .candidate(let function) = reader.read(site.decl, isProtocolRequirement: false) else { continue }
+            let name = function.swiftName
+            if candidates[name] != nil { duplicates.insert(name) }
+            candidates[name] = function
+            let alternative = AlternativeEmitter(function: function, target: target).alternativeSwiftName
+            if collector.signatures[site.scope, default: []].contains(where: { $0.swiftName == alternative && (target == .promise ? $0.returnsVowType : $0.isAsync) }) {
+                withAlternative.insert(name)
+            }
+        }
+        // Same-named functions in different types cannot be told apart without types.
+        for name in duplicates { candidates[name] = nil }
+
+        let callSites = CallSiteCollector.collect(in: tree, names: Set(candidates.keys), candidates: candidates)
+        var converting = Set(candidates.keys).subtracting(withAlternative)
+        // Shrink the optimistic set until every member converts and all its callers do too.
+        var changed = true
+        while changed {
+            changed = false
+            for name in converting.sorted() {
+                guard let function = candidates[name] else { continue }
+                var conversion = Conversion(function: function, target: target, bytes: bytes,
+                                            candidates: candidates, available: converting.union(withAlternative))
+                var result = conversion.run()
+                if case .success = result,
+                   let caller = callSites[name, default: []].first(where: { !converting.contains($0.caller ?? "") }) {
+                    result = .failure(SkipReason("it is still called with a completion handler at line \(caller.line) by code that is not converted"))
+                }
+                results[name] = result
+                if case .failure = result {
+                    converting.remove(name)
+                    changed = true
+                }
+            }
+        }
+    }
 
     func replacement(for function: CompletionFunction, emitter: AlternativeEmitter) -> Result<Replacement, SkipReason> {
-        .failure(SkipReason("not yet"))
+        results[function.swiftName] ?? .failure(SkipReason("a function with the same name is declared more than once in this file; convert it by hand"))
+    }
+}
+
+// MARK: - Call sites
+
+/// Calls to the file's completion-handler functions, with the function each call sits in.
+private final class CallSiteCollector: SyntaxVisitor {
+    struct CallSite {
+        var caller: String?
+        var line: Int
+    }
+
+    private let names: Set<String>
+    private let candidates: [String: CompletionFunction]
+    private let converter: SourceLocationConverter
+    private var enclosing: [String] = []
+    private(set) var sites: [String: [CallSite]] = [:]
+
+    private init(names: Set<String>, candidates: [String: CompletionFunction], tree: SourceFileSyntax) {
+        self.names = names
+        self.candidates = candidates
+        self.converter = SourceLocationConverter(fileName: "", tree: tree)
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    static func collect(in tree: SourceFileSyntax, names: Set<String>, candidates: [String: CompletionFunction]) -> [String: [CallSite]] {
+        let collector = CallSiteCollector(names: names, candidates: candidates, tree: tree)
+        collector.walk(tree)
+        return collector.sites
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        let labels = node.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+        enclosing.append(CompletionFunction.swiftName(node.name.text, labels: labels))
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: FunctionDeclSyntax) {
+        enclosing.removeLast()
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if let name = CallShape.matchingCandidate(node, candidates: candidates), names.contains(name) {
+            let line = node.startLocation(converter: converter).line
+            sites[name, default: []].append(CallSite(caller: enclosing.last, line: line))
+        }
+        return .visitChildren
+    }
+}
+
+/// Reads a call's callee and arguments, trailing closures included.
+enum CallShape {
+    struct Argument {
+        var label: String?
+        var expression: ExprSyntax
+    }
+
+    static func baseName(_ callee: ExprSyntax) -> String? {
+        if let reference = callee.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        if let member = callee.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+        return nil
+    }
+
+    /// The call's arguments in order, trailing closures last and unlabeled.
+    static func arguments(_ call: FunctionCallExprSyntax) -> (listed: [Argument], trailing: [ExprSyntax]) {
+        let listed = call.arguments.map { Argument(label: $0.label?.text, expression: $0.expression) }
+        var trailing: [ExprSyntax] = []
+        if let closure = call.trailingClosure { trailing.append(ExprSyntax(closure)) }
+        for extra in call.additionalTrailingClosures { trailing.append(ExprSyntax(extra.closure)) }
+        return (listed, trailing)
+    }
+
+    /// The candidate this call invokes with a handler, matched on base name and labels.
+    static func matchingCandidate(_ call: FunctionCallExprSyntax, candidates: [String: CompletionFunction]) -> String? {
+        guard let base = baseName(call.calledExpression) else { return nil }
+        let (listed, trailing) = arguments(call)
+        for (name, function) in candidates where function.name == base {
+            let labels = function.parameters.map(\.label)
+            guard labels.count == listed.count + trailing.count else { continue }
+            if zip(labels, listed).allSatisfy({ $0.0 == $0.1.label }) { return name }
+        }
+        return nil
+    }
+}
+
+// MARK: - Converting one function
+
+private struct Conversion {
+    let function: CompletionFunction
+    let target: MigrationTarget
+    let bytes: [UInt8]
+    let candidates: [String: CompletionFunction]
+    let available: Set<String>
+
+    private var handlerNames: Set<String> {
+        var names: Set<String> = [function.parameters[function.handlerIndex].name]
+        if let failure = function.failureIndex { names.insert(function.parameters[failure].name) }
+        return names
+    }
+
+    private var finalType: String {
+        let emitter = AlternativeEmitter(function: function, target: .promise)
+        return emitter.producesGuarantee ? "Guarantee<\(function.shape.valueType)>" : "Promise<\(function.shape.valueType)>"
+    }
+
+    init(function: CompletionFunction, target: MigrationTarget, bytes: [UInt8], candidates: [String: CompletionFunction], available: Set<String>) {
+        self.function = function
+        self.target = target
+        self.bytes = bytes
+        self.candidates = candidates
+        self.available = available
+    }
+
+    mutating func run() -> Result<BodyReplacer.Replacement, SkipReason> {
+        do {
+            return .success(try convert())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func convert() throws(SkipReason) -> BodyReplacer.Replacement {
+        guard let body = function.decl.body else { throw SkipReason("it has no body") }
+        if function.cancellableHandle != nil {
+            throw SkipReason("it returns a cancellable handle; --replace keeps such functions (use the default mode)")
+        }
+        if function.isThrowing { throw SkipReason("it also throws synchronously; --replace leaves such functions (use the default mode)") }
+        if case .successFlag = function.shape { throw SkipReason("--replace does not convert (Bool, Error?) handlers yet (use the default mode)") }
+        let emitter = AlternativeEmitter(function: function, target: target)
+        var lines = emitter.signature()
+        var bodyLines = CodeLines()
+        let terminates = try convertBlock(Array(body.statements), into: &bodyLines, level: 0)
+        guard terminates else {
+            throw SkipReason("some path through the body ends without calling `\(function.parameters[function.handlerIndex].name)`")
+        }
+        // A final bare `return` in a function returning nothing says nothing.
+        if target == .async, let last = bodyLines.lines.last, last.level == 0, last.text == "return" {
+            bodyLines.removeLast()
+        }
+        lines.add(bodyLines, indentedBy: 1)
+        lines.add("}", 0)
+        return BodyReplacer.Replacement(lines: lines, needsVow: target == .promise)
+    }
+
+    // MARK: Blocks
+
+    /// Converts statements; returns whether every path through them ends the function.
+    private func convertBlock(_ items: [CodeBlockItemSyntax], into lines: inout CodeLines, level: Int) throws(SkipReason) -> Bool {
+        var index = 0
+        while index < items.count {
+            let item = items[index]
+            addComments(of: item, to: &lines, level: level)
+            let node = Syntax(item.item)
+            let expression = node.as(ExpressionStmtSyntax.self)?.expression ?? node.as(ExprSyntax.self)
+
+            if let call = expression?.as(FunctionCallExprSyntax.self), let outcome = try handlerOutcome(call) {
+                emit(outcome, into: &lines, level: level)
+                var next = index + 1
+                if next < items.count, let ret = items[next].item.as(ReturnStmtSyntax.self), ret.expression == nil { next += 1 }
+                guard next == items.count else { throw skip("code follows the call to the handler", at: items[next]) }
+                return true
+            }
+            if let ret = node.as(ReturnStmtSyntax.self) {
+                throw skip(ret.expression == nil ? "it returns without calling the handler" : "it returns a value", at: ret)
+            }
+            if let call = expression?.as(FunctionCallExprSyntax.self), let calleeName = CallShape.matchingCandidate(call, candidates: candidates) {
+                guard index == items.count - 1 else { throw skip("code follows the call to `\(calleeName)` and would run before its handler", at: items[index + 1]) }
+                return try convertKnownCall(call, calleeName: calleeName, into: &lines, level: level)
+            }
+            if let ifExpression = expression?.as(IfExprSyntax.self), mentionsHandler(ifExpression) {
+                let terminates = try convertIf(ifExpression, into: &lines, level: level)
+                if terminates {
+                    guard index == items.count - 1 else { throw skip("code after an `if` whose every branch finishes", at: items[index + 1]) }
+                    return true
+                }
+                index += 1
+                continue
+            }
+            if let guardStatement = node.as(GuardStmtSyntax.self), mentionsHandler(guardStatement) {
+                lines.add("guard \(guardStatement.conditions.trimmedDescription) else {", level)
+                let terminates = try convertBlock(Array(guardStatement.body.statements), into: &lines, level: level + 1)
+                guard terminates else { throw skip("the `else` of this guard does not finish", at: guardStatement) }
+                lines.add("}", level)
+                index += 1
+                continue
+            }
+            if let switchExpression = expression?.as(SwitchExprSyntax.self), mentionsHandler(switchExpression) {
+                let terminates = try convertSwitch(switchExpression, into: &lines, level: level)
+                if terminates {
+                    guard index == items.count - 1 else { throw skip("code after a `switch` whose every case finishes", at: items[index + 1]) }
+                    return true
+                }
+                index += 1
+                continue
+            }
+            if mentionsHandler(item) {
+                throw skip(reasonForHandlerUse(in: item), at: item)
+            }
+            addVerbatim(item, to: &lines, level: level)
+            index += 1
+        }
+        return false
+    }
+
+    private func convertIf(_ node: IfExprSyntax, into lines: inout CodeLines, level: Int) throws(SkipReason) -> Bool {
+        lines.add("if \(node.conditions.trimmedDescription) {", level)
+        var terminates = try convertBlock(Array(node.body.statements), into: &lines, level: level + 1)
+        switch node.elseBody {
+        case .none:
+            lines.add("}", level)
+            return false
+        case .codeBlock(let block):
+            lines.add("} else {", level)
+            terminates = try convertBlock(Array(block.statements), into: &lines, level: level + 1) && terminates
+            lines.add("}", level)
+        case .ifExpr(let elseIf):
+            var nested = CodeLines()
+            let nestedTerminates = try convertIf(elseIf, into: &nested, level: level)
+            var first = true
+            for line in nested.lines {
+                if first {
+                    lines.add("} else " + line.text, line.level)
+                    first = false
+                } else {
+                    lines.add(line.text, line.level)
+                }
+            }
+            terminates = terminates && nestedTerminates
+        }
+        return terminates
+    }
+
+    private func convertSwitch(_ node: SwitchExprSyntax, into lines: inout CodeLines, level: Int) throws(SkipReason) -> Bool {
+        lines.add("switch \(node.subject.trimmedDescription) {", level)
+        var terminates = true
+        for element in node.cases {
+            guard let switchCase = element.as(SwitchCaseSyntax.self) else { throw skip("`#if` inside a switch", at: element) }
+            lines.add(switchCase.label.trimmedDescription, level)
+            terminates = try convertBlock(Array(switchCase.statements), into: &lines, level: level + 1) && terminates
+        }
+        lines.add("}", level)
+        return terminates
+    }
+
+    // MARK: Calls to other converted functions
+
+    private func convertKnownCall(_ call: FunctionCallExprSyntax, calleeName: String, into lines: inout CodeLines, level: Int) throws(SkipReason) -> Bool {
+        guard available.contains(calleeName), let callee = candidates[calleeName] else {
+            throw skip("it calls `\(calleeName)`, which has no \(target == .promise ? "promise" : "async") alternative yet", at: call)
+        }
+        if callee.cancellableHandle != nil || callee.isThrowing {
+            throw skip("it calls `\(calleeName)`, whose alternative needs more than --replace rewrites", at: call)
+        }
+        let (listed, trailing) = CallShape.arguments(call)
+        let all = listed.map(\.expression) + trailing
+        var kept: [String] = []
+        var handlerArgument: ExprSyntax?
+        var failureArgument: ExprSyntax?
+        for (position, parameter) in callee.parameters.enumerated() {
+            if position == callee.handlerIndex { handlerArgument = all[position]; continue }
+            if position == callee.failureIndex { failureArgument = all[position]; continue }
+            let value = all[position].trimmedDescription
+            kept.append(parameter.label.map { "\($0): \(value)" } ?? value)
+        }
+        guard let handlerArgument else { throw skip("could not find the handler argument", at: call) }
+
+        var calleeText = call.calledExpression.trimmedDescription
+        let calleeEmitter = AlternativeEmitter(function: callee, target: target)
+        let canFail = callee.shape.canFail
+        let tryAwait = canFail ? "try await" : "await"
+
+        // `load(id: id, completion: completion)`: the result passes straight through.
+        if let reference = handlerArgument.as(DeclReferenceExprSyntax.self), handlerNames.contains(reference.baseName.text) {
+            guard callee.shape.valueType == function.shape.valueType, failureArgument == nil else {
+                throw skip("it passes its handler to `\(calleeName)`, whose handler has another shape", at: call)
+            }
+            lines.add(target == .async ? "return \(tryAwait) \(calleeText)(\(kept.joined(separator: ", ")))" : "return \(calleeText)(\(kept.joined(separator: ", ")))", level)
+            if target == .promise && calleeEmitter.producesGuarantee != AlternativeEmitter(function: function, target: .promise).producesGuarantee {
+                throw skip("it passes its handler to `\(calleeName)`, which cannot fail while this function can", at: call)
+            }
+            return true
+        }
+        guard let closure = handlerArgument.as(ClosureExprSyntax.self) else {
+            throw skip("it passes `\(handlerArgument.trimmedDescription)` as the handler of `\(calleeName)`", at: call)
+        }
+        let parameters = closureParameterNames(closure)
+        guard parameters.count == callee.shape.closureParameters.count else {
+            throw skip("the handler passed to `\(calleeName)` names its parameters implicitly (`$0`)", at: closure)
+        }
+        let (bound, rest) = try successPath(of: closure, parameters: parameters, callee: callee, failureArgument: failureArgument)
+
+        if let bound, bound == CallShape.baseName(call.calledExpression), call.calledExpression.is(DeclReferenceExprSyntax.self) {
+            // `let account = try await account(id:)` would refer to the new local; name the method.
+            guard function.decl.modifiers.contains(where: { $0.name.text == "static" || $0.name.text == "class" }) == false,
+                  function.decl.parent?.parent?.parent?.is(SourceFileSyntax.self) == false else {
+                throw skip("the value of `\(calleeName)` is bound to a name that hides the function", at: call)
+            }
+            calleeText = "self." + calleeText
+        }
+        let invocation = "\(calleeText)(\(kept.joined(separator: ", ")))"
+
+        switch target {
+        case .async:
+            if let bound {
+                lines.add(bound == "_" ? "_ = \(tryAwait) \(invocation)" : "let \(bound) = \(tryAwait) \(invocation)", level)
+            } else {
+                lines.add("\(tryAwait) \(invocation)", level)
+            }
+            return try convertBlock(rest, into: &lines, level: level)
+        case .promise:
+            if AlternativeEmitter(function: function, target: .promise).producesGuarantee && !calleeEmitter.producesGuarantee {
+                throw skip("it calls `\(calleeName)`, which can fail, while this function cannot", at: call)
+            }
+            let parameter = bound ?? "_"
+            if calleeEmitter.producesGuarantee == AlternativeEmitter(function: function, target: .promise).producesGuarantee,
+               let value = try finalValue(of: rest) {
+                // The handler only builds the result: a `map`, or nothing at all.
+                if value == parameter {
+                    lines.add("return \(invocation)", level)
+                } else {
+                    lines.add("return \(invocation).map { \(parameter) in", level)
+                    lines.add(value, level + 1)
+                    lines.add("}", level)
+                }
+                return true
+            }
+            lines.add("return \(invocation).then { \(parameter) -> \(finalType) in", level)
+            let terminates = try convertBlock(rest, into: &lines, level: level + 1)
+            lines.add("}", level)
+            return terminates
+        }
+    }
+
+    /// The value a handler closure binds on success and the statements that follow, once its
+    /// error-forwarding prologue is recognised and dropped.
+    private func successPath(of closure: ClosureExprSyntax, parameters: [String], callee: CompletionFunction,
+                             failureArgument: ExprSyntax?) throws(SkipReason) -> (bound: String?, rest: [CodeBlockItemSyntax]) {
+        let statements = Array(closure.statements)
+        switch callee.shape {
+        case .value:
+            return (parameters[0], statements)
+        case .nothing:
+            return (nil, statements)
+        case .split(let value):
+            guard let failureClosure = failureArgument?.as(ClosureExprSyntax.self),
+                  let errorName = closureParameterNames(failureClosure).first,
+                  try forwardsFailure(Array(failureClosure.statements), errorName: errorName) else {
+                throw skip("the failure handler passed to `\(callee.swiftName)` does more than forward the error", at: closure)
+            }
+            return (value == nil ? nil : parameters[0], statements)
+        case .result:
+            guard statements.count == 1,
+                  let switchExpression = (statements[0].item.as(ExpressionStmtSyntax.self)?.expression ?? statements[0].item.as(ExprSyntax.self))?.as(SwitchExprSyntax.self),
+                  switchExpression.subject.trimmedDescription == parameters[0] else {
+                throw skip("the handler of `\(callee.swiftName)` does not `switch` on its result", at: closure)
+            }
+            var success: (String, [CodeBlockItemSyntax])?
+            var forwards = false
+            for element in switchExpression.cases {
+                guard let switchCase = element.as(SwitchCaseSyntax.self) else { continue }
+                let label = switchCase.label.trimmedDescription.filter { $0 != " " }
+                if let name = Self.binding(in: label, case: "success") {
+                    success = (name, Array(switchCase.statements))
+                } else if let name = Self.binding(in: label, case: "failure") {
+                    forwards = try forwardsFailure(Array(switchCase.statements), errorName: name)
+                }
+            }
+            guard let success, forwards else {
+                throw skip("the handler of `\(callee.swiftName)` does more than forward the failure", at: closure)
+            }
+            return (callee.shape.valueType == "Void" ? nil : success.0, success.1)
+        case .optionalValueAndError, .errorAndOptionalValue, .valueAndError, .errorOnly:
+            let names = callee.shape.closureParameters
+            let valueName = names.firstIndex(of: "value").map { parameters[$0] }
+            let errorName = parameters[names.firstIndex(of: "error")!]
+            var rest = statements[...]
+            // `if let error { completion(..., error); return }`
+            if let first = rest.first, let ifExpression = (first.item.as(ExpressionStmtSyntax.self)?.expression ?? first.item.as(ExprSyntax.self))?.as(IfExprSyntax.self),
+               ifExpression.elseBody == nil,
+               ifExpression.conditions.trimmedDescription.hasPrefix("let \(errorName)"),
+               try forwardsFailure(Array(ifExpression.body.statements), errorName: errorName) {
+                rest = rest.dropFirst()
+            } else if case .errorOnly = callee.shape {
+                throw skip("the handler of `\(callee.swiftName)` does not start with `if let \(errorName) { ... return }`", at: closure)
+            } else if case .valueAndError = callee.shape {
+                throw skip("the handler of `\(callee.swiftName)` does not start with `if let \(errorName) { ... return }`", at: closure)
+            }
+            guard let valueName else { return (nil, Array(rest)) }
+            if case .valueAndError = callee.shape { return (valueName, Array(rest)) }
+            // `guard let value else { completion(nil, error); return }`
+            guard let first = rest.first, let guardStatement = first.item.as(GuardStmtSyntax.self),
+                  guardStatement.conditions.count == 1,
+                  Self.unwraps(guardStatement.conditions.first!, valueName),
+                  try forwardsFailure(Array(guardStatement.body.statements), errorName: errorName) else {
+                throw skip("the handler of `\(callee.swiftName)` does not start with `guard let \(valueName) else { ... }`", at: closure)
+            }
+            return (valueName, Array(rest.dropFirst()))
+        case .successFlag:
+            throw skip("`\(callee.swiftName)` reports a success flag; --replace does not follow those yet", at: closure)
+        }
+    }
+
+    /// The value statements hand to the handler when that is all they do.
+    private func finalValue(of statements: [CodeBlockItemSyntax]) throws(SkipReason) -> String? {
+        var items = statements
+        if let last = items.last, let ret = last.item.as(ReturnStmtSyntax.self), ret.expression == nil { items.removeLast() }
+        guard items.count == 1,
+              let call = (items[0].item.as(ExpressionStmtSyntax.self)?.expression ?? items[0].item.as(ExprSyntax.self))?.as(FunctionCallExprSyntax.self),
+              let outcome = try handlerOutcome(call),
+              case .success(let value) = outcome else { return nil }
+        return value ?? "()"
+    }
+
+    /// Whether statements only hand `errorName` (possibly with a fallback) to the handler.
+    private func forwardsFailure(_ statements: [CodeBlockItemSyntax], errorName: String) throws(SkipReason) -> Bool {
+        var items = statements
+        if let last = items.last, let ret = last.item.as(ReturnStmtSyntax.self), ret.expression == nil { items.removeLast() }
+        guard items.count == 1,
+              let call = (items[0].item.as(ExpressionStmtSyntax.self)?.expression ?? items[0].item.as(ExprSyntax.self))?.as(FunctionCallExprSyntax.self),
+              let outcome = try handlerOutcome(call, allowOptionalError: true),
+              case .failure(let error) = outcome else { return false }
+        return identifiers(in: error).contains(errorName)
+    }
+
+    private static func binding(in label: String, case name: String) -> String? {
+        for pattern in ["case.\(name)(let", "caselet.\(name)(", "case.\(name)(var"] where label.hasPrefix(pattern) {
+            let rest = label.dropFirst(pattern.count)
+            guard let close = rest.firstIndex(of: ")") else { return nil }
+            return String(rest[..<close])
+        }
+        return nil
+    }
+
+    private static func unwraps(_ condition: ConditionElementSyntax, _ name: String) -> Bool {
+        guard let binding = condition.condition.as(OptionalBindingConditionSyntax.self),
+              binding.pattern.trimmedDescription == name else { return false }
+        return binding.initializer == nil || binding.initializer?.value.trimmedDescription == name
+    }
+
+    private func closureParameterNames(_ closure: ClosureExprSyntax) -> [String] {
+        guard let signature = closure.signature else { return [] }
+        switch signature.parameterClause {
+        case .simpleInput(let shorthand):
+            return shorthand.map(\.name.text)
+        case .parameterClause(let clause):
+            return clause.parameters.map { ($0.secondName ?? $0.firstName).text }
+        case .none:
+            return []
+        }
+    }
+
+    // MARK: Handler calls
+
+    private enum Outcome {
+        case success(String?)
+        case failure(String)
+    }
+
+    /// What a call to this function's handler reports, or nil when the call is something else.
+    private func handlerOutcome(_ call: FunctionCallExprSyntax, allowOptionalError: Bool = false) throws(SkipReason) -> Outcome? {
+        var callee = call.calledExpression
+        if let optional = callee.as(OptionalChainingExprSyntax.self) { callee = optional.expression }
+        guard let reference = callee.as(DeclReferenceExprSyntax.self), handlerNames.contains(reference.baseName.text) else { return nil }
+        let arguments = call.arguments.map(\.expression)
+        let isNil: (ExprSyntax) -> Bool = { $0.is(NilLiteralExprSyntax.self) }
+        func failure(_ expression: ExprSyntax) throws(SkipReason) -> Outcome {
+            let text = expression.trimmedDescription
+            let lowercasedIdentifier = text.first.map { $0.isLowercase } == true && !text.contains("(") && !text.contains("??")
+            if lowercasedIdentifier && !allowOptionalError {
+                throw skip("it passes `\(text)` to the handler, which may be nil", at: call)
+            }
+            return .failure(text)
+        }
+        if let failureIndex = function.failureIndex, reference.baseName.text == function.parameters[failureIndex].name {
+            guard let error = arguments.first else { return nil }
+            return .failure(error.trimmedDescription)
+        }
+        switch function.shape {
+        case .optionalValueAndError:
+            guard arguments.count == 2 else { return nil }
+            if isNil(arguments[1]) { return .success(arguments[0].trimmedDescription) }
+            if isNil(arguments[0]) { return try failure(arguments[1]) }
+            throw skip("it passes both a value and an error to the handler", at: call)
+        case .valueAndError:
+            guard arguments.count == 2 else { return nil }
+            return isNil(arguments[1]) ? .success(arguments[0].trimmedDescription) : try failure(arguments[1])
+        case .errorAndOptionalValue:
+            guard arguments.count == 2 else { return nil }
+            if isNil(arguments[0]) { return .success(arguments[1].trimmedDescription) }
+            return try failure(arguments[0])
+        case .errorOnly:
+            guard arguments.count == 1 else { return nil }
+            return isNil(arguments[0]) ? .success(nil) : try failure(arguments[0])
+        case .value:
+            return .success(arguments.first?.trimmedDescription)
+        case .nothing, .split:
+            return .success(arguments.first?.trimmedDescription)
+        case .result:
+            guard arguments.count == 1, let construction = arguments[0].as(FunctionCallExprSyntax.self),
+                  let member = construction.calledExpression.as(MemberAccessExprSyntax.self) else {
+                throw skip("it passes a `Result` it did not build to the handler", at: call)
+            }
+            let payload = construction.arguments.first?.expression
+            switch member.declName.baseName.text {
+            case "success":
+                let text = payload?.trimmedDescription
+                return .success(text == "()" ? nil : text)
+            case "failure":
+                guard let payload else { return nil }
+                return .failure(payload.trimmedDescription)
+            default:
+                return nil
+            }
+        case .successFlag:
+            return nil
+        }
+    }
+
+    private func emit(_ outcome: Outcome, into lines: inout CodeLines, level: Int) {
+        let isVoid = function.shape.valueType == "Void"
+        switch (target, outcome) {
+        case (.async, .success(let value)):
+            lines.add(isVoid || value == nil ? "return" : "return \(value!)", level)
+        case (.async, .failure(let error)):
+            lines.add("throw \(error)", level)
+        case (.promise, .success(let value)):
+            lines.add(isVoid || value == nil ? "return .value(())" : "return .value(\(value!))", level)
+        case (.promise, .failure(let error)):
+            lines.add("return \(finalType)(error: \(error))", level)
+        }
+    }
+
+    // MARK: Text
+
+    private func mentionsHandler(_ node: some SyntaxProtocol) -> Bool {
+        node.tokens(viewMode: .sourceAccurate).contains { token in
+            if case .identifier(let name) = token.tokenKind { return handlerNames.contains(name) }
+            return false
+        }
+    }
+
+    private func reasonForHandlerUse(in item: CodeBlockItemSyntax) -> String {
+        // The innermost call whose closure uses the handler names the API without an alternative.
+        var culprit: String?
+        for node in item.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = node.tokenKind, handlerNames.contains(name) else { continue }
+            var parent = node.parent
+            while let current = parent {
+                if let closure = current.as(ClosureExprSyntax.self),
+                   let call = closure.parent?.as(FunctionCallExprSyntax.self) ?? closure.parent?.parent?.parent?.as(FunctionCallExprSyntax.self) {
+                    culprit = call.calledExpression.trimmedDescription
+                    break
+                }
+                parent = current.parent
+            }
+            if culprit != nil { break }
+        }
+        if let culprit {
+            return "it calls the handler from a closure passed to `\(culprit)`, which has no \(target == .promise ? "promise" : "async") alternative"
+        }
+        return "it uses the handler in a way --replace cannot follow"
+    }
+
+    private func skip(_ reason: String, at node: some SyntaxProtocol) -> SkipReason {
+        let offset = node.positionAfterSkippingLeadingTrivia.utf8Offset
+        var line = 1
+        for byte in bytes[..<min(offset, bytes.count)] where byte == UInt8(ascii: "\n") { line += 1 }
+        return SkipReason("\(reason) (line \(line))")
+    }
+
+    /// A statement as written, re-indented to its new level.
+    private func addVerbatim(_ item: CodeBlockItemSyntax, to lines: inout CodeLines, level: Int) {
+        let originalIndent = Indentation.lineIndent(in: bytes, at: item.positionAfterSkippingLeadingTrivia.utf8Offset)
+        for (position, line) in item.trimmedDescription.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var text = String(line)
+            if position > 0 {
+                if text.hasPrefix(originalIndent) {
+                    text.removeFirst(originalIndent.count)
+                    lines.add(text, level)
+                } else {
+                    lines.add(text.trimmingLeadingWhitespace(), level)
+                }
+            } else {
+                lines.add(text, level)
+            }
+        }
+    }
+
+    private func addComments(of item: CodeBlockItemSyntax, to lines: inout CodeLines, level: Int) {
+        for piece in item.leadingTrivia {
+            switch piece {
+            case .lineComment(let text), .docLineComment(let text):
+                lines.add(text, level)
+            default:
+                continue
+            }
+        }
+    }
+}
+
+private extension String {
+    func trimmingLeadingWhitespace() -> String {
+        String(drop { $0 == " " || $0 == "\t" })
     }
 }

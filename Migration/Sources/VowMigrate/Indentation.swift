@@ -60,6 +60,10 @@ struct CodeLines {
         lines.append((level, text))
     }
 
+    mutating func removeLast() {
+        lines.removeLast()
+    }
+
     mutating func add(_ other: CodeLines, indentedBy extra: Int) {
         for line in other.lines { lines.append((line.level + extra, line.text)) }
     }

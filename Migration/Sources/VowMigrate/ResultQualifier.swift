@@ -20,6 +20,24 @@ final class ResultQualifier: SyntaxVisitor {
         return finder.declaresResult ? [] : finder.offsets
     }
 
+    /// `Result<` in generated text, spelled `Swift.Result<` unless already qualified.
+    static func qualifyingBareResult(in text: String) -> String {
+        var output = ""
+        var rest = Substring(text)
+        while let range = rest.firstRange(of: "Result<") {
+            let before = rest[..<range.lowerBound]
+            output += before
+            let previous = before.last ?? output.last
+            if let previous, previous == "." || previous.isLetter || previous.isNumber || previous == "_" {
+                output += "Result<"
+            } else {
+                output += "Swift.Result<"
+            }
+            rest = rest[range.upperBound...]
+        }
+        return output + rest
+    }
+
     override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind {
         if node.name.text == "Result" { offsets.append(node.name.positionAfterSkippingLeadingTrivia.utf8Offset) }
         return .visitChildren

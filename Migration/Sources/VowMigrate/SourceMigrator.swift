@@ -84,7 +84,9 @@ struct FileRewrite {
             cancellableTypes: collector.cancellableTypes
         )
         var protocolAlternatives: [(protocolDecl: ProtocolDeclSyntax, lines: [CodeLines], sendableAssociatedTypes: [String])] = []
-        let replacer = options.replace ? BodyReplacer(functions: collector, reader: reader, target: options.target) : nil
+        let replacer = options.replace
+            ? BodyReplacer(collector: collector, reader: reader, target: options.target, tree: tree, bytes: bytes)
+            : nil
 
         for site in collector.functions {
             let isRequirement = site.protocolDecl != nil
@@ -141,8 +143,13 @@ struct FileRewrite {
         }
         if needsVow && !collector.importsVow && !edits.isEmpty {
             insertVowImport(after: collector.lastTopLevelImport)
-            for offset in ResultQualifier.unqualifiedResultOffsets(in: tree) {
+            let replaced = edits.filter { $0.removing > 0 }
+            for offset in ResultQualifier.unqualifiedResultOffsets(in: tree)
+            where !replaced.contains(where: { $0.offset <= offset && offset < $0.offset + $0.removing }) {
                 edits.append(Edit(offset: offset, removing: 0, text: "Swift."))
+            }
+            for index in edits.indices where edits[index].removing > 0 {
+                edits[index].text = ResultQualifier.qualifyingBareResult(in: edits[index].text)
             }
         }
     }
