@@ -31,40 +31,21 @@ final class TypecheckTests: XCTestCase {
         return URL(fileURLWithPath: "/usr/bin/swiftc")
     }
 
-    /// Whether the Vow being built already has `Promise(cancellation:) { seal in }`.
-    private func vowHasCancellablePromises() throws -> Bool {
-        let directory = try TestSupport.temporaryDirectory(self)
-        let probe = directory.appendingPathComponent("probe.swift")
-        try "import Vow\nlet p = Promise<Int>(cancellation: nil) { seal in seal.fulfill(1) }\n".write(to: probe, atomically: true, encoding: .utf8)
-        return typecheck([probe]).isEmpty
-    }
-
     func testVowModuleIsAvailableToTheTypechecker() {
         XCTAssertTrue(FileManager.default.fileExists(atPath: TestSupport.modulesDirectory.appendingPathComponent("Vow.swiftmodule").path),
                       "Vow.swiftmodule not found in \(TestSupport.modulesDirectory.path)")
     }
 
     func testEveryFixtureInputAndExpectedOutputTypechecks() throws {
-        let cancellablePromises = try vowHasCancellablePromises()
         var files: [URL] = []
-        var waiting: [String] = []
         for name in TestSupport.fixtureNames {
             for file in ["input.swift", "promise.swift", "async.swift"] {
-                let url = TestSupport.fixturesDirectory.appendingPathComponent(name).appendingPathComponent(file)
-                let text = try String(contentsOf: url, encoding: .utf8)
-                if !cancellablePromises && text.contains("Promise(cancellation:") {
-                    waiting.append("\(name)/\(file)")
-                    continue
-                }
-                files.append(url)
+                files.append(TestSupport.fixturesDirectory.appendingPathComponent(name).appendingPathComponent(file))
             }
         }
-        XCTAssertGreaterThan(files.count, 40)
+        XCTAssertGreaterThan(files.count, 60)
         for failure in typecheck(files) {
             XCTFail("\(failure.file) does not typecheck against Vow:\n\(failure.diagnostics)")
-        }
-        if !waiting.isEmpty {
-            print("note: not typechecked until Vow has Promise(cancellation:): \(waiting.joined(separator: ", "))")
         }
     }
 
@@ -72,8 +53,7 @@ final class TypecheckTests: XCTestCase {
         let directory = try TestSupport.temporaryDirectory(self)
         let sample = TestSupport.samplesDirectory.appendingPathComponent("LegacyService.swift")
         var files = [sample]
-        let cancellablePromises = try vowHasCancellablePromises()
-        for target in ["promise", "async"] where target == "async" || cancellablePromises {
+        for target in ["promise", "async"] {
             let copy = directory.appendingPathComponent("\(target).swift")
             try FileManager.default.copyItem(at: sample, to: copy)
             let result = try TestSupport.migrate([copy.path, "--to", target, "--in-place"])
