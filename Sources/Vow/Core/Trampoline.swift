@@ -18,9 +18,11 @@ final class Trampoline {
     /// How many handler runs may nest on one thread before further runs are queued.
     @usableFromInline static let maximumDepth = 64
 
-    @usableFromInline var depth = 0
-    @usableFromInline var deferred: [() -> Void] = []
-    @usableFromInline var nextDeferred = 0
+    // Only ever touched by its own thread: dynamic exclusivity checks would cost more than the
+    // handler runs they guard.
+    @exclusivity(unchecked) @usableFromInline var depth = 0
+    @exclusivity(unchecked) @usableFromInline var deferred: [() -> Void] = []
+    @exclusivity(unchecked) @usableFromInline var nextDeferred = 0
 
     @usableFromInline init() {}
 
@@ -83,6 +85,26 @@ final class Trampoline {
         trampoline.depth -= 1
         if trampoline.depth == 0, trampoline.nextDeferred < trampoline.deferred.count {
             trampoline.drain()
+        }
+    }
+
+    /// Enters one nested run on the current thread for work done inline (a chain link on a settled
+    /// promise with `on: nil`), or returns `nil` if runs are nested too deeply: then the caller
+    /// must take its ordinary path, which queues the work. Pair with ``leave()``.
+    @inlinable
+    static func enterIfShallow() -> Trampoline? {
+        let trampoline = current
+        guard trampoline.depth < maximumDepth else { return nil }
+        trampoline.depth += 1
+        return trampoline
+    }
+
+    /// Leaves a run entered with ``enterIfShallow()``, draining queued work at the outermost one.
+    @inlinable
+    func leave() {
+        depth -= 1
+        if depth == 0, nextDeferred < deferred.count {
+            drain()
         }
     }
 
