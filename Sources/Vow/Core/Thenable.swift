@@ -34,6 +34,28 @@ extension Thenable {
         flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> U
     ) -> Promise<U.T> {
+        // Settled already and `on: nil`: the general path would run the body at once through the
+        // trampoline; do the same without storing a handler, and when the returned promise has
+        // settled too, make the next one settled from birth.
+        if on == nil, let settled = result, let trampoline = Trampoline.enterIfShallow() {
+            defer { trampoline.leave() }
+            switch settled {
+            case .fulfilled(let value):
+                do {
+                    let returned = try body(value)
+                    if let returnedResult = returned.result {
+                        return Promise(sealed: returnedResult)
+                    }
+                    let next = Promise<U.T>(pendingAt: chainCreationSite)
+                    returned.pipe { next.seal($0) }
+                    return next
+                } catch {
+                    return Promise(sealed: .rejected(error))
+                }
+            case .rejected(let error):
+                return Promise(sealed: .rejected(error))
+            }
+        }
         let dispatcher = Dispatcher(on, flags)
         let next = Promise<U.T>(pendingAt: chainCreationSite)
         pipe { result in
@@ -64,6 +86,22 @@ extension Thenable {
         flags: DispatchWorkItemFlags? = nil,
         _ transform: @escaping @Sendable (T) throws -> U
     ) -> Promise<U> {
+        // Settled already and `on: nil`: the general path would run the transform at once through
+        // the trampoline; do the same without storing a handler, and make the next promise
+        // settled from birth (one allocation, one lock).
+        if on == nil, let settled = result, let trampoline = Trampoline.enterIfShallow() {
+            defer { trampoline.leave() }
+            switch settled {
+            case .fulfilled(let value):
+                do {
+                    return Promise(sealed: .fulfilled(try transform(value)))
+                } catch {
+                    return Promise(sealed: .rejected(error))
+                }
+            case .rejected(let error):
+                return Promise(sealed: .rejected(error))
+            }
+        }
         let dispatcher = Dispatcher(on, flags)
         let next = Promise<U>(pendingAt: chainCreationSite)
         pipe { result in
