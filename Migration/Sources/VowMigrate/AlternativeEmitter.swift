@@ -11,9 +11,14 @@ struct AlternativeEmitter {
     /// these are the names the alternative's own generic clause must make `Sendable`.
     private var names: GeneratedNames
 
-    init(function: CompletionFunction, target: MigrationTarget) {
+    /// Generic parameters of the enclosing type that the result needs `Sendable` (`where T: Sendable`).
+    var contextualSendable: [String] = []
+
+    init(function: CompletionFunction, target: MigrationTarget, enclosingTypeParameters: [String] = []) {
         self.function = function
         self.target = target
+        let mentioned = Set(identifiers(in: function.shape.valueType))
+        self.contextualSendable = enclosingTypeParameters.filter { mentioned.contains($0) }
         self.names = GeneratedNames(taken: Set(function.keptParameters.map(\.name)))
     }
 
@@ -155,8 +160,10 @@ struct AlternativeEmitter {
         var head = keptModifiers.joined(separator: " ")
         if !head.isEmpty { head += " " }
         head += "func \(function.name)\(genericClause)(\(parameterList))\(effectsText)\(returnText)"
-        if let whereClause = function.decl.genericWhereClause {
-            head += " " + whereClause.trimmedDescription
+        var requirements = function.decl.genericWhereClause.map { [$0.requirements.trimmedDescription] } ?? []
+        requirements += contextualSendable.map { "\($0): Sendable" }
+        if !requirements.isEmpty {
+            head += " where " + requirements.joined(separator: ", ")
         }
         lines.add(head + " {", 0)
         return lines

@@ -11,6 +11,8 @@ final class DeclarationCollector: SyntaxVisitor {
         var protocolDecl: ProtocolDeclSyntax?
         /// Whether the protocol is declared at file scope (its extension can be added there).
         var protocolIsTopLevel: Bool
+        /// Generic parameters of the enclosing types not declared `Sendable`.
+        var nonSendableTypeParameters: [String]
     }
 
     /// A function already declared, for spotting an alternative added by an earlier run.
@@ -29,20 +31,30 @@ final class DeclarationCollector: SyntaxVisitor {
 
     private var scopes: [String] = []
     private var protocols: [ProtocolDeclSyntax?] = []
+    private var typeParameters: [[String]] = []
 
     init() {
         super.init(viewMode: .sourceAccurate)
     }
 
-    private func enter(_ name: String, protocolDecl: ProtocolDeclSyntax? = nil) {
+    private func enter(_ name: String, protocolDecl: ProtocolDeclSyntax? = nil,
+                       generics: GenericParameterClauseSyntax? = nil, whereClause: GenericWhereClauseSyntax? = nil) {
         let qualified = scopes.last.map { $0.isEmpty ? name : "\($0).\(name)" } ?? name
         scopes.append(qualified)
         protocols.append(protocolDecl)
+        let whereText = whereClause?.trimmedDescription ?? ""
+        let nonSendable = (generics?.parameters ?? []).compactMap { parameter -> String? in
+            let name = parameter.name.text
+            let inherited = identifiers(in: parameter.inheritedType?.trimmedDescription ?? "")
+            return inherited.contains("Sendable") || whereText.contains("\(name): Sendable") ? nil : name
+        }
+        typeParameters.append((typeParameters.last ?? []) + nonSendable)
     }
 
     private func leave() {
         scopes.removeLast()
         protocols.removeLast()
+        typeParameters.removeLast()
     }
 
     override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
@@ -53,13 +65,25 @@ final class DeclarationCollector: SyntaxVisitor {
         return .skipChildren
     }
 
-    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text); return .visitChildren }
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        return .visitChildren
+    }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
-    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text); return .visitChildren }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        return .visitChildren
+    }
     override func visitPost(_ node: StructDeclSyntax) { leave() }
-    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text); return .visitChildren }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        return .visitChildren
+    }
     override func visitPost(_ node: EnumDeclSyntax) { leave() }
-    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text); return .visitChildren }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        return .visitChildren
+    }
     override func visitPost(_ node: ActorDeclSyntax) { leave() }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
         enter(node.name.text, protocolDecl: node)
@@ -73,6 +97,7 @@ final class DeclarationCollector: SyntaxVisitor {
         if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
         scopes.append(name)
         protocols.append(nil)
+        typeParameters.append([])
         return .visitChildren
     }
     override func visitPost(_ node: ExtensionDeclSyntax) { leave() }
@@ -102,7 +127,8 @@ final class DeclarationCollector: SyntaxVisitor {
             decl: node,
             scope: scope,
             protocolDecl: protocolDecl,
-            protocolIsTopLevel: protocolDecl != nil && scopes.count == 1
+            protocolIsTopLevel: protocolDecl != nil && scopes.count == 1,
+            nonSendableTypeParameters: typeParameters.last ?? []
         ))
         // Local functions inside bodies are implementation details: leave them.
         return .skipChildren

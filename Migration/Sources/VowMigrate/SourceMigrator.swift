@@ -96,7 +96,8 @@ struct FileRewrite {
             case .skipped(let name, let reason):
                 report(.skipped, name, site.decl, reason.message)
             case .candidate(let function):
-                let emitter = AlternativeEmitter(function: function, target: options.target)
+                let emitter = AlternativeEmitter(function: function, target: options.target,
+                                                 enclosingTypeParameters: site.nonSendableTypeParameters)
                 let existing = collector.signatures[site.scope, default: []].filter { $0.swiftName == emitter.alternativeSwiftName }
                 if existing.contains(where: { options.target == .promise ? $0.returnsVowType : $0.isAsync }) {
                     report(.alreadyMigrated, function.swiftName, site.decl, "already has the alternative `\(emitter.alternativeSwiftName)`")
