@@ -1,0 +1,42 @@
+/// Settles as the first promise that an `AsyncSequence` produces to settle, fulfilled or rejected.
+///
+/// ```swift
+/// let fastest = race(mirrors.map { fetch(from: $0) })   // mirrors: an AsyncSequence
+/// ```
+///
+/// The sequence is read in a task that this call starts (nonisolated, at `priority`); each promise
+/// it yields is observed as soon as it arrives, with `on: nil`, so no queue has to be drained.
+///
+/// - Success and failure: the first promise to settle decides; reading stops at once (the task is
+///   cancelled) and the other promises are ignored, not cancelled.
+/// - Empty input: if the sequence ends without producing a promise, the returned promise is
+///   rejected with `PMKError.badInput`, as PromiseKit's `race` does for an empty array.
+/// - The sequence throwing before any promise settles rejects with that error.
+/// - Cancellation: when `cancellation` fires before the returned promise settles, it is rejected
+///   with `VowError.cancelled` and reading stops. A token already cancelled rejects without reading.
+///
+/// This is the `AsyncSequence` overload; arrays and variadic lists go to the combinators' `race`.
+public func race<Promises: AsyncSequence>(
+    _ promises: sending Promises,
+    priority: TaskPriority? = nil,
+    cancellation: CancellationToken? = nil
+) -> Promise<Promises.Element.T>
+where Promises.Element: Thenable, Promises: VowSendableMetatype, Promises.AsyncIterator: VowSendableMetatype {
+    let winner = Promise<Promises.Element.T>(pendingAt: nil)
+    winner.startFeeding(priority: priority, cancellation: cancellation ?? .none) {
+        do {
+            var producedAny = false
+            for try await promise in promises {
+                guard winner.isPending else { break }
+                producedAny = true
+                promise.pipe { result in winner.seal(result) }
+            }
+            if !producedAny {
+                winner.seal(.rejected(PMKError.badInput))
+            }
+        } catch {
+            winner.seal(.rejected(error))
+        }
+    }
+    return winner
+}
