@@ -39,8 +39,9 @@ struct CompletionFunction {
         parameters.enumerated().filter { $0.offset != handlerIndex && $0.offset != failureIndex }.map(\.element)
     }
 
+    /// `name(label:other:)`, without the backticks of an escaped keyword, as `renamed:` wants it.
     static func swiftName(_ name: String, labels: [String?]) -> String {
-        name + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
+        name.filter { $0 != "`" } + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
     }
 }
 
@@ -86,7 +87,13 @@ struct CompletionFunctionReader {
         if signature.effectSpecifiers?.asyncSpecifier != nil { return .notCandidate }
 
         var parameters: [CompletionFunction.Parameter] = []
-        struct Closure { var index: Int; var name: String; var function: FunctionTypeSyntax }
+        struct Closure {
+            var index: Int
+            var name: String
+            /// Label and name together, for guessing what the closure is for.
+            var words: String
+            var function: FunctionTypeSyntax
+        }
         var closures: [Closure] = []
         for (index, parameter) in signature.parameterClause.parameters.enumerated() {
             let label = parameter.firstName.text == "_" ? nil : parameter.firstName.text
@@ -94,7 +101,7 @@ struct CompletionFunctionReader {
             parameters.append(.init(label: label, name: name, text: parameter.with(\.trailingComma, nil).trimmedDescription))
             if let closure = typeReader.closureType(of: parameter.type), closure.escaping,
                TypeReader.returnsVoid(closure.function) {
-                closures.append(Closure(index: index, name: name, function: closure.function))
+                closures.append(Closure(index: index, name: name, words: "\(label ?? "") \(name)", function: closure.function))
             }
         }
         guard !closures.isEmpty else { return .notCandidate }
@@ -112,7 +119,7 @@ struct CompletionFunctionReader {
             let successCandidates = closures.filter { closure in
                 closure.index != failureClosure.index && closure.function.parameters.count <= 1
                     && !closure.function.parameters.contains { TypeReader.isErrorType($0.type) }
-                    && !Self.repeatedCallWords.contains(where: closure.name.lowercased().contains)
+                    && !Self.repeatedCallWords.contains(where: closure.words.lowercased().contains)
             }
             if successCandidates.count == 1, let success = successCandidates.first {
                 handler = success
@@ -123,8 +130,9 @@ struct CompletionFunctionReader {
             }
         }
         if handler == nil {
-            let named = closures.filter { Self.isCompletionName($0.name) && !Self.isFailureName($0.name) }
+            let named = closures.filter { Self.isCompletionName($0.words) && !Self.isFailureName($0.words) }
             let failing = closures.filter { closure in
+                if Self.repeatedCallWords.contains(where: closure.words.lowercased().contains) { return false }
                 if case .success(let shape) = TypeReader.shape(of: closure.function) { return shape.canFail }
                 return false
             }

@@ -179,7 +179,16 @@ struct FileRewrite {
     }
 
     private mutating func insertAfter(_ decl: FunctionDeclSyntax, _ lines: CodeLines) {
-        let text = "\n\n" + lines.render(baseIndent: indent(of: decl), unit: unit)
+        var text = "\n\n" + lines.render(baseIndent: indent(of: decl), unit: unit)
+        // Keep a blank line before a member that followed the original directly.
+        var next = decl.endPosition.utf8Offset
+        if next < bytes.count && bytes[next] == UInt8(ascii: "\n") {
+            next += 1
+            while next < bytes.count && (bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t")) { next += 1 }
+            if next < bytes.count && bytes[next] != UInt8(ascii: "\n") && bytes[next] != UInt8(ascii: "}") && bytes[next] != UInt8(ascii: "#") {
+                text += "\n"
+            }
+        }
         edits.append(Edit(offset: decl.endPosition.utf8Offset, removing: 0, text: text))
     }
 
