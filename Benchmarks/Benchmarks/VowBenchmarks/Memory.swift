@@ -22,7 +22,6 @@ func registerMemoryBenchmarks() {
     var configuration = Benchmark.Configuration.wide
     configuration.maxIterations = isSmokeRun ? 1 : 5
     configuration.metrics += [
-        .peakMemoryResidentDelta,
         MemoryMetrics.promiseInstanceBytes,
         MemoryMetrics.promiseHeapBytes,
         MemoryMetrics.resolverHeapBytes,
