@@ -161,8 +161,14 @@ struct FileRewrite {
         let ordered = edits.enumerated().sorted { lhs, rhs in
             lhs.element.offset != rhs.element.offset ? lhs.element.offset > rhs.element.offset : lhs.offset > rhs.offset
         }
+        // Generated code is written with "\n"; a file with Windows line endings gets its own.
+        let windowsLineEndings = source.contains("\r\n")
         for (_, edit) in ordered {
-            output.replaceSubrange(edit.offset..<(edit.offset + edit.removing), with: Array(edit.text.utf8))
+            var text = edit.text
+            if windowsLineEndings {
+                text = text.replacing("\r\n", with: "\n").replacing("\n", with: "\r\n")
+            }
+            output.replaceSubrange(edit.offset..<(edit.offset + edit.removing), with: Array(text.utf8))
         }
         return String(decoding: output, as: UTF8.self)
     }

@@ -151,3 +151,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.standardError.contains("skipped `enqueueSync(completion:)`"), result.standardError)
     }
 }
+
+extension CommandLineTests {
+    func testOnlyTheNamedPathsAreTouched() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let named = try write(callbackFile, "Named.swift", in: directory)
+        let other = try write(callbackFile, "Other.swift", in: directory)
+        let result = try TestSupport.migrate([named, "--to", "promise", "--in-place"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertNotEqual(try String(contentsOfFile: named, encoding: .utf8), callbackFile)
+        XCTAssertEqual(try String(contentsOfFile: other, encoding: .utf8), callbackFile)
+    }
+}

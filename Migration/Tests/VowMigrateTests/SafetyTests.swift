@@ -105,3 +105,19 @@ final class SafetyTests: XCTestCase {
         XCTAssertEqual(diff, "--- a/x\n+++ b/x\n@@ -3,6 +3,7 @@\n line 3\n line 4\n line 5\n+inserted\n line 6\n line 7\n line 8\n")
     }
 }
+
+extension SafetyTests {
+    func testWindowsLineEndingsAreKeptInGeneratedCode() {
+        let source = "import Foundation\r\n\r\nfunc f(completion: @escaping @Sendable (Error?) -> Void) {\r\n    completion(nil)\r\n}\r\n"
+        let output = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .promise)).output
+        XCTAssertNotEqual(output, source)
+        XCTAssertFalse(output.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "a bare \\n slipped in")
+        XCTAssertFalse(output.contains("\r\r"))
+    }
+
+    func testAFileDeclaringItsOwnResultKeepsItsSpelling() {
+        let source = "enum Result<Value> { case ok(Value) }\n\nfunc f(completion: @escaping @Sendable (Result<Int>?, Error?) -> Void) {}\n"
+        let output = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .promise)).output
+        XCTAssertFalse(output.contains("Swift.Result"), output)
+    }
+}
