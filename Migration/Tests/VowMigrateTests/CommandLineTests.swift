@@ -163,3 +163,19 @@ extension CommandLineTests {
         XCTAssertEqual(try String(contentsOfFile: other, encoding: .utf8), callbackFile)
     }
 }
+
+extension CommandLineTests {
+    func testAProgressLineIsDrawnOnATerminalOnly() throws {
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        guard FileManager.default.isExecutableFile(atPath: script.path) else { throw XCTSkip("needs util-linux `script` for a terminal") }
+        let directory = try TestSupport.temporaryDirectory(self)
+        for index in 0..<60 {
+            _ = try write("func f\(index)(completion: @escaping @Sendable (Error?) -> Void) {}\n", "F\(index).swift", in: directory)
+        }
+        let command = "\(TestSupport.executable.path) \(directory.path) --to promise --check"
+        let onTerminal = try TestSupport.run(script, ["-qec", command, "/dev/null"])
+        XCTAssertTrue(onTerminal.standardOutput.contains("vow-migrate: 50/60 files"), onTerminal.standardOutput)
+        let piped = try TestSupport.migrate([directory.path, "--to", "promise", "--check"])
+        XCTAssertFalse(piped.standardError.contains("/60 files"))
+    }
+}
