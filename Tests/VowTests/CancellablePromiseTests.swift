@@ -512,6 +512,97 @@ final class CancellablePromiseTests: XCTestCase {
         XCTAssertEqual(screen.titles.sorted(), ["plain 1", "with token 1"])
     }
 
+    // MARK: - Combinators
+
+    func testWhenCancelsTheRestAfterTheFirstRejection() {
+        let source = CancellationTokenSource()
+        let cleanups = Counter()
+        let (first, firstSeal) = cancellablePending(Int.self, source.token)
+        let (last, lastSeal) = cancellablePending(Int.self, source.token)
+        firstSeal.onCancel { cleanups.increment() }
+        lastSeal.onCancel { cleanups.increment() }
+        let (failing, failingSeal) = Promise<Int>.pending()
+        let sourceWasCancelledWhenCaught = Recorder<Bool>()
+
+        let all = when(fulfilled: [first, failing, last], cancelling: source)
+        all.catch(on: nil) { _ in sourceWasCancelledWhenCaught.append(source.isCancellationRequested) }
+        failingSeal.reject(TestError(code: 1))
+
+        XCTAssertEqual(all.error as? TestError, TestError(code: 1))
+        XCTAssertEqual(sourceWasCancelledWhenCaught.elements, [true])
+        XCTAssertEqual(first.error as? VowError, .cancelled)
+        XCTAssertEqual(last.error as? VowError, .cancelled)
+        XCTAssertEqual(cleanups.value, 2)
+        withExtendedLifetime((firstSeal, lastSeal)) {}
+    }
+
+    func testWhenThatFulfillsLeavesTheSourceAlone() {
+        let source = CancellationTokenSource()
+
+        let all = when(fulfilled: [Promise.value(1), Promise.value(2)], cancelling: source)
+
+        XCTAssertEqual(all.valueIfFulfilled, [1, 2])
+        XCTAssertFalse(source.isCancellationRequested)
+    }
+
+    func testRaceCancelsTheLosersOnceOneSettles() {
+        let source = CancellationTokenSource()
+        let cleanups = Counter()
+        let (winner, winnerSeal) = cancellablePending(Int.self, source.token)
+        let (loser, loserSeal) = cancellablePending(Int.self, source.token)
+        winnerSeal.onCancel { cleanups.increment() }
+        loserSeal.onCancel { cleanups.increment() }
+        let loserLink = loser.map(on: nil, cancellation: source.token) { $0 }
+
+        let first = race([winner, loserLink], cancelling: source)
+        winnerSeal.fulfill(1)
+
+        XCTAssertEqual(first.valueIfFulfilled, 1)
+        XCTAssertTrue(source.isCancellationRequested)
+        XCTAssertEqual(loser.error as? VowError, .cancelled)
+        XCTAssertEqual(loserLink.error as? VowError, .cancelled)
+        XCTAssertEqual(cleanups.value, 1, "only the loser was cancelled while pending")
+        withExtendedLifetime(loserSeal) {}
+    }
+
+    func testRaceWithARejectionFirstStillCancelsTheLosers() {
+        let source = CancellationTokenSource()
+        let (loser, loserSeal) = cancellablePending(Int.self, source.token)
+
+        let first = race(Promise<Int>(error: TestError(code: 4)), loser, cancelling: source)
+
+        XCTAssertEqual(first.error as? TestError, TestError(code: 4))
+        XCTAssertEqual(loser.error as? VowError, .cancelled)
+        withExtendedLifetime(loserSeal) {}
+    }
+
+    func testRaceFulfilledCancelsTheOthersOnlyOnceOneFulfills() {
+        let source = CancellationTokenSource()
+        let (failing, failingSeal) = Promise<Int>.pending()
+        let (winner, winnerSeal) = Promise<Int>.pending()
+        let (loser, loserSeal) = cancellablePending(Int.self, source.token)
+
+        let first = race(fulfilled: [failing, winner, loser], cancelling: source)
+        failingSeal.reject(TestError())
+        XCTAssertFalse(source.isCancellationRequested, "a rejection is not a winner")
+        winnerSeal.fulfill(2)
+
+        XCTAssertEqual(first.valueIfFulfilled, 2)
+        XCTAssertEqual(loser.error as? VowError, .cancelled)
+        withExtendedLifetime(loserSeal) {}
+    }
+
+    func testCancellingCombinatorsDoNotCountAsHandlingTheirResult() {
+        let source = CancellationTokenSource()
+
+        let all = when(fulfilled: [Promise<Int>(error: TestError())], cancelling: source)
+        let first = race([Promise<Int>(error: TestError())], cancelling: CancellationTokenSource())
+
+        XCTAssertNotNil(all.box.unobservedValue(), "an unhandled rejection is still reported")
+        XCTAssertNotNil(first.box.unobservedValue(), "an unhandled rejection is still reported")
+        XCTAssertTrue(source.isCancellationRequested)
+    }
+
     // MARK: - Registration hygiene
 
     func testManySettledCancellableLinksLeaveNoHandlerOnALongLivedToken() {
