@@ -125,17 +125,35 @@ final class ThenableTests: XCTestCase {
 
     func testChangingConfQMovesDefaultHandlers() {
         withConfiguration {
-            let queue = makeLabelledQueue("configured")
-            conf.Q = (map: queue, return: nil)
+            let mapQueue = makeLabelledQueue("configured map")
+            let returnQueue = makeLabelledQueue("configured return")
+            conf.Q = (map: mapQueue, return: returnQueue)
             let labels = Recorder<String>()
+            let finished = expectation(description: "done ran")
             Promise.value(1).map { value -> Int in
                 labels.append(currentQueueLabel ?? "none")
                 return value
             }.done { _ in
-                labels.append("done on \(currentQueueLabel ?? "none")")
+                labels.append(currentQueueLabel ?? "none")
+                finished.fulfill()
             }.cauterize()
-            queue.sync {}
-            XCTAssertEqual(labels.elements, ["configured", "done on configured"])
+            wait(for: [finished], timeout: 10)
+            XCTAssertEqual(labels.elements, ["configured map", "configured return"])
+        }
+    }
+
+    func testASettledRejectionThroughTheInlinePathStillNamesWhereTheChainBegan() {
+        withConfiguration {
+            let rejections = Recorder<UnhandledRejection>()
+            conf.unhandledRejectionHandler = { rejections.append($0) }
+            do {
+                let root = Promise<Int> { $0.reject(TestError(code: 1)) }
+                _ = root.map(on: nil) { $0 + 1 }
+            }
+            XCTAssertEqual(rejections.count, 1)
+            #if DEBUG
+            XCTAssertNotNil(rejections.elements.first?.creationSite)
+            #endif
         }
     }
 

@@ -36,13 +36,13 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         #endif
     }
 
-    /// A promise settled from the start.
+    /// A promise settled from the start; `site` is where its chain began (debug builds).
     @inlinable
-    init(sealed result: Result<T>) {
+    init(sealed result: Result<T>, at site: CreationSite? = nil) {
         rejectionMark = RejectionMark(isSet: result.isRejected)
         box = Box(sealed: result)
         #if DEBUG
-        creationSite = nil
+        creationSite = site
         #endif
     }
 

@@ -44,16 +44,16 @@ extension Thenable {
                 do {
                     let returned = try body(value)
                     if let returnedResult = returned.result {
-                        return Promise(sealed: returnedResult)
+                        return Promise(sealed: returnedResult, at: chainCreationSite)
                     }
                     let next = Promise<U.T>(pendingAt: chainCreationSite)
                     returned.pipe { next.seal($0) }
                     return next
                 } catch {
-                    return Promise(sealed: .rejected(error))
+                    return Promise(sealed: .rejected(error), at: chainCreationSite)
                 }
             case .rejected(let error):
-                return Promise(sealed: .rejected(error))
+                return Promise(sealed: .rejected(error), at: chainCreationSite)
             }
         }
         let dispatcher = Dispatcher(on, flags)
@@ -96,10 +96,10 @@ extension Thenable {
                 do {
                     return Promise(sealed: .fulfilled(try transform(value)))
                 } catch {
-                    return Promise(sealed: .rejected(error))
+                    return Promise(sealed: .rejected(error), at: chainCreationSite)
                 }
             case .rejected(let error):
-                return Promise(sealed: .rejected(error))
+                return Promise(sealed: .rejected(error), at: chainCreationSite)
             }
         }
         let dispatcher = Dispatcher(on, flags)
