@@ -217,9 +217,9 @@ private struct Conversion {
             let item = items[index]
             addComments(of: item, to: &lines, level: level)
             let node = Syntax(item.item)
-            let expression = node.as(ExpressionStmtSyntax.self)?.expression ?? node.as(ExprSyntax.self)
+            let statementExpression = expression(of: item)
 
-            if let call = expression?.as(FunctionCallExprSyntax.self), let outcome = try handlerOutcome(call) {
+            if let call = statementExpression?.as(FunctionCallExprSyntax.self), let outcome = try handlerOutcome(call) {
                 emit(outcome, into: &lines, level: level)
                 var next = index + 1
                 if next < items.count, let ret = items[next].item.as(ReturnStmtSyntax.self), ret.expression == nil { next += 1 }
@@ -229,11 +229,11 @@ private struct Conversion {
             if let ret = node.as(ReturnStmtSyntax.self) {
                 throw skip(ret.expression == nil ? "it returns without calling the handler" : "it returns a value", at: ret)
             }
-            if let call = expression?.as(FunctionCallExprSyntax.self), let calleeName = CallShape.matchingCandidate(call, candidates: candidates) {
+            if let call = statementExpression?.as(FunctionCallExprSyntax.self), let calleeName = CallShape.matchingCandidate(call, candidates: candidates) {
                 guard index == items.count - 1 else { throw skip("code follows the call to `\(calleeName)` and would run before its handler", at: items[index + 1]) }
                 return try convertKnownCall(call, calleeName: calleeName, into: &lines, level: level)
             }
-            if let ifExpression = expression?.as(IfExprSyntax.self), mentionsHandler(ifExpression) {
+            if let ifExpression = statementExpression?.as(IfExprSyntax.self), mentionsHandler(ifExpression) {
                 let terminates = try convertIf(ifExpression, into: &lines, level: level)
                 if terminates {
                     guard index == items.count - 1 else { throw skip("code after an `if` whose every branch finishes", at: items[index + 1]) }
@@ -250,7 +250,7 @@ private struct Conversion {
                 index += 1
                 continue
             }
-            if let switchExpression = expression?.as(SwitchExprSyntax.self), mentionsHandler(switchExpression) {
+            if let switchExpression = statementExpression?.as(SwitchExprSyntax.self), mentionsHandler(switchExpression) {
                 let terminates = try convertSwitch(switchExpression, into: &lines, level: level)
                 if terminates {
                     guard index == items.count - 1 else { throw skip("code after a `switch` whose every case finishes", at: items[index + 1]) }
@@ -416,7 +416,7 @@ private struct Conversion {
             return (value == nil ? nil : parameters[0], statements)
         case .result:
             guard statements.count == 1,
-                  let switchExpression = (statements[0].item.as(ExpressionStmtSyntax.self)?.expression ?? statements[0].item.as(ExprSyntax.self))?.as(SwitchExprSyntax.self),
+                  let switchExpression = expression(of: statements[0])?.as(SwitchExprSyntax.self),
                   switchExpression.subject.trimmedDescription == parameters[0] else {
                 throw skip("the handler of `\(callee.swiftName)` does not `switch` on its result", at: closure)
             }
@@ -441,7 +441,7 @@ private struct Conversion {
             let errorName = parameters[names.firstIndex(of: "error")!]
             var rest = statements[...]
             // `if let error { completion(..., error); return }`
-            if let first = rest.first, let ifExpression = (first.item.as(ExpressionStmtSyntax.self)?.expression ?? first.item.as(ExprSyntax.self))?.as(IfExprSyntax.self),
+            if let first = rest.first, let ifExpression = expression(of: first)?.as(IfExprSyntax.self),
                ifExpression.elseBody == nil,
                ifExpression.conditions.trimmedDescription.hasPrefix("let \(errorName)"),
                try forwardsFailure(Array(ifExpression.body.statements), errorName: errorName) {
@@ -471,7 +471,7 @@ private struct Conversion {
         var items = statements
         if let last = items.last, let ret = last.item.as(ReturnStmtSyntax.self), ret.expression == nil { items.removeLast() }
         guard items.count == 1,
-              let call = (items[0].item.as(ExpressionStmtSyntax.self)?.expression ?? items[0].item.as(ExprSyntax.self))?.as(FunctionCallExprSyntax.self),
+              let call = expression(of: items[0])?.as(FunctionCallExprSyntax.self),
               let outcome = try handlerOutcome(call),
               case .success(let value) = outcome else { return nil }
         return value ?? "()"
@@ -482,7 +482,7 @@ private struct Conversion {
         var items = statements
         if let last = items.last, let ret = last.item.as(ReturnStmtSyntax.self), ret.expression == nil { items.removeLast() }
         guard items.count == 1,
-              let call = (items[0].item.as(ExpressionStmtSyntax.self)?.expression ?? items[0].item.as(ExprSyntax.self))?.as(FunctionCallExprSyntax.self),
+              let call = expression(of: items[0])?.as(FunctionCallExprSyntax.self),
               let outcome = try handlerOutcome(call, allowOptionalError: true),
               case .failure(let error) = outcome else { return false }
         return identifiers(in: error).contains(errorName)
@@ -597,6 +597,11 @@ private struct Conversion {
     }
 
     // MARK: Text
+
+    /// The expression a statement consists of, if it is one.
+    private func expression(of item: CodeBlockItemSyntax) -> ExprSyntax? {
+        item.item.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ExprSyntax.self)
+    }
 
     private func mentionsHandler(_ node: some SyntaxProtocol) -> Bool {
         node.tokens(viewMode: .sourceAccurate).contains { token in
