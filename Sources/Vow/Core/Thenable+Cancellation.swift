@@ -12,7 +12,8 @@ import Dispatch
 //   - token already cancelled when the link is made: the link rejects at once.
 //
 // The overloads take `cancellation:` without a default, so calls that leave it out resolve to the
-// PromiseKit methods unchanged, and a `nil` token makes a link behave exactly like those.
+// PromiseKit methods unchanged, and a `nil` token makes a link behave exactly like those. On a
+// `Guarantee` they return a `Promise`, since a cancelled link rejects.
 
 // MARK: - Continuations
 
@@ -46,23 +47,13 @@ extension Thenable {
         guard let token, token.canBeCancelled else {
             return then(on: on, flags: flags, body)
         }
-        let dispatcher = Dispatcher(on, flags)
         let next = Promise<U.T>(pendingAt: chainCreationSite, cancelledBy: token)
-        pipe { result in
-            switch result {
-            case .fulfilled(let value):
-                guard next.isPending else { return }
-                dispatcher.dispatch {
-                    guard next.mayStartHandler(cancelledBy: token) else { return }
-                    do {
-                        let returned = try body(value)
-                        guard returned !== next else { throw PMKError.returnedSelf }
-                        returned.pipe { next.seal($0) }
-                    } catch {
-                        next.seal(.rejected(error))
-                    }
-                }
-            case .rejected(let error):
+        pipeValue(into: next, on: Dispatcher(on, flags), cancelledBy: token) { value in
+            do {
+                let returned = try body(value)
+                guard returned !== next else { throw PMKError.returnedSelf }
+                returned.pipe { next.seal($0) }
+            } catch {
                 next.seal(.rejected(error))
             }
         }
@@ -93,21 +84,11 @@ extension Thenable {
         guard let token, token.canBeCancelled else {
             return map(on: on, flags: flags, transform)
         }
-        let dispatcher = Dispatcher(on, flags)
         let next = Promise<U>(pendingAt: chainCreationSite, cancelledBy: token)
-        pipe { result in
-            switch result {
-            case .fulfilled(let value):
-                guard next.isPending else { return }
-                dispatcher.dispatch {
-                    guard next.mayStartHandler(cancelledBy: token) else { return }
-                    do {
-                        next.seal(.fulfilled(try transform(value)))
-                    } catch {
-                        next.seal(.rejected(error))
-                    }
-                }
-            case .rejected(let error):
+        pipeValue(into: next, on: Dispatcher(on, flags), cancelledBy: token) { value in
+            do {
+                next.seal(.fulfilled(try transform(value)))
+            } catch {
                 next.seal(.rejected(error))
             }
         }
@@ -208,6 +189,7 @@ extension CatchMixin {
         pipe { result in
             switch result {
             case .rejected(let error) where policy.handles(error):
+                // Cancelled already: not even a hop to the handler's queue.
                 guard next.isPending else { return }
                 dispatcher.dispatch {
                     guard next.mayStartHandler(cancelledBy: token) else { return }
@@ -306,6 +288,33 @@ extension Thenable {
 }
 
 // MARK: - Engine support
+
+extension Thenable {
+    /// The shared half of `then` and `map` with a token: once this promise settles, a rejection
+    /// passes straight to `next`, and a value goes to `handler` on `dispatcher`, which must settle
+    /// `next`. The handler is skipped if `next` has settled (the token fired) before it starts.
+    @inlinable
+    func pipeValue<Next: Sendable>(
+        into next: Promise<Next>,
+        on dispatcher: Dispatcher,
+        cancelledBy token: CancellationToken,
+        _ handler: @escaping @Sendable (T) -> Void
+    ) {
+        pipe { result in
+            switch result {
+            case .fulfilled(let value):
+                // Cancelled already: not even a hop to the handler's queue.
+                guard next.isPending else { return }
+                dispatcher.dispatch {
+                    guard next.mayStartHandler(cancelledBy: token) else { return }
+                    handler(value)
+                }
+            case .rejected(let error):
+                next.seal(.rejected(error))
+            }
+        }
+    }
+}
 
 extension Promise {
     /// A pending chain link that rejects with `VowError.cancelled` as soon as `token` fires (at
