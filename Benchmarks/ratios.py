@@ -41,6 +41,8 @@ CASES = [
      LINK_FLOOR, MICRO, None, "none set"),
     ("when(fulfilled:) over 100k, per element", "vow: when(fulfilled:) over 100k", WIDE,
      ["floor: TaskGroup over 100k"], WIDE, ("ns", 80.0), "<= 80 ns per element"),
+    ("when(fulfilled:) over 100k pending, per element", "vow: when(fulfilled:) over 100k pending, then fulfilled", WIDE,
+     ["floor: TaskGroup over 100k"], WIDE, None, "none set"),
     ("await promise.value, settled", "vow: await value, settled", MICRO,
      ["floor: lock transition"], MICRO, ("ratio", 2.0), "<= 2x lock transition"),
     ("await promise.value, pending (sealed by a queue)", "vow: await value, pending, sealed by a queue", MICRO,
