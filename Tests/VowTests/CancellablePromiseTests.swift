@@ -736,6 +736,41 @@ final class CancellablePromiseTests: XCTestCase {
         }
     }
 
+    func testCancelRacingResolveFromManyThreadsSettlesEachGuaranteeOnce() {
+        withConfiguration {
+            conf.diagnosticHandler = { diagnostic in XCTFail("unexpected \(diagnostic)") }
+            let count = 4_000
+            let sources = (0..<count).map { _ in CancellationTokenSource() }
+            let resolves = Recorder<(Int, @Sendable (Int) -> Void)>()
+            let guarantees = (0..<count).map { index in
+                Guarantee<Int>(cancellation: sources[index].token, valueIfCancelled: -1) { resolve in
+                    resolves.append((index, resolve))
+                }
+            }
+            let resolveFunctions = Dictionary(uniqueKeysWithValues: resolves.elements)
+            let handlerRuns = (0..<count).map { _ in Counter() }
+            for (index, guarantee) in guarantees.enumerated() {
+                guarantee.done(on: nil) { _ in handlerRuns[index].increment() }
+            }
+
+            DispatchQueue.concurrentPerform(iterations: 2) { role in
+                for index in 0..<count {
+                    if role == 0 {
+                        sources[index].cancel()
+                    } else {
+                        resolveFunctions[index]?(index)
+                    }
+                }
+            }
+
+            for index in 0..<count {
+                XCTAssertEqual(handlerRuns[index].value, 1)
+                XCTAssertTrue([-1, index].contains(guarantees[index].wait()))
+                XCTAssertEqual(sources[index].token.storage?.storedHandlerCount, 0)
+            }
+        }
+    }
+
     func testCleanupRegisteredWhileAnotherThreadCancelsRunsExactlyOnce() {
         for _ in 0..<500 {
             let source = CancellationTokenSource()
