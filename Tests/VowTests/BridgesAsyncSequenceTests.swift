@@ -314,5 +314,64 @@ final class BridgesAsyncSequenceTests: XCTestCase {
         await waitUntil { readingStopped.withLock { $0 } }
         XCTAssertTrue(neverSettled.promise.isPending)
     }
+
+    // MARK: - Cancelling a source, and living beside the array overloads
+
+    func testRaceCancelsTheLosersSourceOnceItHasAWinner() async throws {
+        let losers = CancellationTokenSource()
+        let loserCancelled = BridgesLocked(false)
+        let loser = Promise<Int>(cancellation: losers.token) { () async throws -> Int in
+            do {
+                try await Task.sleep(nanoseconds: 3_600_000_000_000)
+            } catch {
+                loserCancelled.withLock { $0 = true }
+                throw error
+            }
+            return 0
+        }
+        let (stream, input) = AsyncStream<Promise<Int>>.makeStream()
+        input.yield(loser)
+        input.yield(Promise.value(1))
+
+        let value = try await race(stream, cancelling: losers).value
+
+        XCTAssertEqual(value, 1)
+        XCTAssertTrue(losers.isCancellationRequested)
+        await waitUntil { loserCancelled.withLock { $0 } }
+    }
+
+    func testWhenCancelsTheSourceOnARejectionOnly() async throws {
+        let fulfilledSource = CancellationTokenSource()
+        let (fulfilledStream, fulfilledInput) = AsyncStream<Promise<Int>>.makeStream()
+        fulfilledInput.yield(Promise.value(1))
+        fulfilledInput.finish()
+        let rejectedSource = CancellationTokenSource()
+        let (rejectedStream, rejectedInput) = AsyncStream<Promise<Int>>.makeStream()
+        rejectedInput.yield(Promise(error: BridgesTestError(code: 1)))
+
+        let values = try await when(fulfilled: fulfilledStream, cancelling: fulfilledSource).value
+        await XCTAssertThrowsBridgesError(BridgesTestError(code: 1)) {
+            try await when(fulfilled: rejectedStream, cancelling: rejectedSource).value
+        }
+
+        XCTAssertEqual(values, [1])
+        XCTAssertFalse(fulfilledSource.isCancellationRequested)
+        XCTAssertTrue(rejectedSource.isCancellationRequested)
+    }
+
+    func testArraysStillGoToTheCombinatorsAndAsyncSequencesToTheBridges() async throws {
+        // An array is a `Sequence`, not an `AsyncSequence`: these calls must not be ambiguous.
+        let fromArray: Promise<[Int]> = when(fulfilled: [Promise.value(1), Promise.value(2)])
+        let raceOfArray: Promise<Int> = race([Promise.value(3)])
+        let raceOfArguments: Promise<Int> = race(Promise.value(4), Promise.value(5))
+        let (stream, input) = AsyncStream<Promise<Int>>.makeStream()
+        input.yield(Promise.value(6))
+        input.finish()
+        let fromStream: Promise<[Int]> = when(fulfilled: stream)
+
+        let values = try await [fromArray.value, [raceOfArray.value], [raceOfArguments.value], fromStream.value]
+
+        XCTAssertEqual(values, [[1, 2], [3], [4], [6]])
+    }
 }
 

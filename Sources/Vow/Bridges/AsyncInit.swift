@@ -35,6 +35,7 @@ extension Promise {
     ///   - cancellation: A token that cancels the work (`nil`: none). The registration on it is
     ///     removed when the body finishes.
     ///   - body: The async work.
+    @inlinable
     public convenience init(
         priority: TaskPriority? = nil,
         cancellation: CancellationToken? = nil,
@@ -43,17 +44,27 @@ extension Promise {
         line: UInt = #line
     ) {
         self.init(pendingAt: CreationSite(file: file, line: line))
-        let cancellation = cancellation ?? .none
-        guard cancellation.canBeCancelled else {
-            Task(priority: priority) { [self] in
-                do {
-                    seal(.fulfilled(try await body()))
-                } catch {
-                    seal(.rejected(error))
-                }
-            }
+        // Inlined so that callers specialize the common, token-free path for their `T`.
+        if let cancellation, cancellation.canBeCancelled {
+            startCancellableTask(running: body, priority: priority, cancellation: cancellation)
             return
         }
+        Task(priority: priority) { [self] in
+            do {
+                seal(.fulfilled(try await body()))
+            } catch {
+                seal(.rejected(error))
+            }
+        }
+    }
+
+    /// The body of `init(priority:cancellation:_:)` when a token can cancel it.
+    @usableFromInline
+    func startCancellableTask(
+        running body: sending @escaping @isolated(any) () async throws -> T,
+        priority: TaskPriority?,
+        cancellation: CancellationToken
+    ) {
         guard !cancellation.isCancellationRequested else {
             seal(.rejected(VowError.cancelled))
             return
@@ -99,19 +110,30 @@ extension Guarantee {
     ///   - cancellation: A token that cancels the task (`nil`: none). The registration on it is
     ///     removed when the body finishes.
     ///   - body: The async work.
+    @inlinable
     public convenience init(
         priority: TaskPriority? = nil,
         cancellation: CancellationToken? = nil,
         _ body: sending @escaping @isolated(any) () async -> T
     ) {
         self.init(pendingAt: nil)
-        let cancellation = cancellation ?? .none
-        guard cancellation.canBeCancelled else {
-            Task(priority: priority) { [self] in
-                seal(await body())
-            }
+        // Inlined so that callers specialize the common, token-free path for their `T`.
+        if let cancellation, cancellation.canBeCancelled {
+            startCancellableTask(running: body, priority: priority, cancellation: cancellation)
             return
         }
+        Task(priority: priority) { [self] in
+            seal(await body())
+        }
+    }
+
+    /// The body of `init(priority:cancellation:_:)` when a token can cancel it.
+    @usableFromInline
+    func startCancellableTask(
+        running body: sending @escaping @isolated(any) () async -> T,
+        priority: TaskPriority?,
+        cancellation: CancellationToken
+    ) {
         let registrationSlot = TokenRegistrationSlot(token: cancellation)
         let task = Task(priority: priority) { [self] in
             // The token's handler cancels this task only once registered, which may be after the

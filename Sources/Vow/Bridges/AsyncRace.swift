@@ -40,3 +40,23 @@ where Promises.Element: Thenable, Promises: VowSendableMetatype, Promises.AsyncI
     }
     return winner
 }
+
+/// Settles as the first promise that an `AsyncSequence` produces to settle, as
+/// ``race(_:priority:cancellation:)``, and then cancels `source`, so the losers given
+/// `source.token` stop.
+///
+/// - Success and failure: as `race(_:)`; then `source.cancel()` runs on the thread that settled
+///   the winner (the same contract as the combinators' `race(_:cancelling:)` for arrays).
+/// - `source` is kept alive until the returned promise settles.
+public func race<Promises: AsyncSequence>(
+    _ promises: sending Promises,
+    priority: TaskPriority? = nil,
+    cancelling source: CancellationTokenSource
+) -> Promise<Promises.Element.T>
+where Promises.Element: Thenable, Promises: VowSendableMetatype, Promises.AsyncIterator: VowSendableMetatype {
+    let winner = race(promises, priority: priority)
+    winner.whenSettled { _ in
+        source.cancel()
+    }
+    return winner
+}

@@ -95,3 +95,25 @@ final class AsyncWhenCollector<Value: Sendable>: Sendable {
         }
     }
 }
+
+/// Waits for every promise that an `AsyncSequence` produces, as ``when(fulfilled:priority:cancellation:)``,
+/// and cancels `source` if one of them rejects, so the work given `source.token` stops.
+///
+/// - Success: as `when(fulfilled:)`; `source` is not cancelled.
+/// - Failure: rejected with the first error, then `source.cancel()` runs on the thread that
+///   delivered it (the same contract as the combinators' `when(fulfilled:cancelling:)` for arrays).
+/// - `source` is kept alive until the returned promise settles.
+public func when<Promises: AsyncSequence>(
+    fulfilled promises: sending Promises,
+    priority: TaskPriority? = nil,
+    cancelling source: CancellationTokenSource
+) -> Promise<[Promises.Element.T]>
+where Promises.Element: Thenable, Promises: VowSendableMetatype, Promises.AsyncIterator: VowSendableMetatype {
+    let all = when(fulfilled: promises, priority: priority)
+    all.whenSettled { result in
+        if case .rejected = result {
+            source.cancel()
+        }
+    }
+    return all
+}
