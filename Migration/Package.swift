@@ -41,6 +41,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A development tool: writes a synthetic callback-style tree for the throughput figure.
+        .executableTarget(
+            name: "generate-callback-tree",
+            dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "VowMigrateTests",
             dependencies: ["VowMigrate", "VowMigrateDriver", "vow-migrate", .product(name: "Vow", package: "Vow")]

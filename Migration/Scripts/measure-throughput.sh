@@ -12,15 +12,19 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 swift build -c release --package-path "$package" --scratch-path "$scratch" --product vow-migrate >&2
+swift build -c release --package-path "$package" --scratch-path "$scratch" --product generate-callback-tree >&2
 tool="$scratch/release/vow-migrate"
-"$tool" generate-tree "$work/tree" --lines "$lines" >&2
+"$scratch/release/generate-callback-tree" "$work/tree" --lines "$lines" >&2
 
 measure() {
     local label="$1"; shift
     # --check reads, parses, rewrites and re-parses every file but writes nothing.
-    /usr/bin/time -f "$label: peak memory %M KiB, wall %e s" "$tool" "$work/tree" --to promise --check "$@" \
-        > /dev/null 2> "$work/err" || true
+    /usr/bin/time -f "$label: peak memory %M KiB, wall %e s, user %U s, system %S s" \
+        "$tool" "$work/tree" --to promise --check "$@" > /dev/null 2> "$work/err" || true
     grep -E "vow-migrate: |peak memory" "$work/err"
+    # Lines per CPU-second is the per-core figure, whatever else the machine is doing.
+    awk -v lines="$lines" '/peak memory/ { for (i = 1; i <= NF; i++) { if ($i == "user") u = $(i + 1); if ($i == "system") s = $(i + 1) } }
+        END { if (u + s > 0) printf "%s: %d lines per CPU-second\n", label, lines / (u + s) }' label="$label" "$work/err"
 }
 measure "1 core" --jobs 1
 measure "all cores ($(nproc))"

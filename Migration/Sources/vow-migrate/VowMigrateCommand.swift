@@ -61,8 +61,7 @@ struct VowMigrateCommand: ParsableCommand {
           2   a named path does not exist, is not a .swift file or cannot be read (nothing done)
           3   some files were left alone: they do not parse, or could not be read or written
           64  invalid command-line usage
-        """,
-        subcommands: [GenerateTreeCommand.self]
+        """
     )
 
     @Argument(help: "Swift files or directories to migrate (directories are searched for .swift files, hidden entries skipped).")
