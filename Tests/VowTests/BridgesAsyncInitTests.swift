@@ -49,7 +49,7 @@ final class BridgesAsyncInitTests: XCTestCase {
 
     func testAMainActorBodyRunsOnTheMainActor() async throws {
         let promise = Promise { @MainActor () -> Bool in
-            MainActor.preconditionIsolated()
+            dispatchPrecondition(condition: .onQueue(.main))
             return isMainThread
         }
 
@@ -180,7 +180,7 @@ final class BridgesAsyncInitTests: XCTestCase {
 
     func testAMainActorGuaranteeBodyRunsOnTheMainActor() async {
         let guarantee = Guarantee<Bool> { @MainActor () -> Bool in
-            MainActor.preconditionIsolated()
+            dispatchPrecondition(condition: .onQueue(.main))
             return isMainThread
         }
 

@@ -138,6 +138,49 @@ final class BridgesAsyncSequenceTests: XCTestCase {
         XCTAssertEqual(seen.sorted(), Array(0..<1_000))
     }
 
+    func testConsumersSharingOneIteratorEachGetDistinctValuesAndAllEnd() async throws {
+        // The iterator is Sendable: several tasks may pull from it at once. Every value goes to
+        // exactly one of them, and every one of them ends (none waits forever).
+        let pending = (0..<200).map { _ in Promise<Int>.pending() }
+        let iterator = pending.map(\.promise).values.makeAsyncIterator()
+        let consumers = (0..<4).map { _ in
+            Task { () -> [Int] in
+                var taken: [Int] = []
+                while let value = try await iterator.next() {
+                    taken.append(value)
+                }
+                return taken
+            }
+        }
+        DispatchQueue.global().async {
+            DispatchQueue.concurrentPerform(iterations: pending.count) { index in
+                pending[index].resolver.fulfill(index)
+            }
+        }
+
+        var all: [Int] = []
+        for consumer in consumers {
+            all += try await consumer.value
+        }
+
+        XCTAssertEqual(all.sorted(), Array(0..<200))
+    }
+
+    func testConsumersWaitingBeyondTheLastPromiseAreReleasedWithTheEnd() async throws {
+        let pending = Promise<Int>.pending()
+        let iterator = [pending.promise].results.makeAsyncIterator()
+        let consumers = (0..<3).map { _ in Task { await iterator.next() } }
+        await waitUntil { iterator.iteration.buffer.waitingCount == 3 }
+
+        pending.resolver.fulfill(1)
+
+        var delivered = 0
+        for consumer in consumers where await consumer.value != nil {
+            delivered += 1
+        }
+        XCTAssertEqual(delivered, 1)
+    }
+
     // MARK: - promises.results
 
     func testResultsYieldFulfilmentsAndRejectionsInCompletionOrderWithoutThrowing() async {

@@ -61,7 +61,7 @@ final class BridgesCancellationTests: XCTestCase {
     func testTheBodyRunsOnTheCallersActor() async {
         let ranOnMainActor = await runOnMainActor {
             await withCancellationToken { _ in
-                MainActor.preconditionIsolated()
+                dispatchPrecondition(condition: .onQueue(.main))
                 return isMainThread
             }
         }

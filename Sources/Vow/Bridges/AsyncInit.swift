@@ -2,8 +2,9 @@
 //
 // The body runs in a `Task` that the promise owns: the task keeps the promise alive until the body
 // returns, and the promise's token cancels the task. Because the body is `@isolated(any)`, it runs
-// where it says it runs: `Promise { @MainActor in ... }` on the main actor, a nonisolated body on
-// the global concurrent executor.
+// where it says it runs: `Promise { @MainActor in ... }` on the main actor, an unannotated body on
+// the global concurrent executor, even when written inside actor-isolated code (unlike `Task { }`,
+// which inherits the caller's actor).
 
 // MARK: - Promise
 
@@ -25,10 +26,11 @@ extension Promise {
     ///   cancelled; whatever the body returns or throws afterwards is ignored. If the token is
     ///   already cancelled, the body never runs.
     ///
-    /// `init` returns at once; `body` runs on its own isolation (the main actor for
-    /// `Promise { @MainActor in ... }`, otherwise the global concurrent executor), never on the
-    /// caller's thread. The promise settles on whichever thread the body finishes on, so handlers
-    /// attached with `on: nil` run there; no queue has to be drained.
+    /// `init` returns at once, without running any of `body`. The body runs on its own isolation:
+    /// the main actor for `Promise { @MainActor in ... }`, otherwise the global concurrent executor
+    /// (an unannotated body does not inherit the caller's actor, unlike `Task { }`). The promise
+    /// settles on whichever thread the body finishes on, so handlers attached with `on: nil` run
+    /// there; no queue has to be drained.
     ///
     /// - Parameters:
     ///   - priority: The task's priority; `nil` inherits the current one, as `Task` does.
@@ -101,9 +103,10 @@ extension Guarantee {
     ///   returns early with a fallback value). If the token is already cancelled, the task starts
     ///   already cancelled.
     ///
-    /// `init` returns at once; `body` runs on its own isolation (the main actor for
-    /// `Guarantee { @MainActor in ... }`, otherwise the global concurrent executor). The guarantee
-    /// settles on whichever thread the body finishes on; no queue has to be drained.
+    /// `init` returns at once, without running any of `body`. The body runs on its own isolation:
+    /// the main actor for `Guarantee { @MainActor in ... }`, otherwise the global concurrent
+    /// executor (an unannotated body does not inherit the caller's actor, unlike `Task { }`). The
+    /// guarantee settles on whichever thread the body finishes on; no queue has to be drained.
     ///
     /// - Parameters:
     ///   - priority: The task's priority; `nil` inherits the current one, as `Task` does.

@@ -1,13 +1,16 @@
-/// The results of a fixed set of promises, queued in the order they settle, for one consumer that
-/// takes them one at a time from async code.
+/// The results of a fixed set of promises, queued in the order they settle, for the consumers of
+/// one iteration to take one at a time from async code.
 ///
-/// Producers are the promises' handlers (any thread); the consumer is one iterator's `next()`,
-/// which waits with at most one continuation at a time. Cancelling the consumer's task while it
-/// waits resumes it at once. Once the iteration stops (the iterator is dropped, it threw, or its
-/// task was cancelled) the buffer empties and ignores later results: the handlers still registered
-/// on pending promises then hold only this small object.
+/// Producers are the promises' handlers (any thread). Consumers are `next()` calls: usually one
+/// loop, but the iterator is `Sendable`, so several tasks may call `next()` at once; each waiting
+/// call holds one continuation, and every continuation is resumed exactly once (with a result, the
+/// end, or its cancellation). Cancelling a waiting consumer's task resumes it at once.
+///
+/// Once the iteration stops (the iterator is dropped, it threw, or a consumer's task was cancelled)
+/// the buffer empties, releases every waiting consumer with `.end` and ignores later results: the
+/// handlers still registered on pending promises then hold only this small object.
 final class CompletionOrderBuffer<Value: Sendable>: Sendable {
-    /// What the consumer gets next.
+    /// What a consumer gets next.
     enum Next: Sendable {
         case element(Result<Value>)
         /// Every promise was delivered, or the iteration was stopped.
@@ -18,8 +21,14 @@ final class CompletionOrderBuffer<Value: Sendable>: Sendable {
 
     private enum Iteration: Sendable {
         case running
+        /// Stopped by a cancellation that no consumer has been told about yet.
         case cancelled
         case stopped
+    }
+
+    private struct Waiter: Sendable {
+        let id: Int
+        let continuation: CheckedContinuation<Next, Never>
     }
 
     private struct State: Sendable {
@@ -27,7 +36,8 @@ final class CompletionOrderBuffer<Value: Sendable>: Sendable {
         var readIndex = 0
         /// Promises whose results have not arrived yet.
         var outstanding: Int
-        var waiter: CheckedContinuation<Next, Never>?
+        var waiters: [Waiter] = []
+        var nextWaiterID = 0
         var iteration = Iteration.running
 
         init(outstanding: Int) {
@@ -56,10 +66,13 @@ final class CompletionOrderBuffer<Value: Sendable>: Sendable {
             }
         }
 
-        mutating func stop(_ reason: Iteration) {
+        /// Stops the iteration. - Returns: The consumers still waiting, to be released.
+        mutating func stop(_ reason: Iteration) -> [Waiter] {
             iteration = reason
             ready = []
             readIndex = 0
+            defer { waiters = [] }
+            return waiters
         }
     }
 
@@ -69,37 +82,50 @@ final class CompletionOrderBuffer<Value: Sendable>: Sendable {
         state = LockedState(State(outstanding: count))
     }
 
-    /// Queues one promise's result, or hands it straight to the waiting consumer.
+    /// Queues one promise's result, or hands it straight to the first waiting consumer.
     func deliver(_ result: Result<Value>) {
-        let waiter: CheckedContinuation<Next, Never>? = state.withLock { state in
-            guard case .running = state.iteration else { return nil }
+        let (receiver, releasedAtEnd): (Waiter?, [Waiter]) = state.withLock { state in
+            guard case .running = state.iteration else { return (nil, []) }
             state.outstanding -= 1
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return waiter
+            guard !state.waiters.isEmpty else {
+                state.ready.append(result)
+                return (nil, [])
             }
-            state.ready.append(result)
-            return nil
+            let receiver = state.waiters.removeFirst()
+            // That was the last result: consumers waiting beyond it will get nothing more.
+            let releasedAtEnd = state.outstanding == 0 ? state.waiters : []
+            if state.outstanding == 0 { state.waiters = [] }
+            return (receiver, releasedAtEnd)
         }
-        waiter?.resume(returning: .element(result))
+        receiver?.continuation.resume(returning: .element(result))
+        for waiter in releasedAtEnd {
+            waiter.continuation.resume(returning: .end)
+        }
     }
 
     /// The next result in completion order, waiting for one if needed.
     func next(isolation: isolated (any Actor)? = #isolation) async -> Next {
-        if Task.isCancelled {
-            return state.withLock { state in
-                if case .running = state.iteration { state.stop(.cancelled) }
-                return state.takeReady() ?? .end
+        let taskIsCancelled = Task.isCancelled
+        let (ready, waiterID, released): (Next?, Int, [Waiter]) = state.withLock { state in
+            var released: [Waiter] = []
+            if taskIsCancelled, case .running = state.iteration {
+                released = state.stop(.cancelled)
             }
+            if let ready = state.takeReady() { return (ready, 0, released) }
+            state.nextWaiterID += 1
+            return (nil, state.nextWaiterID, released)
         }
-        if let ready = state.withLock({ $0.takeReady() }) {
+        for waiter in released {
+            waiter.continuation.resume(returning: .end)
+        }
+        if let ready {
             return ready
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let ready: Next? = state.withLock { state in
                     if let ready = state.takeReady() { return ready }
-                    state.waiter = continuation
+                    state.waiters.append(Waiter(id: waiterID, continuation: continuation))
                     return nil
                 }
                 if let ready {
@@ -107,14 +133,38 @@ final class CompletionOrderBuffer<Value: Sendable>: Sendable {
                 }
             }
         } onCancel: {
-            cancel()
+            cancel(waiterID: waiterID)
         }
     }
 
-    /// Stops the iteration: drops what is queued and ignores what arrives later.
+    /// Stops the iteration: drops what is queued, releases waiting consumers with `.end` and
+    /// ignores what arrives later.
     func stop() {
-        state.withLock { state in
-            if case .running = state.iteration { state.stop(.stopped) }
+        let released: [Waiter] = state.withLock { state in
+            guard case .running = state.iteration else { return [] }
+            return state.stop(.stopped)
+        }
+        for waiter in released {
+            waiter.continuation.resume(returning: .end)
+        }
+    }
+
+    /// A consumer's task was cancelled: the iteration stops; that consumer hears `.cancelled` (now
+    /// if it waits, else from its next look), the other waiting consumers `.end`.
+    private func cancel(waiterID: Int) {
+        let (cancelled, released): (Waiter?, [Waiter]) = state.withLock { state in
+            guard case .running = state.iteration else { return (nil, []) }
+            var released = state.stop(.cancelled)
+            guard let index = released.firstIndex(where: { $0.id == waiterID }) else {
+                return (nil, released)
+            }
+            // This consumer hears about the cancellation now, so later calls just end.
+            state.iteration = .stopped
+            return (released.remove(at: index), released)
+        }
+        cancelled?.continuation.resume(returning: .cancelled)
+        for waiter in released {
+            waiter.continuation.resume(returning: .end)
         }
     }
 
@@ -123,25 +173,17 @@ final class CompletionOrderBuffer<Value: Sendable>: Sendable {
         state.withLock { $0.ready.count - $0.readIndex }
     }
 
+    /// Consumers waiting right now (for tests).
+    var waitingCount: Int {
+        state.withLock { $0.waiters.count }
+    }
+
     /// Whether the iteration has stopped buffering (for tests).
     var hasStopped: Bool {
         state.withLock { state in
             if case .running = state.iteration { return false }
             return true
         }
-    }
-
-    private func cancel() {
-        let waiter: CheckedContinuation<Next, Never>? = state.withLock { state in
-            guard case .running = state.iteration else { return nil }
-            state.stop(.cancelled)
-            guard let waiter = state.waiter else { return nil }
-            state.waiter = nil
-            // The waiter hears about the cancellation now, so later calls just end.
-            state.iteration = .stopped
-            return waiter
-        }
-        waiter?.resume(returning: .cancelled)
     }
 }
 
