@@ -348,7 +348,9 @@ struct AlternativeEmitter {
     private func call(handlers: (success: CodeLines, failure: CodeLines?)) -> CodeLines {
         var lines = CodeLines()
         var prefix = ""
-        if function.cancellableHandle != nil { prefix += "let \(names.task) = " }
+        if let handle = function.cancellableHandle {
+            prefix += handle.isSendable ? "let \(names.task) = " : "nonisolated(unsafe) let \(names.task) = "
+        }
         if function.isThrowing { prefix += "try " }
         func closureHead(for index: Int) -> String {
             let parameters = index == function.failureIndex ? ["error"] : function.shape.closureParameters

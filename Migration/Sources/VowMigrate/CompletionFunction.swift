@@ -16,6 +16,9 @@ struct CompletionFunction {
     struct CancellableHandle {
         var type: String
         var isOptional: Bool
+        /// Whether the handle is known to be `Sendable`; if not, the generated code captures it
+        /// with `nonisolated(unsafe)`, since cancelling from another thread is what it is for.
+        var isSendable: Bool
     }
 
     var decl: FunctionDeclSyntax
@@ -52,6 +55,8 @@ struct CompletionFunctionReader {
     var typeReader: TypeReader
     /// Types declared in the file with a `cancel()` method.
     var cancellableTypes: Set<String>
+    /// Types declared `Sendable` in the file.
+    var sendableTypes: Set<String> = []
 
     enum Outcome {
         /// Not a completion-handler function: say nothing.
@@ -69,6 +74,11 @@ struct CompletionFunctionReader {
         "URLSessionTask", "URLSessionDataTask", "URLSessionDownloadTask", "URLSessionUploadTask",
         "URLSessionStreamTask", "URLSessionWebSocketTask", "AnyCancellable", "DispatchWorkItem",
         "Operation", "BlockOperation", "Progress",
+    ]
+
+    private static let knownSendableHandles: Set<String> = [
+        "URLSessionTask", "URLSessionDataTask", "URLSessionDownloadTask", "URLSessionUploadTask",
+        "URLSessionStreamTask", "URLSessionWebSocketTask", "Task",
     ]
 
     static func isCompletionName(_ name: String) -> Bool {
@@ -194,7 +204,9 @@ struct CompletionFunctionReader {
                 guard isCancellable(handleType) else {
                     return .skipped(swiftName, SkipReason("it returns `\(text)` besides calling its handler; only a cancellable handle (a type with `cancel()`) maps onto a cancellation token"))
                 }
-                cancellable = .init(type: handleType, isOptional: wrapped != nil)
+                let base = handleType.split(separator: "<").first.map(String.init) ?? handleType
+                cancellable = .init(type: handleType, isOptional: wrapped != nil,
+                                    isSendable: sendableTypes.contains(handleType) || Self.knownSendableHandles.contains(base))
             }
         }
         return .candidate(CompletionFunction(

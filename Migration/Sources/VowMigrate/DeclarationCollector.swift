@@ -26,6 +26,8 @@ final class DeclarationCollector: SyntaxVisitor {
     private(set) var signatures: [String: [Signature]] = [:]
     private(set) var aliases: [String: TypeSyntax] = [:]
     private(set) var cancellableTypes: Set<String> = []
+    /// Types declared `Sendable` (or actors) in the file.
+    private(set) var sendableTypes: Set<String> = []
     private(set) var lastTopLevelImport: ImportDeclSyntax?
     private(set) var importsVow = false
 
@@ -35,6 +37,12 @@ final class DeclarationCollector: SyntaxVisitor {
 
     init() {
         super.init(viewMode: .sourceAccurate)
+    }
+
+    private func noteSendable(_ name: String, _ inheritance: InheritanceClauseSyntax?) {
+        if identifiers(in: inheritance?.trimmedDescription ?? "").contains("Sendable") {
+            sendableTypes.insert(name)
+        }
     }
 
     private func enter(_ name: String, protocolDecl: ProtocolDeclSyntax? = nil,
@@ -66,21 +74,25 @@ final class DeclarationCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        noteSendable(node.name.text, node.inheritanceClause)
         enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        noteSendable(node.name.text, node.inheritanceClause)
         enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: StructDeclSyntax) { leave() }
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        noteSendable(node.name.text, node.inheritanceClause)
         enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: EnumDeclSyntax) { leave() }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        sendableTypes.insert(node.name.text)
         enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }

@@ -81,7 +81,8 @@ struct FileRewrite {
         collector.walk(tree)
         let reader = CompletionFunctionReader(
             typeReader: TypeReader(aliases: collector.aliases),
-            cancellableTypes: collector.cancellableTypes
+            cancellableTypes: collector.cancellableTypes,
+            sendableTypes: collector.sendableTypes
         )
         var protocolAlternatives: [(protocolDecl: ProtocolDeclSyntax, lines: [CodeLines], sendableAssociatedTypes: [String])] = []
         let replacer = options.replace
