@@ -27,8 +27,6 @@ extension Thenable {
     /// firstly { fetchUser(id) }.then { user in fetchAvatar(user) }.done { show($0) }
     /// ```
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func then<U: Thenable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,
@@ -61,6 +59,17 @@ extension Thenable {
         pipe { result in
             switch result {
             case .fulfilled(let value):
+                guard dispatcher.queue != nil else {
+                    // `on: nil`: run right here, without packing the work into a closure for a queue.
+                    do {
+                        let returned = try body(value)
+                        guard returned !== next else { throw PMKError.returnedSelf }
+                        returned.pipe { next.seal($0) }
+                    } catch {
+                        next.seal(.rejected(error))
+                    }
+                    return
+                }
                 dispatcher.dispatch {
                     do {
                         let returned = try body(value)
@@ -79,8 +88,6 @@ extension Thenable {
 
     /// Transforms the value on `on`; a throw rejects the returned promise.
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func map<U: Sendable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,
@@ -107,6 +114,15 @@ extension Thenable {
         pipe { result in
             switch result {
             case .fulfilled(let value):
+                guard dispatcher.queue != nil else {
+                    // `on: nil`: run right here, without packing the work into a closure for a queue.
+                    do {
+                        next.seal(.fulfilled(try transform(value)))
+                    } catch {
+                        next.seal(.rejected(error))
+                    }
+                    return
+                }
                 dispatcher.dispatch {
                     do {
                         next.seal(.fulfilled(try transform(value)))
@@ -160,8 +176,6 @@ extension Thenable {
     /// - Returns: A promise fulfilled with `()` after `body` returns, or rejected if it throws or
     ///   this promise was rejected.
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func done(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
@@ -172,8 +186,6 @@ extension Thenable {
 
     /// Runs `body` with the value on `on`, then passes the value on unchanged.
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func get(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
