@@ -27,6 +27,8 @@ extension Thenable {
     /// firstly { fetchUser(id) }.then { user in fetchAvatar(user) }.done { show($0) }
     /// ```
     @inlinable
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func then<U: Thenable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,
@@ -88,6 +90,8 @@ extension Thenable {
 
     /// Transforms the value on `on`; a throw rejects the returned promise.
     @inlinable
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func map<U: Sendable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,
@@ -176,6 +180,8 @@ extension Thenable {
     /// - Returns: A promise fulfilled with `()` after `body` returns, or rejected if it throws or
     ///   this promise was rejected.
     @inlinable
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func done(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
@@ -186,6 +192,8 @@ extension Thenable {
 
     /// Runs `body` with the value on `on`, then passes the value on unchanged.
     @inlinable
+    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
+    @_disfavoredOverload
     public func get(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
