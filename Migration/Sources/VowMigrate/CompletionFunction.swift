@@ -114,8 +114,20 @@ struct CompletionFunctionReader {
                 closures.append(Closure(index: index, name: name, words: "\(label ?? "") \(name)", function: closure.function))
             }
         }
-        guard !closures.isEmpty else { return .notCandidate }
         let swiftName = CompletionFunction.swiftName(decl.name.text, labels: parameters.map(\.label))
+        guard !closures.isEmpty else {
+            // `completion: @escaping Handler` with `Handler` declared in another file.
+            if let unresolved = signature.parameterClause.parameters.first(where: { parameter in
+                guard let attributed = parameter.type.as(AttributedTypeSyntax.self),
+                      attributed.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "escaping" }),
+                      attributed.baseType.is(IdentifierTypeSyntax.self) else { return false }
+                return Self.isCompletionName("\(parameter.firstName.text) \(parameter.secondName?.text ?? "")")
+            }) {
+                let type = unresolved.type.as(AttributedTypeSyntax.self)!.baseType.trimmedDescription
+                return .skipped(swiftName, SkipReason("its handler type `\(type)` is not declared in this file; declare the typealias here or spell the closure type out"))
+            }
+            return .notCandidate
+        }
 
         // Pick the handler: a split success/failure pair, else one completion-like closure.
         var handler: Closure?

@@ -121,3 +121,13 @@ extension SafetyTests {
         XCTAssertFalse(output.contains("Swift.Result"), output)
     }
 }
+
+extension SafetyTests {
+    func testAHandlerTypealiasFromAnotherFileIsReported() {
+        let source = "func load(completion: @escaping LoadCompletion) {}\n"
+        let result = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .async))
+        XCTAssertFalse(result.changed)
+        XCTAssertEqual(result.findings.map(\.kind), [.skipped])
+        XCTAssertTrue(result.findings[0].message.contains("`LoadCompletion` is not declared in this file"), result.findings[0].message)
+    }
+}
