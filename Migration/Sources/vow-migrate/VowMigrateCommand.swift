@@ -50,16 +50,20 @@ struct VowMigrateCommand: ParsableCommand {
         functions returning a cancellable handle.
 
         EXAMPLES:
-          vow-migrate Sources --to promise                 show the diff for a whole tree
-          vow-migrate Sources/Api.swift --to async --in-place
-          vow-migrate Sources --to async --check           CI: fail if anything is left to migrate
-          vow-migrate Sources --to promise --report json > migration.json
+          Show the diff for a whole tree:
+            vow-migrate Sources --to promise
+          Rewrite one file, adding async alternatives:
+            vow-migrate Sources/Api.swift --to async --in-place
+          In CI, fail while anything is left to migrate:
+            vow-migrate Sources --to async --check
+          Every change and skip as JSON:
+            vow-migrate Sources --to promise --report json > migration.json
 
         EXIT STATUS:
           0   success (with --check: nothing would change)
           1   --check: some file would change
-          2   a named path does not exist, is not a .swift file or cannot be read (nothing done)
-          3   some files were left alone: they do not parse, or could not be read or written
+          2   a named path is missing, not a .swift file or unreadable; nothing done
+          3   files left alone: they do not parse, or could not be read or written
           64  invalid command-line usage
         """
     )
