@@ -69,18 +69,24 @@ public func sayTemperature(
     weather: LegacyWeatherService,
     transcript: Transcript
 ) -> Guarantee<Void> {
-    let (chainEnded, endChain) = Guarantee<Void>.pending()
-    firstly {
-        weather.findCity(named: name)
-    }.then(on: nil) { city in
-        // `map` pairs the city with its temperature, so `done` sees both without nesting.
-        weather.currentTemperature(cityID: city.id).map(on: nil) { (city, $0) }
-    }.done(on: nil) { city, celsius in
-        transcript.say("stage 1   | \(city.name): \(celsius) °C")
-    }.catch(on: nil) { error in
-        transcript.say("stage 1   | \(name): failed with \(error)")
-    }.finally(on: nil) {
-        endChain(())
+    whenChainEnds {
+        firstly {
+            weather.findCity(named: name)
+        }.then(on: nil) { city in
+            // `map` pairs the city with its temperature, so `done` sees both without nesting.
+            weather.currentTemperature(cityID: city.id).map(on: nil) { (city, $0) }
+        }.done(on: nil) { city, celsius in
+            transcript.say("stage 1   | \(city.name): \(celsius) °C")
+        }.catch(on: nil) { error in
+            transcript.say("stage 1   | \(name): failed with \(error)")
+        }
     }
+}
+
+/// Builds a chain that ends in `catch` and returns a guarantee that settles once the chain has
+/// ended, fulfilled or caught. An app would not wait; a program that prints, and its tests, do.
+func whenChainEnds(_ chain: () -> PMKFinalizer) -> Guarantee<Void> {
+    let (chainEnded, endChain) = Guarantee<Void>.pending()
+    chain().finally(on: nil) { endChain(()) }
     return chainEnded
 }

@@ -69,18 +69,16 @@ public func sayAlerts(
     alerts: SevereWeatherAlerts,
     transcript: Transcript
 ) -> Guarantee<Void> {
-    let (chainEnded, endChain) = Guarantee<Void>.pending()
-    firstly {
-        weather.findCity(named: name)
-    }.then(on: nil) { city in
-        alerts.alerts(for: city, cancellation: nil)
-    }.done(on: nil) { found in
-        transcript.say("stage 3   | \(name): \(found.isEmpty ? "no alerts" : found.joined(separator: ", "))")
-    }.catch(on: nil) { error in
-        // The error the async function threw arrives here unchanged.
-        transcript.say("stage 3   | \(name): failed with \(error)")
-    }.finally(on: nil) {
-        endChain(())
+    whenChainEnds {
+        firstly {
+            weather.findCity(named: name)
+        }.then(on: nil) { city in
+            alerts.alerts(for: city, cancellation: nil)
+        }.done(on: nil) { found in
+            transcript.say("stage 3   | \(name): \(found.isEmpty ? "no alerts" : found.joined(separator: ", "))")
+        }.catch(on: nil) { error in
+            // The error the async function threw arrives here unchanged.
+            transcript.say("stage 3   | \(name): failed with \(error)")
+        }
     }
-    return chainEnded
 }

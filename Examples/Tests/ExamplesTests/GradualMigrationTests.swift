@@ -76,9 +76,7 @@ final class GradualMigrationTests: XCTestCase {
             "legacy    | forecast for Oslo: stopped after # of # days, request cancelled",
             "stage #   | the Task ended: cancelled",
         ])
-        let stopLine = try XCTUnwrap(transcript.lines(startingWith: "legacy    | forecast for Oslo: stopped").first)
-        let daysComputed = try XCTUnwrap(numbers(in: stopLine).first)
-        XCTAssertLessThan(daysComputed, 10)
+        XCTAssertLessThan(try progress(before: "legacy    | forecast for Oslo: stopped"), 10)
     }
 
     // MARK: - Stage 3
@@ -102,9 +100,7 @@ final class GradualMigrationTests: XCTestCase {
             "stage #   | the promise was rejected at once: The operation was cancelled",
             "async     | alerts for Oslo: stopped after # of # sources, CancellationError",
         ])
-        let stopLine = try XCTUnwrap(transcript.lines(startingWith: "async     | alerts for Oslo: stopped").first)
-        let sourcesAsked = try XCTUnwrap(numbers(in: stopLine).first)
-        XCTAssertLessThan(sourcesAsked, 10)
+        XCTAssertLessThan(try progress(before: "async     | alerts for Oslo: stopped"), 10)
     }
 
     // MARK: - The whole program
@@ -119,16 +115,20 @@ final class GradualMigrationTests: XCTestCase {
         ])
         XCTAssertEqual(transcript.lines.count, 22)
     }
+
+    // MARK: - Helpers
+
+    /// How far cancelled work got: the first number in the line starting with `stopLinePrefix`
+    /// ("stopped after 2 of 10 days" gives 2).
+    private func progress(before stopLinePrefix: String) throws -> Int {
+        let stopLine = try XCTUnwrap(transcript.lines(startingWith: stopLinePrefix).first)
+        return try XCTUnwrap(stopLine.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }.first)
+    }
 }
 
-/// `line` with every run of digits replaced by `#`, for lines whose counts depend on timing.
+/// `line` with every word that is a number replaced by `#`, for lines whose counts depend on timing.
 private func withoutNumbers(_ line: String) -> String {
     line.split(separator: " ", omittingEmptySubsequences: false)
         .map { word in word.allSatisfy(\.isNumber) && !word.isEmpty ? "#" : String(word) }
         .joined(separator: " ")
-}
-
-/// The whole numbers in `line`, in order.
-private func numbers(in line: String) -> [Int] {
-    line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
 }
