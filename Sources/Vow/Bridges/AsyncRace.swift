@@ -6,6 +6,8 @@
 ///
 /// The sequence is read in a task that this call starts (nonisolated, at `priority`); each promise
 /// it yields is observed as soon as it arrives, with `on: nil`, so no queue has to be drained.
+/// The sequence is handed over (`sending`) to that task; its type must be `VowSendableMetatype`
+/// (any type is, unless its `AsyncSequence` conformance is isolated to an actor).
 ///
 /// - Success and failure: the first promise to settle decides; reading stops at once (the task is
 ///   cancelled) and the other promises are ignored, not cancelled.

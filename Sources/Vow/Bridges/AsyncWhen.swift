@@ -7,6 +7,8 @@
 ///
 /// The sequence is read in a task that this call starts (nonisolated, at `priority`); each promise
 /// it yields is observed as soon as it arrives, with `on: nil`, so no queue has to be drained.
+/// The sequence is handed over (`sending`) to that task; its type must be `VowSendableMetatype`
+/// (any type is, unless its `AsyncSequence` conformance is isolated to an actor).
 ///
 /// - Success: once the sequence has ended and every promise it produced has fulfilled, the returned
 ///   promise is fulfilled with their values in input order (an empty sequence gives `[]`).
