@@ -145,6 +145,13 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         // Swift runs a generic class's deinit unspecialized, where reading the box costs several
         // generic-metadata lookups: skip that for promises that were never rejected.
         guard rejectionMark.isSet else { return }
+        reportIfUnhandledRejection()
+    }
+
+    /// Reports a rejection nobody observed. Kept out of line so that the metadata its generic code
+    /// needs is not looked up at the top of every `deinit`, where the compiler would hoist it.
+    @inline(never)
+    func reportIfUnhandledRejection() {
         guard case .rejected(let error)? = box.unobservedValue() else { return }
         // Cancellation is not a failure, and an abandoned promise was reported when it was abandoned.
         if error.isCancelled || (error as? VowError) == .abandoned { return }
