@@ -74,7 +74,7 @@ func whenAllFulfilled<Thenables: Sequence>(
     return promise
 }
 
-/// `when(fulfilled:)`'s rule: keep a value, stop at the first error.
+/// `when(fulfilled:)`'s rule: keep a value, stop at the first error (a guarantee never has one).
 @inlinable
 func fulfilledValueOrStop<Value>(_ result: Result<Value>) -> GatheringEntry<Value> {
     switch result {

@@ -17,7 +17,7 @@ public func when<T>(_ guarantees: Guarantee<T>...) -> Guarantee<[T]> {
 @inlinable
 public func when(guarantees: [Guarantee<Void>]) -> Guarantee<Void> {
     let joined = Guarantee<Void>(pendingAt: nil)
-    gather(guarantees, entry: guaranteedValue) { _ in
+    gather(guarantees, entry: fulfilledValueOrStop) { _ in
         joined.seal(())
     }
     return joined
@@ -31,22 +31,10 @@ public func when(guarantees: [Guarantee<Void>]) -> Guarantee<Void> {
 @inlinable
 public func when<T>(guarantees: [Guarantee<T>]) -> Guarantee<[T]> {
     let joined = Guarantee<[T]>(pendingAt: nil)
-    gather(guarantees, entry: guaranteedValue) { outcome in
+    gather(guarantees, entry: fulfilledValueOrStop) { outcome in
         if case .complete(let values) = outcome {
             joined.seal(values)
         }
     }
     return joined
-}
-
-/// A guarantee's result is always fulfilled.
-@inlinable
-func guaranteedValue<Value>(_ result: Result<Value>) -> GatheringEntry<Value> {
-    switch result {
-    case .fulfilled(let value):
-        return .element(value)
-    case .rejected(let error):
-        // Unreachable for guarantees; kept total rather than trapping.
-        return .stop(error)
-    }
 }
