@@ -314,9 +314,6 @@ private struct Conversion {
         guard available.contains(calleeName), let callee = candidates[calleeName] else {
             throw skip("it calls `\(calleeName)`, which has no \(target == .promise ? "promise" : "async") alternative yet", at: call)
         }
-        if callee.cancellableHandle != nil || callee.isThrowing {
-            throw skip("it calls `\(calleeName)`, whose alternative needs more than --replace rewrites", at: call)
-        }
         let (listed, trailing) = CallShape.arguments(call)
         let all = listed.map(\.expression) + trailing
         var kept: [String] = []
