@@ -7,8 +7,7 @@ import SwiftSyntax
 struct AlternativeEmitter {
     var function: CompletionFunction
     var target: MigrationTarget
-    /// Generic parameters of an enclosing protocol's associated types are handled by the caller;
-    /// these are the names the alternative's own generic clause must make `Sendable`.
+    /// `seal`, `continuation`, `task`...: renamed where a parameter already uses the name.
     private var names: GeneratedNames
 
     /// Generic parameters of the enclosing type that the result needs `Sendable` (`where T: Sendable`).
@@ -35,6 +34,7 @@ struct AlternativeEmitter {
         }
     }
 
+    /// The `E` of a `Result<T, E>` handler that the async form keeps as `throws(E)`.
     var typedFailure: String? {
         if case .result(_, let failure) = function.shape, let failure, !function.isThrowing,
            function.cancellableHandle == nil {

@@ -143,6 +143,8 @@ struct VowMigrateCommand: ParsableCommand {
         }
         for finding in report.findings {
             switch finding.kind {
+            case .skipped where finding.function.isEmpty:
+                text += "\(report.path):\(finding.line):\(finding.column): error: \(finding.message)\n"
             case .skipped:
                 text += "\(report.path):\(finding.line):\(finding.column): skipped `\(finding.function)`: \(finding.message)\n"
             case .parseError:

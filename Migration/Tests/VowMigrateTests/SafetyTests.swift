@@ -131,3 +131,12 @@ extension SafetyTests {
         XCTAssertTrue(result.findings[0].message.contains("`LoadCompletion` is not declared in this file"), result.findings[0].message)
     }
 }
+
+extension SafetyTests {
+    func testAShebangLineStaysFirst() {
+        let source = "#!/usr/bin/env swift\nfunc f(completion: @escaping @Sendable (Error?) -> Void) { completion(nil) }\n"
+        let result = SourceMigrator.migrate(source: source, fileName: "script.swift", options: .init(target: .promise))
+        XCTAssertTrue(result.changed)
+        XCTAssertTrue(result.output.hasPrefix("#!/usr/bin/env swift\n\nimport Vow\n"), result.output)
+    }
+}

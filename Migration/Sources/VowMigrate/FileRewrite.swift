@@ -1,0 +1,236 @@
+import SwiftSyntax
+
+/// The edits for one file, gathered from its completion-handler functions and applied at once
+/// as byte insertions, so every comment and space of the original stays where it was.
+struct FileRewrite {
+    struct Edit {
+        var offset: Int
+        var removing: Int
+        var text: String
+    }
+
+    let source: String
+    let bytes: [UInt8]
+    let tree: SourceFileSyntax
+    let converter: SourceLocationConverter
+    let options: MigrationOptions
+    let unit: String
+    private(set) var findings: [Finding] = []
+    private var edits: [Edit] = []
+    private var needsVow = false
+
+    init(source: String, tree: SourceFileSyntax, converter: SourceLocationConverter, options: MigrationOptions) {
+        self.source = source
+        self.bytes = Array(source.utf8)
+        self.tree = tree
+        self.converter = converter
+        self.options = options
+        self.unit = Indentation.detectUnit(in: source)
+    }
+
+    var hasEdits: Bool { !edits.isEmpty }
+
+    mutating func run() {
+        let collector = DeclarationCollector()
+        collector.walk(tree)
+        let reader = CompletionFunctionReader(
+            typeReader: TypeReader(aliases: collector.aliases),
+            cancellableTypes: collector.cancellableTypes,
+            sendableTypes: collector.sendableTypes
+        )
+        var protocolAlternatives: [(protocolDecl: ProtocolDeclSyntax, lines: [CodeLines], sendableAssociatedTypes: [String])] = []
+        let replacer = options.replace
+            ? BodyReplacer(collector: collector, reader: reader, target: options.target, tree: tree, bytes: bytes)
+            : nil
+
+        for site in collector.functions {
+            let isRequirement = site.protocolDecl != nil
+            switch reader.read(site.decl, isProtocolRequirement: isRequirement) {
+            case .notCandidate:
+                continue
+            case .skipped(let name, let reason):
+                report(.skipped, name, site.decl, reason.message)
+            case .candidate(let function):
+                let emitter = AlternativeEmitter(function: function, target: options.target,
+                                                 enclosingTypeParameters: site.nonSendableTypeParameters)
+                let existing = collector.signatures[site.scope, default: []].filter { $0.swiftName == emitter.alternativeSwiftName }
+                if existing.contains(where: { options.target == .promise ? $0.returnsVowType : $0.isAsync }) {
+                    report(.alreadyMigrated, function.swiftName, site.decl, "already has the alternative `\(emitter.alternativeSwiftName)`")
+                    continue
+                }
+                if existing.contains(where: { !$0.isAsync && !$0.returnsVowType }) {
+                    report(.skipped, function.swiftName, site.decl, "`\(emitter.alternativeSwiftName)` already exists; an alternative would clash with it")
+                    continue
+                }
+                if let replacer {
+                    switch replacer.replacement(for: function, emitter: emitter) {
+                    case .success(let replacement):
+                        replace(function.decl, with: replacement)
+                        needsVow = needsVow || replacement.needsVow
+                        report(.replaced, function.swiftName, site.decl, "converted to `\(emitter.summary)`")
+                    case .failure(let reason):
+                        report(.skipped, function.swiftName, site.decl, reason.message)
+                    }
+                    continue
+                }
+                if let protocolDecl = site.protocolDecl {
+                    guard site.protocolIsTopLevel else {
+                        report(.skipped, function.swiftName, site.decl, "the protocol is nested in a type; its default implementation needs a file-scope extension")
+                        continue
+                    }
+                    let associated = associatedTypesNeedingSendable(protocolDecl, mentionedIn: function.shape.valueType)
+                    if let index = protocolAlternatives.firstIndex(where: { $0.protocolDecl.id == protocolDecl.id }) {
+                        protocolAlternatives[index].lines.append(emitter.declaration())
+                        protocolAlternatives[index].sendableAssociatedTypes.append(contentsOf: associated)
+                    } else {
+                        protocolAlternatives.append((protocolDecl, [emitter.declaration()], associated))
+                    }
+                } else {
+                    insertAfter(site.decl, emitter.declaration())
+                }
+                if options.target == .async { markRenamed(site.decl, to: emitter.alternativeSwiftName) }
+                needsVow = needsVow || emitter.needsVow
+                report(.added, function.swiftName, site.decl, "added `\(emitter.summary)`")
+            }
+        }
+
+        for entry in protocolAlternatives {
+            insertExtension(for: entry.protocolDecl, members: entry.lines, sendableAssociatedTypes: entry.sendableAssociatedTypes)
+        }
+        if needsVow && !collector.importsVow && !edits.isEmpty {
+            insertVowImport(after: collector.lastTopLevelImport)
+            let replaced = edits.filter { $0.removing > 0 }
+            for offset in ResultQualifier.unqualifiedResultOffsets(in: tree)
+            where !replaced.contains(where: { $0.offset <= offset && offset < $0.offset + $0.removing }) {
+                edits.append(Edit(offset: offset, removing: 0, text: "Swift."))
+            }
+            for index in edits.indices where edits[index].removing > 0 {
+                edits[index].text = ResultQualifier.qualifyingBareResult(in: edits[index].text)
+            }
+        }
+    }
+
+    func apply() -> String {
+        var output = bytes
+        // From the end backwards so that earlier offsets stay valid; equal offsets keep their order.
+        let ordered = edits.enumerated().sorted { lhs, rhs in
+            lhs.element.offset != rhs.element.offset ? lhs.element.offset > rhs.element.offset : lhs.offset > rhs.offset
+        }
+        // Generated code is written with "\n"; a file with Windows line endings gets its own.
+        let windowsLineEndings = source.contains("\r\n")
+        for (_, edit) in ordered {
+            var text = edit.text
+            if windowsLineEndings {
+                text = text.replacing("\r\n", with: "\n").replacing("\n", with: "\r\n")
+            }
+            output.replaceSubrange(edit.offset..<(edit.offset + edit.removing), with: Array(text.utf8))
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    // MARK: - Edits
+
+    private mutating func report(_ kind: Finding.Kind, _ name: String, _ decl: FunctionDeclSyntax, _ message: String) {
+        let location = decl.funcKeyword.startLocation(converter: converter)
+        findings.append(Finding(kind: kind, function: name, line: location.line, column: location.column, message: message))
+    }
+
+    private func indent(of node: some SyntaxProtocol) -> String {
+        Indentation.lineIndent(in: bytes, at: node.positionAfterSkippingLeadingTrivia.utf8Offset)
+    }
+
+    private mutating func insertAfter(_ decl: FunctionDeclSyntax, _ lines: CodeLines) {
+        var text = "\n\n" + lines.render(baseIndent: indent(of: decl), unit: unit)
+        // Keep a blank line before a member that followed the original directly.
+        var next = decl.endPosition.utf8Offset
+        if next < bytes.count && bytes[next] == UInt8(ascii: "\n") {
+            next += 1
+            while next < bytes.count && (bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t")) { next += 1 }
+            if next < bytes.count && bytes[next] != UInt8(ascii: "\n") && bytes[next] != UInt8(ascii: "}") && bytes[next] != UInt8(ascii: "#") {
+                text += "\n"
+            }
+        }
+        edits.append(Edit(offset: decl.endPosition.utf8Offset, removing: 0, text: text))
+    }
+
+    private mutating func replace(_ decl: FunctionDeclSyntax, with replacement: BodyReplacer.Replacement) {
+        let start = decl.positionAfterSkippingLeadingTrivia.utf8Offset
+        let end = decl.endPositionBeforeTrailingTrivia.utf8Offset
+        let rendered = replacement.lines.render(baseIndent: indent(of: decl), unit: unit)
+        // The first line goes where the declaration started, already indented by the file.
+        let text = String(rendered.drop { $0 == " " || $0 == "\t" })
+        edits.append(Edit(offset: start, removing: end - start, text: text))
+    }
+
+    /// `@available(*, renamed:)` on the original lets Swift point async callers at the new form.
+    private mutating func markRenamed(_ decl: FunctionDeclSyntax, to name: String) {
+        let alreadyMarked = decl.attributes.contains { element in
+            guard let attribute = element.as(AttributeSyntax.self), attribute.attributeName.trimmedDescription == "available" else { return false }
+            return attribute.arguments?.trimmedDescription.contains("renamed") == true
+        }
+        if alreadyMarked { return }
+        let text = "@available(*, renamed: \"\(name)\")\n" + indent(of: decl)
+        edits.append(Edit(offset: decl.positionAfterSkippingLeadingTrivia.utf8Offset, removing: 0, text: text))
+    }
+
+    private mutating func insertExtension(for protocolDecl: ProtocolDeclSyntax, members: [CodeLines], sendableAssociatedTypes: [String]) {
+        var lines = CodeLines()
+        let access = protocolDecl.modifiers.first { ["public", "package", "fileprivate", "private"].contains($0.name.text) }
+        var head = (access.map { $0.name.text + " " } ?? "") + "extension \(protocolDecl.name.text)"
+        var seen = Set<String>()
+        let requirements = sendableAssociatedTypes.filter { seen.insert($0).inserted }
+        if !requirements.isEmpty {
+            head += " where " + requirements.map { "\($0): Sendable" }.joined(separator: ", ")
+        }
+        lines.add("/// Promise and async alternatives to the completion-handler requirements, added by vow-migrate.", 0)
+        lines.add(head + " {", 0)
+        for (index, member) in members.enumerated() {
+            if index > 0 { lines.add("", 0) }
+            lines.add(member, indentedBy: 1)
+        }
+        lines.add("}", 0)
+        let text = "\n\n" + lines.render(baseIndent: indent(of: protocolDecl), unit: unit)
+        edits.append(Edit(offset: protocolDecl.endPosition.utf8Offset, removing: 0, text: text))
+    }
+
+    private func associatedTypesNeedingSendable(_ protocolDecl: ProtocolDeclSyntax, mentionedIn type: String) -> [String] {
+        let mentioned = Set(identifiers(in: type))
+        return protocolDecl.memberBlock.members.compactMap { member in
+            guard let associated = member.decl.as(AssociatedTypeDeclSyntax.self) else { return nil }
+            let name = associated.name.text
+            let inherits = associated.inheritanceClause?.trimmedDescription ?? ""
+            guard mentioned.contains(name), !identifiers(in: inherits).contains("Sendable") else { return nil }
+            return name
+        }
+    }
+
+    /// `import Vow` after the last import at file scope, or at the top of the file below its
+    /// header comment.
+    private mutating func insertVowImport(after lastImport: ImportDeclSyntax?) {
+        if let lastImport {
+            edits.append(Edit(offset: lastImport.endPosition.utf8Offset, removing: 0, text: "\nimport Vow"))
+            return
+        }
+        if let shebang = tree.shebang {
+            // A `#!` line must stay first.
+            edits.append(Edit(offset: shebang.endPositionBeforeTrailingTrivia.utf8Offset, removing: 0, text: "\n\nimport Vow"))
+            return
+        }
+        guard let firstToken = tree.firstToken(viewMode: .sourceAccurate), firstToken.tokenKind != .endOfFile else {
+            edits.append(Edit(offset: 0, removing: 0, text: "import Vow\n"))
+            return
+        }
+        // Below a header comment separated by a blank line; a doc comment stays with its decl.
+        let trivia = Array(firstToken.leadingTrivia.description.utf8)
+        var insertion = 0
+        if trivia.count >= 2 {
+            for index in stride(from: trivia.count - 2, through: 0, by: -1)
+            where trivia[index] == UInt8(ascii: "\n") && trivia[index + 1] == UInt8(ascii: "\n") {
+                insertion = index + 2
+                break
+            }
+        }
+        let text = "import Vow\n\n"
+        edits.append(Edit(offset: firstToken.position.utf8Offset + insertion, removing: 0, text: text))
+    }
+}
