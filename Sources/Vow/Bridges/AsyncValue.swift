@@ -73,17 +73,21 @@ extension Promise {
     /// Waits for a pending promise with one checked continuation and one small state object.
     @inlinable
     func valueWhenSettled(isolation: isolated (any Actor)? = #isolation) async throws -> T {
-        let awaiter = PromiseAwaiter<T>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+        let awaiter = PromiseAwaiter()
+        let settled = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
                 if awaiter.install(continuation) {
                     // Runs at once, here, if the promise settled since `value` looked.
-                    box.observe { result in awaiter.settle(result) }
+                    box.observe { _ in awaiter.settle() }
                 }
             }
         } onCancel: {
             awaiter.cancel()
         }
+        guard settled, let result = box.inspect() else {
+            throw CancellationError()
+        }
+        return try result.get()
     }
 }
 

@@ -1,5 +1,10 @@
-/// One `await promise.value` on a pending promise: resumes its continuation exactly once, with the
-/// promise's result or with `CancellationError` if the awaiting task is cancelled first.
+/// One `await promise.value` on a pending promise: resumes its continuation exactly once, with
+/// `true` once the promise has settled (the awaiter then reads the result from the promise) or
+/// `false` if the awaiting task is cancelled first (the awaiter then throws `CancellationError`).
+///
+/// It is not generic on purpose: a generic class is destroyed by unspecialized code that looks up
+/// its generic metadata at run time on every deallocation, which costs more than reading the
+/// result back from the promise under its lock.
 ///
 /// Three parties race: the awaiting task installing its continuation, the promise settling (its
 /// handler may run on any thread) and the task being cancelled (its handler may run on any thread,
@@ -12,17 +17,17 @@
 ///   └──cancel──▶ cancelled ◀──cancel──┘   (a later install resumes with CancellationError)
 /// ```
 @usableFromInline
-final class PromiseAwaiter<Success: Sendable>: Sendable {
+final class PromiseAwaiter: Sendable {
     @usableFromInline
     enum Phase: Sendable {
         /// The continuation is not installed yet, and nothing has happened.
         case idle
         /// The continuation is installed and the promise's handler is (or is about to be) registered.
-        case waiting(CheckedContinuation<Success, any Error>)
-        /// The awaiting task was cancelled; the continuation was (or will be) resumed with
-        /// `CancellationError`, and a later settlement is ignored.
+        case waiting(CheckedContinuation<Bool, Never>)
+        /// The awaiting task was cancelled; the continuation was (or will be) resumed with `false`,
+        /// and a later settlement is ignored.
         case cancelled
-        /// The continuation was resumed with the promise's result.
+        /// The continuation was resumed because the promise settled.
         case finished
     }
 
@@ -37,7 +42,7 @@ final class PromiseAwaiter<Success: Sendable>: Sendable {
     /// - Returns: `true` if the caller should now register for the promise's result; `false` if
     ///   the task was already cancelled, in which case the continuation has been resumed.
     @inlinable
-    func install(_ continuation: CheckedContinuation<Success, any Error>) -> Bool {
+    func install(_ continuation: CheckedContinuation<Bool, Never>) -> Bool {
         let alreadyCancelled: Bool = phase.withLock { phase in
             switch phase {
             case .idle:
@@ -50,34 +55,28 @@ final class PromiseAwaiter<Success: Sendable>: Sendable {
             }
         }
         if alreadyCancelled {
-            continuation.resume(throwing: CancellationError())
+            continuation.resume(returning: false)
             return false
         }
         return true
     }
 
-    /// Resumes with the promise's result, unless the awaiter was cancelled first.
+    /// Resumes the awaiter because the promise settled, unless it was cancelled first.
     @inlinable
-    func settle(_ result: Result<Success>) {
-        let continuation: CheckedContinuation<Success, any Error>? = phase.withLock { phase in
+    func settle() {
+        let continuation: CheckedContinuation<Bool, Never>? = phase.withLock { phase in
             guard case .waiting(let continuation) = phase else { return nil }
             phase = .finished
             return continuation
         }
-        guard let continuation else { return }
-        switch result {
-        case .fulfilled(let value):
-            continuation.resume(returning: value)
-        case .rejected(let error):
-            continuation.resume(throwing: error)
-        }
+        continuation?.resume(returning: true)
     }
 
-    /// Releases the awaiter with `CancellationError`: now if it is waiting, or as soon as it
-    /// installs its continuation. Does nothing once the result was delivered.
+    /// Releases the awaiter as cancelled: now if it is waiting, or as soon as it installs its
+    /// continuation. Does nothing once the promise's settlement was delivered.
     @inlinable
     func cancel() {
-        let continuation: CheckedContinuation<Success, any Error>? = phase.withLock { phase in
+        let continuation: CheckedContinuation<Bool, Never>? = phase.withLock { phase in
             switch phase {
             case .idle:
                 phase = .cancelled
@@ -89,6 +88,6 @@ final class PromiseAwaiter<Success: Sendable>: Sendable {
                 return nil
             }
         }
-        continuation?.resume(throwing: CancellationError())
+        continuation?.resume(returning: false)
     }
 }
