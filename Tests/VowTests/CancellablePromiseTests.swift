@@ -805,20 +805,20 @@ private func cancellablePending<T: Sendable>(
     return (promise, resolver.elements[0])
 }
 
-/// A screen whose handlers touch main-actor state, given `on: .main` with and without a token.
+/// A screen whose handlers touch main-actor state, given `on: .mainActor` with and without a token.
 @MainActor
 private final class CancellableScreen {
     var titles: [String] = []
 
     func load(cancellation token: CancellationToken) {
         Promise.value(1)
-            .done(on: .main) { value in self.titles.append("plain \(value)") }
+            .done { @MainActor value in self.titles.append("plain \(value)") }
             .cauterize()
         Promise.value(1)
-            .done(on: .main, cancellation: token) { value in self.titles.append("with token \(value)") }
+            .done(on: .mainActor, cancellation: token) { value in self.titles.append("with token \(value)") }
             .cauterize()
-        _ = Promise.value(1).map(on: .main, cancellation: token) { value in self.titles.count + value }
-        _ = Promise.value(1).get(on: .main, cancellation: token) { _ in _ = self.titles }
-        _ = Promise.value(1).then(on: .main, cancellation: token) { _ in Promise.value(self.titles.count) }
+        _ = Promise.value(1).map(on: .mainActor, cancellation: token) { value in self.titles.count + value }
+        _ = Promise.value(1).get(on: .mainActor, cancellation: token) { _ in _ = self.titles }
+        _ = Promise.value(1).then(on: .mainActor, cancellation: token) { _ in Promise.value(self.titles.count) }
     }
 }

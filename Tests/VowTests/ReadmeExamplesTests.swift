@@ -40,8 +40,8 @@ func greeting() async throws -> String {
     var title = ""
     func load() {
         fetchUser(id: 1)
-            .done(on: .main) { user in self.title = user.name }
-            .catch(on: .main) { error in self.title = "Error: \(error)" }
+            .done(on: .mainActor) { user in self.title = user.name }
+            .catch(on: .mainActor) { error in self.title = "Error: \(error)" }
     }
 }
 

@@ -10,8 +10,6 @@ extension CatchMixin {
     /// cancellation errors are skipped. Add `finally` to the result for code that runs either way.
     @inlinable
     @discardableResult
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func `catch`(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
@@ -92,8 +90,6 @@ extension CatchMixin {
 
     /// Runs `body` on `on` once this promise settles either way, then passes the result on.
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func ensure(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
@@ -200,8 +196,6 @@ public final class PMKFinalizer: Sendable {
 
     /// Runs `body` on `on` after the chain has ended, whether it was fulfilled or its error
     /// was caught.
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func finally(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,

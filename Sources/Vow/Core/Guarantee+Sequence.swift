@@ -15,16 +15,6 @@ extension Guarantee where T: Sequence, T.Element: Sendable {
         map(on: on, flags: flags) { $0.map(transform) }
     }
 
-    /// Reads `keyPath` of every element: `.mapValues(\.name)`.
-    @inlinable
-    public func mapValues<U: Sendable>(
-        on: DispatchQueue? = conf.Q.map,
-        flags: DispatchWorkItemFlags? = nil,
-        _ keyPath: KeyPath<T.Element, U> & Sendable
-    ) -> Guarantee<[U]> {
-        map(on: on, flags: flags) { $0.map { $0[keyPath: keyPath] } }
-    }
-
     /// Transforms every element into a sequence and concatenates them.
     @inlinable
     public func flatMapValues<U: Sequence & Sendable>(
@@ -43,16 +33,6 @@ extension Guarantee where T: Sequence, T.Element: Sendable {
         _ transform: @escaping @Sendable (T.Element) -> U?
     ) -> Guarantee<[U]> {
         map(on: on, flags: flags) { $0.compactMap(transform) }
-    }
-
-    /// Reads the optional `keyPath` of every element and drops the `nil`s.
-    @inlinable
-    public func compactMapValues<U: Sendable>(
-        on: DispatchQueue? = conf.Q.map,
-        flags: DispatchWorkItemFlags? = nil,
-        _ keyPath: KeyPath<T.Element, U?> & Sendable
-    ) -> Guarantee<[U]> {
-        map(on: on, flags: flags) { $0.compactMap { $0[keyPath: keyPath] } }
     }
 
     /// Starts a guarantee for every element on `on` and waits for all of them; their values in
@@ -85,16 +65,6 @@ extension Guarantee where T: Sequence, T.Element: Sendable {
         _ isIncluded: @escaping @Sendable (T.Element) -> Bool
     ) -> Guarantee<[T.Element]> {
         map(on: on, flags: flags) { $0.filter(isIncluded) }
-    }
-
-    /// Keeps the elements whose `keyPath` is `true`.
-    @inlinable
-    public func filterValues(
-        on: DispatchQueue? = conf.Q.map,
-        flags: DispatchWorkItemFlags? = nil,
-        _ keyPath: KeyPath<T.Element, Bool> & Sendable
-    ) -> Guarantee<[T.Element]> {
-        map(on: on, flags: flags) { $0.filter { $0[keyPath: keyPath] } }
     }
 
     /// The elements sorted on `on` by `areInIncreasingOrder`.

@@ -84,8 +84,6 @@ public final class Guarantee<T: Sendable>: Thenable {
     /// - Returns: A guarantee that settles after `body` returns.
     @inlinable
     @discardableResult
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func done(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
@@ -104,8 +102,6 @@ public final class Guarantee<T: Sendable>: Thenable {
 
     /// Runs `body` with the value on `on`, then passes the value on unchanged.
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func get(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
@@ -119,8 +115,6 @@ public final class Guarantee<T: Sendable>: Thenable {
 
     /// Transforms the value on `on` (by default `conf.Q.map`, the main queue).
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func map<U: Sendable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,
@@ -136,21 +130,9 @@ public final class Guarantee<T: Sendable>: Thenable {
         return next
     }
 
-    /// Reads the value at `keyPath`.
-    @inlinable
-    public func map<U: Sendable>(
-        on: DispatchQueue? = conf.Q.map,
-        flags: DispatchWorkItemFlags? = nil,
-        _ keyPath: KeyPath<T, U> & Sendable
-    ) -> Guarantee<U> {
-        map(on: on, flags: flags) { $0[keyPath: keyPath] }
-    }
-
     /// Runs `body` on `on` and settles as the guarantee it returns.
     @inlinable
     @discardableResult
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func then<U: Sendable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,

@@ -1,27 +1,33 @@
 import Dispatch
 
-/// The main queue seen as the main actor: pass `on: .main` and the handler is `@MainActor`.
+/// The main queue seen as the main actor: handlers given `on: .mainActor` are `@MainActor`.
 ///
-/// In Swift 6, a handler that touches UI state must be isolated to the main actor. When a chain
-/// method is given `on: .main`, Swift picks the overload taking this type, whose handler is
-/// `@MainActor`, so view code compiles as it did with PromiseKit:
+/// In Swift 6 a handler that touches UI state must be isolated to the main actor, which an
+/// ordinary `@Sendable` handler is not, even on the main queue. Every chain method has an overload
+/// taking `on: .mainActor` whose handler is `@MainActor`; it runs on the main queue:
 ///
 /// ```swift
-/// @MainActor final class ProfileViewController {
-///     var name = ""
+/// @MainActor final class ProfileScreen {
+///     var title = ""
 ///     func load() {
-///         fetchUser().done(on: .main) { user in self.name = user.name }
-///                    .catch(on: .main) { error in self.show(error) }
+///         fetchUser(id: 1)
+///             .map(on: .mainActor) { user in user.name }
+///             .done { @MainActor name in self.title = name }
+///             .catch(on: .mainActor) { error in self.title = "\(error)" }
 ///     }
 /// }
 /// ```
 ///
-/// Without `on:` (or with any other queue, or `nil`) the ordinary `@Sendable` handler is used and
-/// `conf.Q` is respected. Handlers given this way run on the main queue, so something must drain
-/// it (an app's run loop, `dispatchMain()`, or `RunLoop.main`).
+/// The methods that end a chain (`done`, `catch`, `ensure`, `finally`) also pick the `@MainActor`
+/// overload by themselves for a closure written `{ @MainActor in ... }`. The links in the middle
+/// (`then`, `map`, `get`) need `on: .mainActor` spelled out: giving them a default as well would
+/// double the overloads Swift weighs at every link, and long chains would stop type-checking in
+/// reasonable time. `on: .main` (a `DispatchQueue`) and the default `conf.Q` keep PromiseKit's
+/// ordinary `@Sendable` handlers. Something must drain the main queue: an app's run loop,
+/// `dispatchMain()`, or `RunLoop.main`.
 public struct MainActorQueue: Sendable {
     /// The main queue, as the main actor.
-    public static let main = MainActorQueue()
+    public static let mainActor = MainActorQueue()
 
     @inlinable init() {}
 }
@@ -52,7 +58,7 @@ extension Thenable {
     /// `done` with a `@MainActor` handler, run on the main queue.
     @inlinable
     public func done(
-        on: MainActorQueue,
+        on: MainActorQueue = .mainActor,
         _ body: @escaping @MainActor @Sendable (T) throws -> Void
     ) -> Promise<Void> {
         done(on: DispatchQueue.main) { value in
@@ -77,7 +83,7 @@ extension CatchMixin {
     @inlinable
     @discardableResult
     public func `catch`(
-        on: MainActorQueue,
+        on: MainActorQueue = .mainActor,
         policy: CatchPolicy = conf.catchPolicy,
         _ body: @escaping @MainActor @Sendable (Error) -> Void
     ) -> PMKFinalizer {
@@ -89,7 +95,7 @@ extension CatchMixin {
     /// `ensure` with a `@MainActor` handler, run on the main queue.
     @inlinable
     public func ensure(
-        on: MainActorQueue,
+        on: MainActorQueue = .mainActor,
         _ body: @escaping @MainActor @Sendable () -> Void
     ) -> Promise<T> {
         ensure(on: DispatchQueue.main) {
@@ -100,7 +106,7 @@ extension CatchMixin {
 
 extension PMKFinalizer {
     /// `finally` with a `@MainActor` handler, run on the main queue.
-    public func finally(on: MainActorQueue, _ body: @escaping @MainActor @Sendable () -> Void) {
+    public func finally(on: MainActorQueue = .mainActor, _ body: @escaping @MainActor @Sendable () -> Void) {
         finally(on: DispatchQueue.main) {
             MainActor.assumeIsolated { body() }
         }
@@ -112,7 +118,7 @@ extension Guarantee {
     @inlinable
     @discardableResult
     public func done(
-        on: MainActorQueue,
+        on: MainActorQueue = .mainActor,
         _ body: @escaping @MainActor @Sendable (T) -> Void
     ) -> Guarantee<Void> {
         done(on: DispatchQueue.main) { value in

@@ -36,8 +36,6 @@ extension Thenable {
     /// that settles this promise. The registration on `token` is removed when the returned promise
     /// settles.
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload below.
-    @_disfavoredOverload
     public func then<U: Thenable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,
@@ -73,8 +71,6 @@ extension Thenable {
     /// thread that settles this promise. The registration on `token` is removed when the returned
     /// promise settles.
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload below.
-    @_disfavoredOverload
     public func map<U: Sendable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,
@@ -125,8 +121,6 @@ extension Thenable {
     /// `body` runs on `on` (by default `conf.Q.return`, the main queue); `nil` runs it on the
     /// thread that settles this promise.
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload below.
-    @_disfavoredOverload
     public func done(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
@@ -142,8 +136,6 @@ extension Thenable {
     /// Failure and cancellation as ``done(on:flags:cancellation:_:)``; `body` runs on `on` (by
     /// default `conf.Q.return`, the main queue).
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload below.
-    @_disfavoredOverload
     public func get(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,

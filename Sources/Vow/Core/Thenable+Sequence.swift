@@ -19,16 +19,6 @@ extension Thenable where T: Sequence, T.Element: Sendable {
         map(on: on, flags: flags) { try $0.map(transform) }
     }
 
-    /// Reads `keyPath` of every element: `.mapValues(\.name)`.
-    @inlinable
-    public func mapValues<U: Sendable>(
-        on: DispatchQueue? = conf.Q.map,
-        flags: DispatchWorkItemFlags? = nil,
-        _ keyPath: KeyPath<T.Element, U> & Sendable
-    ) -> Promise<[U]> {
-        map(on: on, flags: flags) { $0.map { $0[keyPath: keyPath] } }
-    }
-
     /// Transforms every element into a sequence and concatenates them:
     /// `.flatMapValues { [$0, $0] }` turns `[1, 2]` into `[1, 1, 2, 2]`.
     @inlinable
@@ -48,16 +38,6 @@ extension Thenable where T: Sequence, T.Element: Sendable {
         _ transform: @escaping @Sendable (T.Element) throws -> U?
     ) -> Promise<[U]> {
         map(on: on, flags: flags) { try $0.compactMap(transform) }
-    }
-
-    /// Reads the optional `keyPath` of every element and drops the `nil`s: `.compactMapValues(\.age)`.
-    @inlinable
-    public func compactMapValues<U: Sendable>(
-        on: DispatchQueue? = conf.Q.map,
-        flags: DispatchWorkItemFlags? = nil,
-        _ keyPath: KeyPath<T.Element, U?> & Sendable
-    ) -> Promise<[U]> {
-        map(on: on, flags: flags) { $0.compactMap { $0[keyPath: keyPath] } }
     }
 
     /// Starts a thenable for every element on `on` and waits for all of them, as
@@ -96,15 +76,6 @@ extension Thenable where T: Sequence, T.Element: Sendable {
         map(on: on, flags: flags) { $0.filter(isIncluded) }
     }
 
-    /// Keeps the elements whose `keyPath` is `true`: `.filterValues(\.isActive)`.
-    @inlinable
-    public func filterValues(
-        on: DispatchQueue? = conf.Q.map,
-        flags: DispatchWorkItemFlags? = nil,
-        _ keyPath: KeyPath<T.Element, Bool> & Sendable
-    ) -> Promise<[T.Element]> {
-        map(on: on, flags: flags) { $0.filter { $0[keyPath: keyPath] } }
-    }
 }
 
 extension Thenable where T: Collection, T.Element: Sendable {

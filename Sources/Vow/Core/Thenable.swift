@@ -27,8 +27,6 @@ extension Thenable {
     /// firstly { fetchUser(id) }.then { user in fetchAvatar(user) }.done { show($0) }
     /// ```
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func then<U: Thenable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,
@@ -90,8 +88,6 @@ extension Thenable {
 
     /// Transforms the value on `on`; a throw rejects the returned promise.
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func map<U: Sendable>(
         on: DispatchQueue? = conf.Q.map,
         flags: DispatchWorkItemFlags? = nil,
@@ -141,16 +137,6 @@ extension Thenable {
         return next
     }
 
-    /// Reads the value at `keyPath`.
-    @inlinable
-    public func map<U: Sendable>(
-        on: DispatchQueue? = conf.Q.map,
-        flags: DispatchWorkItemFlags? = nil,
-        _ keyPath: KeyPath<T, U> & Sendable
-    ) -> Promise<U> {
-        map(on: on, flags: flags) { $0[keyPath: keyPath] }
-    }
-
     /// Transforms the value on `on`; `nil` rejects with `PMKError.compactMap`.
     @inlinable
     public func compactMap<U: Sendable>(
@@ -166,22 +152,10 @@ extension Thenable {
         }
     }
 
-    /// Reads the optional value at `keyPath`; `nil` rejects with `PMKError.compactMap`.
-    @inlinable
-    public func compactMap<U: Sendable>(
-        on: DispatchQueue? = conf.Q.map,
-        flags: DispatchWorkItemFlags? = nil,
-        _ keyPath: KeyPath<T, U?> & Sendable
-    ) -> Promise<U> {
-        compactMap(on: on, flags: flags) { $0[keyPath: keyPath] }
-    }
-
     /// Runs `body` with the value on `on` (by default `conf.Q.return`, the main queue).
     /// - Returns: A promise fulfilled with `()` after `body` returns, or rejected if it throws or
     ///   this promise was rejected.
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func done(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
@@ -192,8 +166,6 @@ extension Thenable {
 
     /// Runs `body` with the value on `on`, then passes the value on unchanged.
     @inlinable
-    // Disfavored so that `on: .main` selects the `@MainActor` overload (MainActorOverloads.swift).
-    @_disfavoredOverload
     public func get(
         on: DispatchQueue? = conf.Q.return,
         flags: DispatchWorkItemFlags? = nil,
