@@ -14,7 +14,7 @@
 /// ```
 /// idle ──install──▶ waiting ──settle──▶ finished
 ///   │                  │
-///   └──cancel──▶ cancelled ◀──cancel──┘   (a later install resumes with CancellationError)
+///   └──cancel──▶ cancelled ◀──cancel──┘   (a later install resumes at once with `false`)
 /// ```
 @usableFromInline
 final class PromiseAwaiter: Sendable {
