@@ -190,6 +190,10 @@ struct CompletionFunctionReader {
                 return .skipped(swiftName, SkipReason("parameter \(index + 1) has no name to forward"))
             }
         }
+        let allParameters = Array(signature.parameterClause.parameters)
+        for index in [handler.index, failure?.index].compactMap({ $0 }) where allParameters[index].defaultValue != nil {
+            return .skipped(swiftName, SkipReason("its handler `\(parameters[index].name)` has a default value, so existing calls that omit it would start calling the alternative"))
+        }
         let modifiers = decl.modifiers.map(\.name.text)
         if modifiers.contains("mutating") {
             return .skipped(swiftName, SkipReason("a mutating method cannot be called from an escaping closure"))

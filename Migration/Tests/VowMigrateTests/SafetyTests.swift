@@ -140,3 +140,13 @@ extension SafetyTests {
         XCTAssertTrue(result.output.hasPrefix("#!/usr/bin/env swift\n\nimport Vow\n"), result.output)
     }
 }
+
+extension SafetyTests {
+    func testAHandlerWithADefaultValueIsLeftAloneSoExistingCallsKeepTheirMeaning() {
+        let source = "final class S {\n    func f(completion: ((Error?) -> Void)? = nil) { completion?(nil) }\n    func g() { f() }\n}\n"
+        let result = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .promise))
+        XCTAssertFalse(result.changed)
+        XCTAssertEqual(result.findings.map(\.kind), [.skipped])
+        XCTAssertEqual(result.findings.first?.line, 2)
+    }
+}
