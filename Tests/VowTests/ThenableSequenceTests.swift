@@ -150,7 +150,7 @@ final class ThenableSequenceTests: XCTestCase {
         XCTAssertEqual(sortedDescending.valueIfFulfilled, [3, 2, 1])
     }
 
-    func testGuaranteeKeyPathVariantsReturnGuarantees() {
+    func testGuaranteeSequenceMethodsTakeKeyPathLiteralsAndReturnGuarantees() {
         let guaranteed = Guarantee.value(people)
         let names: Guarantee<[String]> = guaranteed.mapValues(on: nil, \.name)
         let ages: Guarantee<[Int]> = guaranteed.compactMapValues(on: nil, \.age)
