@@ -37,9 +37,12 @@ public enum UnifiedDiff {
         var newIndex: Int
     }
 
+    /// Past this many differing lines the search would keep O(D²) memory; a greedy scan takes over.
+    static let exactSearchLimit = 1_000
+
     static func editScript(_ a: [Substring], _ b: [Substring]) -> [Step] {
         let n = a.count, m = b.count
-        let maxD = n + m
+        let maxD = min(n + m, exactSearchLimit)
         let offset = maxD + 1
         var v = [Int](repeating: 0, count: 2 * maxD + 3)
         var trace: [[Int]] = []
@@ -60,6 +63,7 @@ public enum UnifiedDiff {
             }
             if found { break }
         }
+        guard found else { return greedyScript(a, b) }
         // Walk the trace backwards to recover the path.
         var steps: [Step] = []
         var x = n, y = m
@@ -90,6 +94,32 @@ public enum UnifiedDiff {
             }
         }
         return steps.reversed()
+    }
+
+    /// A valid, not always minimal, script in linear memory for files with very many changes:
+    /// where lines differ, the nearer of "old line reappears later in new" (insertions) and "new
+    /// line reappears later in old" (deletions) wins; otherwise the line is replaced.
+    static func greedyScript(_ a: [Substring], _ b: [Substring], window: Int = 400) -> [Step] {
+        var steps: [Step] = []
+        var x = 0, y = 0
+        while x < a.count || y < b.count {
+            if x < a.count && y < b.count && a[x] == b[y] {
+                steps.append(Step(kind: .keep, oldIndex: x, newIndex: y))
+                x += 1; y += 1
+                continue
+            }
+            let insertions = x < a.count ? b[y..<min(b.count, y + window)].firstIndex(of: a[x]).map { $0 - y } : nil
+            let deletions = y < b.count ? a[x..<min(a.count, x + window)].firstIndex(of: b[y]).map { $0 - x } : nil
+            if y < b.count, let insertions, insertions <= (deletions ?? .max) {
+                for _ in 0..<insertions { steps.append(Step(kind: .insert, oldIndex: x, newIndex: y)); y += 1 }
+            } else if x < a.count, let deletions {
+                for _ in 0..<deletions { steps.append(Step(kind: .delete, oldIndex: x, newIndex: y)); x += 1 }
+            } else {
+                if x < a.count { steps.append(Step(kind: .delete, oldIndex: x, newIndex: y)); x += 1 }
+                if y < b.count { steps.append(Step(kind: .insert, oldIndex: x, newIndex: y)); y += 1 }
+            }
+        }
+        return steps
     }
 
     private static func hunks(_ script: [Step], context: Int) -> [[Step]] {

@@ -150,3 +150,39 @@ extension SafetyTests {
         XCTAssertEqual(result.findings.first?.line, 2)
     }
 }
+
+extension SafetyTests {
+    /// Applies a unified diff the way `patch` does, for checking the diffs the tool prints.
+    private func apply(_ diff: String, to old: String) -> String {
+        var oldLines = old.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if oldLines.last == "" { oldLines.removeLast() }
+        var result: [String] = []
+        var position = 0
+        for line in diff.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2) where !line.isEmpty {
+            if line.hasPrefix("@@") {
+                let start = Int(line.dropFirst(4).prefix { $0.isNumber })!
+                let count = Int(line.split(separator: " ")[1].split(separator: ",")[1])!
+                let first = count == 0 ? start : start - 1
+                result += oldLines[position..<first]
+                position = first
+            } else if line.hasPrefix("+") {
+                result.append(String(line.dropFirst()))
+            } else {
+                position += 1
+                if line.hasPrefix(" ") { result.append(String(line.dropFirst())) }
+            }
+        }
+        result += oldLines[position...]
+        return result.joined(separator: "\n") + "\n"
+    }
+
+    func testDiffsApplyBackToTheOutputForSmallAndVeryLargeChanges() {
+        for count in [3, 3_000] {
+            let old = (0..<count).map { "func f\($0)() {}" }.joined(separator: "\n") + "\n"
+            let new = (0..<count).map { $0 % 3 == 0 ? "func f\($0)() {}\n// added \($0)\n// more" : ($0 % 7 == 0 ? "func g\($0)() {}" : "func f\($0)() {}") }
+                .joined(separator: "\n") + "\n"
+            let diff = UnifiedDiff.make(old: old, new: new, oldName: "a", newName: "b")
+            XCTAssertEqual(apply(diff, to: old), new, "\(count) lines")
+        }
+    }
+}
