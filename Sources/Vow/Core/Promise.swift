@@ -20,7 +20,7 @@ import Synchronization
 /// Each promise is a single allocation holding its state and its lock.
 public final class Promise<T: Sendable>: Thenable, CatchMixin {
     // Declared first, so its offset is fixed and `deinit` reaches it without generic metadata.
-    @usableFromInline let rejectionMark: RejectionMark
+    @usableFromInline let settlement: SettlementMark
     @usableFromInline let box: Box<Result<T>>
     #if DEBUG
     @usableFromInline let creationSite: CreationSite?
@@ -29,7 +29,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// A pending promise, settled internally by a chain link or combinator.
     @inlinable
     init(pendingAt site: CreationSite?) {
-        rejectionMark = RejectionMark(isSet: false)
+        settlement = SettlementMark()
         box = Box()
         #if DEBUG
         creationSite = site
@@ -39,7 +39,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// A promise settled from the start; `site` is where its chain began (debug builds).
     @inlinable
     init(sealed result: Result<T>, at site: CreationSite? = nil) {
-        rejectionMark = RejectionMark(isSet: result.isRejected)
+        settlement = SettlementMark(sealedWith: result)
         box = Box(sealed: result)
         #if DEBUG
         creationSite = site
@@ -55,7 +55,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         file: StaticString = #fileID,
         line: UInt = #line
     ) {
-        rejectionMark = RejectionMark(isSet: false)
+        settlement = SettlementMark()
         box = Box()
         #if DEBUG
         creationSite = CreationSite(file: file, line: line)
@@ -129,8 +129,12 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     @inlinable
     @discardableResult
     func seal(_ result: Result<T>) -> Bool {
-        if case .rejected = result { rejectionMark.set() }
-        return box.seal(result)
+        // Already sealed: answer without the box, whose generic code is slow where unspecialized
+        // (a resolver's deinit tries to seal every promise it made).
+        guard !settlement.isSealed else { return false }
+        guard box.seal(result) else { return false }
+        settlement.recordSeal(rejected: result.isRejected)
+        return true
     }
 
     var creationSiteIfRecorded: CreationSite? {
@@ -144,7 +148,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     deinit {
         // Swift runs a generic class's deinit unspecialized, where reading the box costs several
         // generic-metadata lookups: skip that for promises that were never rejected.
-        guard rejectionMark.isSet else { return }
+        guard settlement.wasRejected else { return }
         reportIfUnhandledRejection()
     }
 
@@ -197,36 +201,58 @@ extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
     }
 }
 
-/// Whether a promise may hold a rejection: set before it is sealed with one.
+/// Whether a promise has sealed, and with a rejection, readable without generic metadata.
 ///
-/// `Promise.deinit` reads it to skip the unhandled-rejection check, whose generic code is slow,
-/// for every promise that was fulfilled or never settled. The last release of a promise orders
-/// every earlier store before its `deinit`, so relaxed atomics suffice.
+/// Set once the box has sealed (a sealed box never unseals), so `Promise.seal` can refuse a
+/// second seal at once and `Promise.deinit` can skip the unhandled-rejection check, whose generic
+/// code is slow, for every promise that was never rejected. The box stays the authority: a clear
+/// mark only means "ask the box". The last release of a promise orders every earlier store before
+/// its `deinit`, so relaxed atomics suffice.
 @usableFromInline
-struct RejectionMark: ~Copyable, Sendable {
+struct SettlementMark: ~Copyable, Sendable {
     #if canImport(Darwin)
-    // `Atomic` needs macOS 15 / iOS 18, above Vow's floor: always take the full check there.
-    @inlinable init(isSet: Bool) {}
+    // `Atomic` needs macOS 15 / iOS 18, above Vow's floor: always ask the box there.
+    @inlinable init() {}
 
-    @inlinable func set() {}
+    @inlinable init(sealedWith result: Result<some Any>) {}
 
-    @inlinable var isSet: Bool { true }
+    @inlinable func recordSeal(rejected: Bool) {}
+
+    @inlinable var isSealed: Bool { false }
+
+    @inlinable var wasRejected: Bool { true }
     #else
-    @usableFromInline let flag: Atomic<Bool>
+    @usableFromInline static var sealedBit: UInt8 { 1 }
+    @usableFromInline static var rejectedBit: UInt8 { 2 }
 
+    @usableFromInline let bits: Atomic<UInt8>
+
+    /// Pending.
     @inlinable
-    init(isSet: Bool) {
-        flag = Atomic(isSet)
+    init() {
+        bits = Atomic(0)
+    }
+
+    /// Sealed from birth with `result`.
+    @inlinable
+    init(sealedWith result: Result<some Any>) {
+        bits = Atomic(result.isRejected ? Self.sealedBit | Self.rejectedBit : Self.sealedBit)
+    }
+
+    /// Records that the box has just sealed.
+    @inlinable
+    func recordSeal(rejected: Bool) {
+        bits.bitwiseOr(rejected ? Self.sealedBit | Self.rejectedBit : Self.sealedBit, ordering: .relaxed)
     }
 
     @inlinable
-    func set() {
-        flag.store(true, ordering: .relaxed)
+    var isSealed: Bool {
+        bits.load(ordering: .relaxed) & Self.sealedBit != 0
     }
 
     @inlinable
-    var isSet: Bool {
-        flag.load(ordering: .relaxed)
+    var wasRejected: Bool {
+        bits.load(ordering: .relaxed) & Self.rejectedBit != 0
     }
     #endif
 }
