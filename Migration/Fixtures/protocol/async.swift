@@ -12,6 +12,8 @@ public protocol NoteRepository: Sendable {
     func note(id: ID, completion: @escaping @Sendable (Swift.Result<Note, Error>) -> Void)
     @available(*, renamed: "allIDs()")
     func allIDs(completion: @escaping @Sendable ([ID]?, Error?) -> Void)
+    @available(*, renamed: "open(path:)")
+    static func open(path: String, completion: @escaping @Sendable (Swift.Result<Self, Error>) -> Void)
     var count: Int { get }
 }
 
@@ -37,6 +39,15 @@ public extension NoteRepository where ID: Sendable {
                 } else {
                     continuation.resume(throwing: PMKError.invalidCallingConvention)
                 }
+            }
+        }
+    }
+
+    /// Async alternative to `open(path:completion:)`, added by vow-migrate.
+    static func open(path: String) async throws -> Self {
+        try await withCheckedThrowingContinuation { continuation in
+            open(path: path) { result in
+                continuation.resume(with: result)
             }
         }
     }
@@ -73,6 +84,20 @@ struct InMemoryNotes: NoteRepository {
                 } else {
                     continuation.resume(throwing: PMKError.invalidCallingConvention)
                 }
+            }
+        }
+    }
+
+    @available(*, renamed: "open(path:)")
+    static func open(path: String, completion: @escaping @Sendable (Swift.Result<InMemoryNotes, Error>) -> Void) {
+        completion(.success(InMemoryNotes()))
+    }
+
+    /// Async alternative to `open(path:completion:)`, added by vow-migrate.
+    static func open(path: String) async throws -> InMemoryNotes {
+        try await withCheckedThrowingContinuation { continuation in
+            open(path: path) { result in
+                continuation.resume(with: result)
             }
         }
     }

@@ -9,6 +9,7 @@ public protocol NoteRepository: Sendable {
 
     func note(id: ID, completion: @escaping @Sendable (Result<Note, Error>) -> Void)
     func allIDs(completion: @escaping @Sendable ([ID]?, Error?) -> Void)
+    static func open(path: String, completion: @escaping @Sendable (Result<Self, Error>) -> Void)
     var count: Int { get }
 }
 
@@ -19,6 +20,10 @@ struct InMemoryNotes: NoteRepository {
 
     func allIDs(completion: @escaping @Sendable ([String]?, Error?) -> Void) {
         completion(["a"], nil)
+    }
+
+    static func open(path: String, completion: @escaping @Sendable (Result<InMemoryNotes, Error>) -> Void) {
+        completion(.success(InMemoryNotes()))
     }
 
     var count: Int { 1 }

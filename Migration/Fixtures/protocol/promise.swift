@@ -10,6 +10,7 @@ public protocol NoteRepository: Sendable {
 
     func note(id: ID, completion: @escaping @Sendable (Swift.Result<Note, Error>) -> Void)
     func allIDs(completion: @escaping @Sendable ([ID]?, Error?) -> Void)
+    static func open(path: String, completion: @escaping @Sendable (Swift.Result<Self, Error>) -> Void)
     var count: Int { get }
 }
 
@@ -29,6 +30,15 @@ public extension NoteRepository where ID: Sendable {
         Promise { seal in
             allIDs { value, error in
                 seal.resolve(value, error)
+            }
+        }
+    }
+
+    /// Promise-based alternative to `open(path:completion:)`, added by vow-migrate.
+    static func open(path: String) -> Promise<Self> {
+        Promise { seal in
+            open(path: path) { result in
+                seal.resolve(result)
             }
         }
     }
@@ -57,6 +67,19 @@ struct InMemoryNotes: NoteRepository {
         Promise { seal in
             allIDs { value, error in
                 seal.resolve(value, error)
+            }
+        }
+    }
+
+    static func open(path: String, completion: @escaping @Sendable (Swift.Result<InMemoryNotes, Error>) -> Void) {
+        completion(.success(InMemoryNotes()))
+    }
+
+    /// Promise-based alternative to `open(path:completion:)`, added by vow-migrate.
+    static func open(path: String) -> Promise<InMemoryNotes> {
+        Promise { seal in
+            open(path: path) { result in
+                seal.resolve(result)
             }
         }
     }
