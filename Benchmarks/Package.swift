@@ -33,6 +33,15 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        // A plain driver for counting instructions with callgrind (`ratios.py --instructions`).
+        // It lives outside `Benchmarks/` so the benchmark plugin does not take it for a suite.
+        .executableTarget(
+            name: "VowInstructionCounts",
+            dependencies: [
+                .product(name: "Vow", package: rootPackageIdentity),
+            ],
+            path: "Sources/VowInstructionCounts"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,6 +5,7 @@
     python3 Benchmarks/ratios.py --smoke          # a few iterations per case: checks, not numbers
     python3 Benchmarks/ratios.py --input FILE     # reads an earlier `--format jmh` export
     python3 Benchmarks/ratios.py --markdown       # the table as Markdown (for the README)
+    python3 Benchmarks/ratios.py --instructions   # instructions per operation, with callgrind
 
 Figures are medians (p50) per operation: the suite's per-iteration figures divided by the
 operations one iteration does (`Operations` in VowBenchmarks.swift). A floor is measured in the
@@ -175,12 +176,69 @@ def print_markdown(table, held, results):
         print(f"| {label} | {vow} | | {extra} | | | | {target} | {verdict} |")
 
 
+# Instruction counts (callgrind): (case, driver case, operations, floor driver cases, target ratio).
+INSTRUCTION_CASES = [
+    ("map link, on: nil, fulfilled root", "vow: map, on: nil, fulfilled root", 10_000, LINK_FLOOR, 2.0),
+    ("then link, on: nil, fulfilled root", "vow: then, on: nil, fulfilled root", 10_000, LINK_FLOOR, 2.0),
+    ("map link, on: nil, pending root", "vow: map, on: nil, pending root", 10_000, LINK_FLOOR, None),
+    ("then link, on: nil, pending root", "vow: then, on: nil, pending root", 10_000, LINK_FLOOR, None),
+    ("create + observe + fulfil one promise", "vow: create, observe, fulfil one pending promise", 10_000,
+     LINK_FLOOR, None),
+    ("when(fulfilled:), per element", "vow: when(fulfilled:) over 100k", 100_000, None, None),
+    ("await promise.value, settled", "vow: await value, settled", 10_000, ["floor: lock transition"], 2.0),
+    ("token register + cancel", "vow: token register + cancel", 10_000, LINK_FLOOR, None),
+]
+
+
+def callgrind_total(binary: str, case: str, count: int) -> int:
+    with tempfile.NamedTemporaryFile(prefix="callgrind-") as out:
+        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}", binary, case,
+                              str(count)], capture_output=True, text=True, check=True)
+    for line in run.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1].strip())
+    raise RuntimeError(f"no callgrind total for {case}: {run.stderr[-500:]}")
+
+
+def instructions_per_op(binary: str, case: str, count: int, cache: dict) -> float:
+    if (case, count) not in cache:
+        cache[(case, count)] = (callgrind_total(binary, case, count) - callgrind_total(binary, case, 0)) / count
+    return cache[(case, count)]
+
+
+def print_instructions():
+    package = os.path.dirname(os.path.abspath(__file__))
+    subprocess.run(["swift", "build", "-c", "release", "--package-path", package, "--product",
+                    "VowInstructionCounts"], check=True, stdout=sys.stderr)
+    binary = subprocess.run(["swift", "build", "-c", "release", "--package-path", package, "--show-bin-path"],
+                            check=True, capture_output=True, text=True).stdout.strip() + "/VowInstructionCounts"
+    cache = {}
+    headers = ["case", "Vow instructions", "floor", "floor instructions", "ratio", "target", "verdict"]
+    table = []
+    for label, case, count, floors, target in INSTRUCTION_CASES:
+        vow = instructions_per_op(binary, case, count, cache)
+        floor = sum(instructions_per_op(binary, name, 10_000, cache) for name in floors) if floors else None
+        ratio = vow / floor if floor else None
+        verdict = "—" if target is None else ("met" if ratio <= target else "MISSED")
+        table.append([label, f"{vow:,.0f}", " + ".join(f.removeprefix("floor: ") for f in floors) if floors else "—",
+                      "—" if floor is None else f"{floor:,.0f}", "—" if ratio is None else f"{ratio:.2f}x",
+                      "—" if target is None else f"<= {target}x", verdict])
+    widths = [max(len(str(row[i])) for row in [headers] + table) for i in range(len(headers))]
+    for row in [headers] + table:
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--input", help="a `--format jmh` export to read instead of running the suite")
     parser.add_argument("--smoke", action="store_true", help="run a few iterations per case only")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions per operation with callgrind instead of timing")
     args = parser.parse_args()
+    if args.instructions:
+        print_instructions()
+        return
     path = args.input or run_suite(args.smoke)
     results = load(path)
     table, held = rows(results), held_rows(results)
