@@ -67,7 +67,11 @@ struct CompletionFunctionReader {
     }
 
     private static let completionWords = ["completion", "complete", "callback", "reply", "done", "handler",
-                                          "finish", "result", "response", "then", "block"]
+                                          "finish", "result", "response", "then"]
+    /// Closures that run *with* something (a database, a lock) rather than after it: reporting an
+    /// error does not make them completions (`asyncRead(_ value: (Result<Database, Error>) -> Void)`).
+    private static let scopedBodyNames: Set<String> = ["body", "value", "block", "work", "execute", "operation",
+                                                       "transaction", "updates", "action", "closure"]
     private static let repeatedCallWords = ["progress", "change", "update", "event", "observ", "listen",
                                             "each", "stream", "receive", "notify"]
     private static let knownCancellableTypes: Set<String> = [
@@ -80,6 +84,15 @@ struct CompletionFunctionReader {
         "URLSessionTask", "URLSessionDataTask", "URLSessionDownloadTask", "URLSessionUploadTask",
         "URLSessionStreamTask", "URLSessionWebSocketTask", "Task",
     ]
+
+    /// `onConnectionDidOpen(_:)`, `observeChanges(_:)`, `subscribe(_:)`: the closure is stored and
+    /// called for each event, not once at the end.
+    static func registersForEvents(_ functionName: String) -> Bool {
+        let name = functionName.filter { $0 != "`" }
+        if name.hasPrefix("on"), let third = name.dropFirst(2).first, third.isUppercase { return true }
+        let lowered = name.lowercased()
+        return ["observe", "subscribe", "listen", "addhandler", "addobserver", "addlistener"].contains(where: lowered.contains)
+    }
 
     static func isCompletionName(_ name: String) -> Bool {
         let lowered = name.lowercased()
@@ -95,6 +108,7 @@ struct CompletionFunctionReader {
     func read(_ decl: FunctionDeclSyntax, isProtocolRequirement: Bool) -> Outcome {
         let signature = decl.signature
         if signature.effectSpecifiers?.asyncSpecifier != nil { return .notCandidate }
+        if Self.registersForEvents(decl.name.text) { return .notCandidate }
 
         var parameters: [CompletionFunction.Parameter] = []
         struct Closure {
@@ -155,6 +169,7 @@ struct CompletionFunctionReader {
             let named = closures.filter { Self.isCompletionName($0.words) && !Self.isFailureName($0.words) }
             let failing = closures.filter { closure in
                 if Self.repeatedCallWords.contains(where: closure.words.lowercased().contains) { return false }
+                if Self.scopedBodyNames.contains(closure.name.lowercased()) { return false }
                 if case .success(let shape) = TypeReader.shape(of: closure.function) { return shape.canFail }
                 return false
             }

@@ -186,3 +186,19 @@ extension SafetyTests {
         }
     }
 }
+
+extension SafetyTests {
+    func testEventRegistrationsAndScopedBodiesAreNotCompletions() {
+        let source = """
+        final class Pool {
+            func onConnectionDidOpen(_ callback: @escaping () -> Void) {}
+            func observeChanges(completion: @escaping (Int) -> Void) {}
+            func asyncRead(_ value: @escaping (Result<Int, Error>) -> Void) {}
+        }
+
+        """
+        let result = SourceMigrator.migrate(source: source, fileName: "Pool.swift", options: .init(target: .async))
+        XCTAssertFalse(result.changed)
+        XCTAssertEqual(result.findings, [])
+    }
+}
