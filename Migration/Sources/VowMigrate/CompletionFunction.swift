@@ -73,7 +73,7 @@ struct CompletionFunctionReader {
     private static let scopedBodyNames: Set<String> = ["body", "value", "block", "work", "execute", "operation",
                                                        "transaction", "updates", "action", "closure"]
     private static let repeatedCallWords = ["progress", "change", "update", "event", "observ", "listen",
-                                            "each", "stream", "receive", "notify"]
+                                            "each", "stream", "receive", "notify", "consum"]
     private static let knownCancellableTypes: Set<String> = [
         "URLSessionTask", "URLSessionDataTask", "URLSessionDownloadTask", "URLSessionUploadTask",
         "URLSessionStreamTask", "URLSessionWebSocketTask", "AnyCancellable", "DispatchWorkItem",
