@@ -21,6 +21,8 @@ import Synchronization
 public final class Promise<T: Sendable>: Thenable, CatchMixin {
     // Declared first, so its offset is fixed and `deinit` reaches it without generic metadata.
     @usableFromInline let settlement: SettlementMark
+    /// Seal it only through `seal(_:)`, which keeps `settlement` in step (unhandled-rejection
+    /// reports depend on it).
     @usableFromInline let box: Box<Result<T>>
     #if DEBUG
     @usableFromInline let creationSite: CreationSite?
