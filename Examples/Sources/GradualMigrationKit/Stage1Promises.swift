@@ -37,8 +37,7 @@ extension LegacyWeatherService {
             let task = forecast(cityID: cityID, days: days) { result in
                 seal.resolve(result)
             }
-            // vow-migrate writes `token?.register { task.cancel() }`; `seal.onCancel` does the same
-            // but is unregistered once the forecast settles, so a long-lived token (a screen's, a
+            // Unregistered once the forecast settles, so a long-lived token (a screen's, a
             // session's) does not keep every finished request alive.
             seal.onCancel { task.cancel() }
         }

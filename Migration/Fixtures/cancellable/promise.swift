@@ -20,7 +20,7 @@ final class Downloader: Sendable {
             let task = download(from: url) { value, error in
                 seal.resolve(value, error)
             }
-            token?.register { task.cancel() }
+            seal.onCancel { task.cancel() }
         }
     }
 
@@ -35,7 +35,7 @@ final class Downloader: Sendable {
             let task = thumbnail(for: url) { result in
                 seal.resolve(result)
             }
-            token?.register { task?.cancel() }
+            seal.onCancel { task?.cancel() }
         }
     }
 }

@@ -37,7 +37,7 @@ class Repository {
             nonisolated(unsafe) let task = load { result in
                 seal.resolve(result)
             }
-            token?.register { task.cancel() }
+            seal.onCancel { task.cancel() }
         }
     }
 

@@ -111,7 +111,7 @@ final class LegacyService: @unchecked Sendable {
             let task = avatar(for: account) { result in
                 seal.resolve(result)
             }
-            token?.register { task.cancel() }
+            seal.onCancel { task.cancel() }
         }
     }
 

@@ -191,7 +191,9 @@ struct AlternativeEmitter {
         lines.add("\(initializer) { \(names.seal) in", 0)
         lines.add(call(handlers: sealHandlers()), indentedBy: 1)
         if let handle = function.cancellableHandle {
-            lines.add("\(names.token)?.register { \(names.task)\(handle.isOptional ? "?" : "").cancel() }", 1)
+            // `onCancel` is removed when the promise settles; a bare token registration would keep
+            // every finished request (and its handle) alive on a long-lived token.
+            lines.add("\(names.seal).onCancel { \(names.task)\(handle.isOptional ? "?" : "").cancel() }", 1)
         }
         lines.add("}", 0)
         return lines
