@@ -49,15 +49,7 @@ extension CatchMixin {
         pipe { result in
             switch result {
             case .rejected(let error) where policy.handles(error):
-                dispatcher.dispatch {
-                    do {
-                        let returned = try body(error)
-                        guard returned !== next else { throw PMKError.returnedSelf }
-                        returned.pipe { next.seal($0) }
-                    } catch {
-                        next.seal(.rejected(error))
-                    }
-                }
+                dispatcher.dispatch { next.adopt { try body(error) } }
             case .rejected, .fulfilled:
                 next.seal(result)
             }

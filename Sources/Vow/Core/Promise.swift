@@ -139,6 +139,29 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         return true
     }
 
+    /// Settles as the thenable `body` returns, or rejects with what it throws: the shared work of
+    /// `then` and `recover`. Returning this very promise rejects with `PMKError.returnedSelf`.
+    @inlinable
+    func adopt<Returned: Thenable>(_ body: () throws -> Returned) where Returned.T == T {
+        do {
+            let returned = try body()
+            guard returned !== self else { throw PMKError.returnedSelf }
+            returned.pipe { self.seal($0) }
+        } catch {
+            seal(.rejected(error))
+        }
+    }
+
+    /// Fulfills with what `body` returns, or rejects with what it throws: the shared work of `map`.
+    @inlinable
+    func fulfill(_ body: () throws -> T) {
+        do {
+            seal(.fulfilled(try body()))
+        } catch {
+            seal(.rejected(error))
+        }
+    }
+
     var creationSiteIfRecorded: CreationSite? {
         #if DEBUG
         return creationSite

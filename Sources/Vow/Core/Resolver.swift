@@ -18,6 +18,9 @@ public final class Resolver<T: Sendable>: Sendable {
     }
 
     deinit {
+        // Nearly every resolver outlives a settled promise: answer from the settlement mark before
+        // boxing an error (an allocation) for the rare abandoned one.
+        guard !promise.settlement.isSealed else { return }
         if promise.seal(.rejected(VowError.abandoned)) {
             conf.logHandler(.pendingPromiseDeallocated)
             conf.diagnosticHandler(.abandoned(promise.creationSiteIfRecorded))

@@ -47,13 +47,7 @@ extension Thenable {
         }
         let next = Promise<U.T>(pendingAt: chainCreationSite, cancelledBy: token)
         pipeValue(into: next, on: Dispatcher(on, flags), cancelledBy: token) { value in
-            do {
-                let returned = try body(value)
-                guard returned !== next else { throw PMKError.returnedSelf }
-                returned.pipe { next.seal($0) }
-            } catch {
-                next.seal(.rejected(error))
-            }
+            next.adopt { try body(value) }
         }
         return next
     }
@@ -82,11 +76,7 @@ extension Thenable {
         }
         let next = Promise<U>(pendingAt: chainCreationSite, cancelledBy: token)
         pipeValue(into: next, on: Dispatcher(on, flags), cancelledBy: token) { value in
-            do {
-                next.seal(.fulfilled(try transform(value)))
-            } catch {
-                next.seal(.rejected(error))
-            }
+            next.fulfill { try transform(value) }
         }
         return next
     }
@@ -185,13 +175,7 @@ extension CatchMixin {
                 guard next.isPending else { return }
                 dispatcher.dispatch {
                     guard next.mayStartHandler(cancelledBy: token) else { return }
-                    do {
-                        let returned = try body(error)
-                        guard returned !== next else { throw PMKError.returnedSelf }
-                        returned.pipe { next.seal($0) }
-                    } catch {
-                        next.seal(.rejected(error))
-                    }
+                    next.adopt { try body(error) }
                 }
             case .rejected, .fulfilled:
                 next.seal(result)

@@ -59,26 +59,9 @@ extension Thenable {
         pipe { result in
             switch result {
             case .fulfilled(let value):
-                guard dispatcher.queue != nil else {
-                    // `on: nil`: run right here, without packing the work into a closure for a queue.
-                    do {
-                        let returned = try body(value)
-                        guard returned !== next else { throw PMKError.returnedSelf }
-                        returned.pipe { next.seal($0) }
-                    } catch {
-                        next.seal(.rejected(error))
-                    }
-                    return
-                }
-                dispatcher.dispatch {
-                    do {
-                        let returned = try body(value)
-                        guard returned !== next else { throw PMKError.returnedSelf }
-                        returned.pipe { next.seal($0) }
-                    } catch {
-                        next.seal(.rejected(error))
-                    }
-                }
+                // `on: nil`: run right here, without packing the work into a closure for a queue.
+                guard dispatcher.queue != nil else { return next.adopt { try body(value) } }
+                dispatcher.dispatch { next.adopt { try body(value) } }
             case .rejected(let error):
                 next.seal(.rejected(error))
             }
@@ -114,22 +97,9 @@ extension Thenable {
         pipe { result in
             switch result {
             case .fulfilled(let value):
-                guard dispatcher.queue != nil else {
-                    // `on: nil`: run right here, without packing the work into a closure for a queue.
-                    do {
-                        next.seal(.fulfilled(try transform(value)))
-                    } catch {
-                        next.seal(.rejected(error))
-                    }
-                    return
-                }
-                dispatcher.dispatch {
-                    do {
-                        next.seal(.fulfilled(try transform(value)))
-                    } catch {
-                        next.seal(.rejected(error))
-                    }
-                }
+                // `on: nil`: run right here, without packing the work into a closure for a queue.
+                guard dispatcher.queue != nil else { return next.fulfill { try transform(value) } }
+                dispatcher.dispatch { next.fulfill { try transform(value) } }
             case .rejected(let error):
                 next.seal(.rejected(error))
             }
