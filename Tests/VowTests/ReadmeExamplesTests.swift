@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import XCTest
 import Vow
 
@@ -45,9 +46,96 @@ func greeting() async throws -> String {
     }
 }
 
+// MARK: - README: Cancellation
+
+/// A stand-in for a transfer API with a `stop()`: completes after a short delay unless stopped.
+private final class Transfer: @unchecked Sendable {
+    // @unchecked: `stopped` is only touched under `lock`.
+    private let lock = NSLock()
+    private var stopped = false
+
+    init(_ name: String, completion: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { [self] in
+            lock.lock(); let wasStopped = stopped; lock.unlock()
+            if !wasStopped { completion() }
+        }
+    }
+
+    func stop() {
+        lock.lock(); stopped = true; lock.unlock()
+    }
+
+    var isStopped: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return stopped
+    }
+}
+
+private let transfers = Recorder<Transfer>()
+
+func download(_ name: String, cancellation token: CancellationToken) -> Promise<String> {
+    Promise(cancellation: token) { seal in
+        let transfer = Transfer(name) { seal.fulfill("downloaded \(name)") }
+        transfers.append(transfer)
+        seal.onCancel { transfer.stop() }      // runs only if cancelled while pending
+    }
+}
+
+private func cancellationExample() -> Promise<String> {
+    let source = CancellationTokenSource()
+    let file = download("report.pdf", cancellation: source.token)
+    source.cancel()                                 // `file` rejects with VowError.cancelled
+    return file
+}
+
+// MARK: - README: Promises and async/await, both ways
+
+// Async code as a promise: the body runs in a Task the promise owns.
+func fetchGreeting() -> Promise<String> {
+    Promise { try await greeting() }
+}
+
+private func bothWays() async throws -> [String] {
+    var seen: [String] = []
+    // A promise, awaited: no main queue needed; cancelling the awaiting Task releases just this awaiter.
+    let user = try await fetchUser(id: 1).value
+    seen.append(user.name)
+
+    // A Task's cancellation as a token, for promise-based code underneath.
+    let name = try await withCancellationToken { token in
+        try await download("avatar.png", cancellation: token).value
+    }
+    seen.append(name)
+
+    // A callback API as an async call, through a checked continuation.
+    let ada = try await withCallback { done in legacyFetchUser(id: 1, completion: done) }
+    seen.append(ada.name)
+
+    // Many promises as an AsyncSequence, in the order they settle.
+    for try await user in [fetchUser(id: 1), fetchUser(id: 2)].values {
+        print(user.name)
+        seen.append(user.name)
+    }
+    return seen
+}
+
 // MARK: -
 
 final class ReadmeExamplesTests: XCTestCase {
+
+    func testTheCancellationExampleRejectsAndStopsTheTransfer() {
+        let file = cancellationExample()
+        XCTAssertEqual(file.error as? VowError, .cancelled)
+        XCTAssertTrue(transfers.elements.last?.isStopped ?? false)
+    }
+
+    func testTheBothWaysExamplesRun() async throws {
+        let seen = try await bothWays()
+        XCTAssertEqual(seen, ["Ada", "downloaded avatar.png", "Ada", "Ada", "Ada"])
+        let greetingText = try await fetchGreeting().value
+        XCTAssertEqual(greetingText, "Hello, Ada")
+    }
+
 
     func testTheQuickStartChainRuns() throws {
         quickStartChain()
