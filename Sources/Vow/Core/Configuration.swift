@@ -23,6 +23,7 @@ public final class PMKConfiguration: Sendable {
 
     @usableFromInline let settings = LockedState(Settings())
 
+    /// A configuration with PromiseKit's defaults; Vow uses the shared `conf`.
     public init() {}
 
     /// The default queues: `map` for `then`, `map`, `compactMap`, `recover` and `tap`; `return` for

@@ -22,6 +22,7 @@ public enum PMKError: Error {
 }
 
 extension PMKError: CustomDebugStringConvertible, CustomStringConvertible {
+    /// What went wrong, in a sentence.
     public var debugDescription: String {
         switch self {
         case .invalidCallingConvention:
@@ -44,6 +45,7 @@ extension PMKError: CustomDebugStringConvertible, CustomStringConvertible {
         }
     }
 
+    /// The same sentence as `debugDescription`.
     public var description: String { debugDescription }
 }
 
@@ -57,6 +59,7 @@ public protocol CancellableError: Error {
 }
 
 extension PMKError: CancellableError {
+    /// `true` for `.cancelled`.
     public var isCancelled: Bool {
         if case .cancelled = self { return true }
         return false
@@ -73,8 +76,10 @@ public enum VowError: Error, Equatable, Hashable, Sendable {
 }
 
 extension VowError: CancellableError, CustomStringConvertible {
+    /// `true` for `.cancelled`.
     public var isCancelled: Bool { self == .cancelled }
 
+    /// What happened, in a sentence.
     public var description: String {
         switch self {
         case .abandoned:

@@ -183,6 +183,7 @@ extension Guarantee where T == Void {
 }
 
 extension Guarantee: CustomStringConvertible {
+    /// `Guarantee(value)` once settled, `Guarantee(…Type)` while pending.
     public var description: String {
         if let value = box.inspectWithoutObserving() { return "Guarantee(\(value))" }
         return "Guarantee(…\(T.self))"

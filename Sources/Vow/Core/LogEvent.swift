@@ -20,6 +20,7 @@ public struct CreationSite: Sendable, CustomStringConvertible {
     /// The line in that file.
     public let line: UInt
 
+    /// A site, usually from `#fileID` and `#line`.
     @inlinable
     public init(file: StaticString, line: UInt) {
         self.fileID = file
@@ -29,6 +30,7 @@ public struct CreationSite: Sendable, CustomStringConvertible {
     /// The file, as `#fileID` gives it (`Module/File.swift`).
     public var file: String { "\(fileID)" }
 
+    /// `File.swift:line`.
     public var description: String { "\(file):\(line)" }
 }
 
@@ -41,6 +43,7 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
     /// `VowError.abandoned`.
     case abandoned(CreationSite?)
 
+    /// The report as Vow prints it.
     public var description: String {
         switch self {
         case .resolvedTwice(let site):
@@ -62,11 +65,13 @@ public struct UnhandledRejection: Sendable, CustomStringConvertible {
     /// Where the promise was created (debug builds only).
     public let creationSite: CreationSite?
 
+    /// A report of `error`, from a promise created at `creationSite`.
     public init(error: Error, creationSite: CreationSite?) {
         self.error = error
         self.creationSite = creationSite
     }
 
+    /// The report as Vow prints it.
     public var description: String {
         "Vow: unhandled rejection\(Diagnostic.createdAt(creationSite)): \(error)"
     }

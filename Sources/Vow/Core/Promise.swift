@@ -203,6 +203,8 @@ extension Promise where T == Void {
 }
 
 extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `Promise(value)`, `Promise(error)`, or `Promise(…Type)` while pending; does not count as
+    /// handling a rejection.
     public var description: String {
         switch box.inspectWithoutObserving() {
         case nil:
@@ -214,6 +216,7 @@ extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
         }
     }
 
+    /// The type and state: `Promise<Int>.pending`, `.fulfilled(3)` or `.rejected(error)`.
     public var debugDescription: String {
         switch box.inspectWithoutObserving() {
         case nil:
