@@ -3,28 +3,26 @@ import SwiftSyntax
 /// The edits for one file, gathered from its completion-handler functions and applied at once
 /// as byte insertions, so every comment and space of the original stays where it was.
 struct FileRewrite {
-    struct Edit {
-        var offset: Int
-        var removing: Int
-        var text: String
-    }
+    typealias Edit = TextEdit
 
     let source: String
     let bytes: [UInt8]
     let tree: SourceFileSyntax
     let converter: SourceLocationConverter
     let options: MigrationOptions
+    let target: MigrationTarget
     let unit: String
     private(set) var findings: [Finding] = []
     private var edits: [Edit] = []
     private var needsVow = false
 
-    init(source: String, tree: SourceFileSyntax, converter: SourceLocationConverter, options: MigrationOptions) {
+    init(source: String, tree: SourceFileSyntax, converter: SourceLocationConverter, options: MigrationOptions, target: MigrationTarget) {
         self.source = source
         self.bytes = Array(source.utf8)
         self.tree = tree
         self.converter = converter
         self.options = options
+        self.target = target
         self.unit = Indentation.detectUnit(in: source)
     }
 
@@ -40,7 +38,7 @@ struct FileRewrite {
         )
         var protocolAlternatives: [(protocolDecl: ProtocolDeclSyntax, lines: [CodeLines], sendableAssociatedTypes: [String])] = []
         let replacer = options.replace
-            ? BodyReplacer(collector: collector, reader: reader, target: options.target, tree: tree, bytes: bytes)
+            ? BodyReplacer(collector: collector, reader: reader, target: target, tree: tree, bytes: bytes)
             : nil
 
         for site in collector.functions {
@@ -51,10 +49,10 @@ struct FileRewrite {
             case .skipped(let name, let reason):
                 report(.skipped, name, site.decl, reason.message)
             case .candidate(let function):
-                let emitter = AlternativeEmitter(function: function, target: options.target,
+                let emitter = AlternativeEmitter(function: function, target: target,
                                                  enclosingTypeParameters: site.nonSendableTypeParameters)
                 let existing = collector.signatures[site.scope, default: []].filter { $0.swiftName == emitter.alternativeSwiftName }
-                if existing.contains(where: { options.target == .promise ? $0.returnsVowType : $0.isAsync }) {
+                if existing.contains(where: { target == .promise ? $0.returnsVowType : $0.isAsync }) {
                     report(.alreadyMigrated, function.swiftName, site.decl, "already has the alternative `\(emitter.alternativeSwiftName)`")
                     continue
                 }
@@ -88,7 +86,7 @@ struct FileRewrite {
                 } else {
                     insertAfter(site.decl, emitter.declaration())
                 }
-                if options.target == .async { markRenamed(site.decl, to: emitter.alternativeSwiftName) }
+                if target == .async { markRenamed(site.decl, to: emitter.alternativeSwiftName) }
                 needsVow = needsVow || emitter.needsVow
                 report(.added, function.swiftName, site.decl, "added `\(emitter.summary)`")
             }
@@ -111,21 +109,7 @@ struct FileRewrite {
     }
 
     func apply() -> String {
-        var output = bytes
-        // From the end backwards so that earlier offsets stay valid; equal offsets keep their order.
-        let ordered = edits.enumerated().sorted { lhs, rhs in
-            lhs.element.offset != rhs.element.offset ? lhs.element.offset > rhs.element.offset : lhs.offset > rhs.offset
-        }
-        // Generated code is written with "\n"; a file with Windows line endings gets its own.
-        let windowsLineEndings = source.contains("\r\n")
-        for (_, edit) in ordered {
-            var text = edit.text
-            if windowsLineEndings {
-                text = text.replacing("\r\n", with: "\n").replacing("\n", with: "\r\n")
-            }
-            output.replaceSubrange(edit.offset..<(edit.offset + edit.removing), with: Array(text.utf8))
-        }
-        return String(decoding: output, as: UTF8.self)
+        Edit.apply(edits, to: source)
     }
 
     // MARK: - Edits

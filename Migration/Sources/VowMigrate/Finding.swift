@@ -11,12 +11,17 @@ public struct Finding: Sendable, Codable, Equatable {
         case skipped
         /// The file does not parse; it was left alone.
         case parseError
+        /// `--from-promisekit`: a PromiseKit import or spelling was changed to Vow's.
+        case switched
+        /// `--from-promisekit`: left alone, but may need a change by hand (the message says which).
+        case review
     }
 
     public var kind: Kind
-    /// The function as Swift names it, `fetchUser(id:completion:)`; empty for a parse error.
+    /// The function as Swift names it, `fetchUser(id:completion:)`; for `switched` and `review`
+    /// the code concerned (`promise.value`, `import PMKFoundation`); empty for a parse error.
     public var function: String
-    /// 1-based line of the function (or of the parse error).
+    /// 1-based line of the function (of the parse error, of the import, of the `value` name).
     public var line: Int
     /// 1-based column, in UTF-8 bytes as the compiler counts them.
     public var column: Int

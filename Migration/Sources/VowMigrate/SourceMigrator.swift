@@ -5,13 +5,16 @@ import SwiftSyntax
 /// Migrates the text of one Swift file. Pure: no file system, no global state, safe to call from
 /// many threads at once.
 public enum SourceMigrator {
-    /// Adds alternatives to (or converts) the completion-handler functions of `source`.
+    /// Switches `source` from PromiseKit to Vow (`options.fromPromiseKit`), then adds alternatives
+    /// to (or converts) its completion-handler functions (`options.target`).
     ///
     /// - A file that does not parse comes back unchanged with a `parseError` finding at the first
     ///   error's location.
-    /// - The output is parsed again before it is returned; should a rewrite ever not parse, the
-    ///   file comes back unchanged with a `skipped` finding rather than broken.
+    /// - The output is parsed again after each step; should a rewrite ever not parse, the file
+    ///   comes back unchanged with a `skipped` finding rather than broken.
     /// - Running the result through again changes nothing.
+    /// - With both steps, the alternatives' findings are located in the switched text, which
+    ///   differs from the original only where a duplicate `import PromiseKit` line was removed.
     public static func migrate(source: String, fileName: String, options: MigrationOptions) -> FileMigration {
         let tree = Parser.parse(source: source)
         let converter = SourceLocationConverter(fileName: fileName, tree: tree)
@@ -19,18 +22,44 @@ public enum SourceMigrator {
             return FileMigration(output: source, changed: false, findings: [parseErrorFinding(tree, converter)])
         }
 
-        var rewrite = FileRewrite(source: source, tree: tree, converter: converter, options: options)
+        var text = source, textTree = tree, textConverter = converter
+        var findings: [Finding] = []
+        if options.fromPromiseKit {
+            var change = PromiseKitSwitch(source: source, tree: tree, converter: converter)
+            change.run()
+            findings = change.findings
+            if !change.edits.isEmpty {
+                text = TextEdit.apply(change.edits, to: source)
+                textTree = Parser.parse(source: text)
+                if textTree.hasError { return unparseableOutput(source) }
+                textConverter = SourceLocationConverter(fileName: fileName, tree: textTree)
+            }
+        }
+        guard let target = options.target else {
+            return FileMigration(output: text, changed: text != source, findings: findings)
+        }
+
+        var rewrite = FileRewrite(source: text, tree: textTree, converter: textConverter, options: options, target: target)
         rewrite.run()
+        findings = options.fromPromiseKit ? inSourceOrder(findings + rewrite.findings) : rewrite.findings
         guard rewrite.hasEdits else {
-            return FileMigration(output: source, changed: false, findings: rewrite.findings)
+            return FileMigration(output: text, changed: text != source, findings: findings)
         }
         let output = rewrite.apply()
-        if Parser.parse(source: output).hasError {
-            let finding = Finding(kind: .skipped, function: "", line: 1, column: 1,
-                                  message: "vow-migrate produced code that does not parse; the file was left alone (please report this)")
-            return FileMigration(output: source, changed: false, findings: [finding])
-        }
-        return FileMigration(output: output, changed: output != source, findings: rewrite.findings)
+        if Parser.parse(source: output).hasError { return unparseableOutput(source) }
+        return FileMigration(output: output, changed: output != source, findings: findings)
+    }
+
+    private static func unparseableOutput(_ source: String) -> FileMigration {
+        let finding = Finding(kind: .skipped, function: "", line: 1, column: 1,
+                              message: "vow-migrate produced code that does not parse; the file was left alone (please report this)")
+        return FileMigration(output: source, changed: false, findings: [finding])
+    }
+
+    private static func inSourceOrder(_ findings: [Finding]) -> [Finding] {
+        findings.enumerated().sorted { lhs, rhs in
+            (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
+        }.map(\.element)
     }
 
     private static func parseErrorFinding(_ tree: SourceFileSyntax, _ converter: SourceLocationConverter) -> Finding {

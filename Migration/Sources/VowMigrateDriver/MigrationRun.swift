@@ -32,6 +32,10 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var replaced = 0
     public var alreadyMigrated = 0
     public var skipped = 0
+    /// `--from-promisekit`: imports and `.value` reads switched to Vow's spelling.
+    public var switched = 0
+    /// `--from-promisekit`: places left alone that may need a change by hand.
+    public var toReview = 0
     public var unparseableFiles = 0
     public var failedFiles = 0
 
@@ -49,6 +53,8 @@ public struct RunSummary: Sendable, Codable, Equatable {
             case .alreadyMigrated: alreadyMigrated += 1
             case .skipped: skipped += 1
             case .parseError: unparseableFiles += 1
+            case .switched: switched += 1
+            case .review: toReview += 1
             }
         }
     }

@@ -3,7 +3,8 @@ import VowMigrate
 import VowMigrateDriver
 
 /// Streams the JSON report file by file, so a large tree's report never sits in memory whole:
-/// `{"mode":…,"replace":…,"target":…,"version":1,"files":[…],"summary":{…}}`.
+/// `{"fromPromiseKit":…,"mode":…,"replace":…,"target":…,"version":1,"files":[…],"summary":{…}}`
+/// (`target` is `null` for a `--from-promisekit` run that adds no alternatives).
 final class JSONReportWriter {
     private let encoder: JSONEncoder
     private let header: String
@@ -17,7 +18,9 @@ final class JSONReportWriter {
         case .inPlace: "in-place"
         case .check: "check"
         }
-        header = "{\"mode\":\"\(modeName)\",\"replace\":\(options.replace),\"target\":\"\(options.target.rawValue)\",\"version\":1,\"files\":["
+        let target = options.target.map { "\"\($0.rawValue)\"" } ?? "null"
+        header = "{\"fromPromiseKit\":\(options.fromPromiseKit),\"mode\":\"\(modeName)\",\"replace\":\(options.replace),"
+            + "\"target\":\(target),\"version\":1,\"files\":["
     }
 
     func begin() {

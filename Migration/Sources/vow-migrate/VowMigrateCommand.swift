@@ -39,7 +39,7 @@ enum ExitStatus {
 struct VowMigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vow-migrate",
-        abstract: "Add promise or async alternatives to completion-handler functions.",
+        abstract: "Add promise or async alternatives to completion-handler functions, or switch code from PromiseKit to Vow.",
         discussion: """
         For each function that reports its outcome through a completion handler, vow-migrate adds \
         an alternative beside it (`-> Promise<T>` with --to promise, `async` with --to async) that \
@@ -49,6 +49,13 @@ struct VowMigrateCommand: ParsableCommand {
         split success:/failure: pairs, typealiased handlers, handlers in any position, and \
         functions returning a cancellable handle.
 
+        With --from-promisekit it switches files from PromiseKit to Vow: `import PromiseKit` becomes \
+        `import Vow`, and PromiseKit's synchronous `.value` becomes `.valueIfFulfilled` where the \
+        file shows the base is a promise (Vow's `value` is async). Other `.value` reads that could \
+        be a promise are reported as warnings, not changed; PromiseKit extension modules \
+        (`import PMKFoundation`) are reported, not removed. Given --to as well, it switches first \
+        and then adds the alternatives.
+
         EXAMPLES:
           Show the diff for a whole tree:
             vow-migrate Sources --to promise
@@ -56,6 +63,10 @@ struct VowMigrateCommand: ParsableCommand {
             vow-migrate Sources/Api.swift --to async --in-place
           In CI, fail while anything is left to migrate:
             vow-migrate Sources --to async --check
+          Move a tree from PromiseKit to Vow:
+            vow-migrate Sources --from-promisekit --in-place
+          Move from PromiseKit and add promise alternatives in one go:
+            vow-migrate Sources --from-promisekit --to promise --in-place
           Every change and skip as JSON:
             vow-migrate Sources --to promise --report json > migration.json
 
@@ -71,11 +82,15 @@ struct VowMigrateCommand: ParsableCommand {
     @Argument(help: "Swift files or directories to migrate (directories are searched for .swift files, hidden entries skipped).")
     var paths: [String] = []
 
-    @Option(help: "The form to generate: promise or async.")
-    var to: MigrationTarget
+    @Option(help: "The form of the alternatives to generate: promise or async (optional with --from-promisekit).")
+    var to: MigrationTarget?
 
     @Flag(help: "Convert each function itself instead of adding an alternative beside it.")
     var replace = false
+
+    @Flag(name: .customLong("from-promisekit"),
+          help: "Switch from PromiseKit to Vow: the import, and `.value` on evident promises to `.valueIfFulfilled`; report the uncertain ones.")
+    var fromPromiseKit = false
 
     @Flag var mode: OutputMode = .diff
 
@@ -88,6 +103,12 @@ struct VowMigrateCommand: ParsableCommand {
     func validate() throws {
         if paths.isEmpty {
             throw ValidationError("Name at least one Swift file or directory, e.g. `vow-migrate Sources --to promise`.")
+        }
+        if to == nil && !fromPromiseKit {
+            throw ValidationError("Say what to do: `--to promise` or `--to async` to add alternatives, `--from-promisekit` to switch from PromiseKit to Vow, or both.")
+        }
+        if replace && to == nil {
+            throw ValidationError("--replace converts functions to the form given by --to; add `--to promise` or `--to async`.")
         }
         if let jobs, jobs < 1 {
             throw ValidationError("--jobs must be 1 or more.")
@@ -104,7 +125,7 @@ struct VowMigrateCommand: ParsableCommand {
             throw ExitCode(ExitStatus.badPath)
         }
 
-        let options = MigrationOptions(target: to, replace: replace)
+        let options = MigrationOptions(target: to, replace: replace, fromPromiseKit: fromPromiseKit)
         let migrationRun = MigrationRun(options: options, mode: mode, includeDiffs: mode == .diff,
                                         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let progress = ProgressLine(total: files.count)
@@ -149,7 +170,9 @@ struct VowMigrateCommand: ParsableCommand {
                 text += "\(report.path):\(finding.line):\(finding.column): skipped `\(finding.function)`: \(finding.message)\n"
             case .parseError:
                 text += "\(report.path):\(finding.line):\(finding.column): error: \(finding.message)\n"
-            case .added, .replaced, .alreadyMigrated:
+            case .review:
+                text += "\(report.path):\(finding.line):\(finding.column): warning: `\(finding.function)` \(finding.message)\n"
+            case .added, .replaced, .alreadyMigrated, .switched:
                 continue
             }
         }
@@ -165,6 +188,9 @@ struct VowMigrateCommand: ParsableCommand {
         }
         text += "; \(summary.added) alternative\(summary.added == 1 ? "" : "s") added, \(summary.replaced) replaced, "
         text += "\(summary.skipped) skipped, \(summary.alreadyMigrated) already migrated"
+        if fromPromiseKit {
+            text += "; \(summary.switched) PromiseKit spelling\(summary.switched == 1 ? "" : "s") switched, \(summary.toReview) to review"
+        }
         if summary.unparseableFiles > 0 { text += "; \(summary.unparseableFiles) unparseable file(s) left alone" }
         if summary.failedFiles > 0 { text += "; \(summary.failedFiles) file(s) could not be read or written" }
         text += String(format: "; %d lines in %.2fs (%d lines/s)\n", summary.lines, seconds, rate)
