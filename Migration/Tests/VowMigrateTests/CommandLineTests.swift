@@ -179,3 +179,105 @@ extension CommandLineTests {
         XCTAssertFalse(piped.standardError.contains("/60 files"))
     }
 }
+
+// MARK: - --from-promisekit
+
+extension CommandLineTests {
+    private var promiseKitFile: String {
+        """
+        import PromiseKit
+
+        final class Api: Sendable {
+            func ping(completion: @escaping @Sendable (Error?) -> Void) {
+                completion(nil)
+            }
+
+            func latest() -> Promise<Int> {
+                Promise.value(1)
+            }
+
+            func peek(_ other: Api) -> [Int?] {
+                [latest().value, other.cached.value]
+            }
+        }
+
+        """
+    }
+
+    func testFromPromiseKitAlonePrintsTheSwitchAndWarnsAboutUncertainReads() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let file = try write(promiseKitFile, "Api.swift", in: directory)
+        let result = try TestSupport.migrate([file, "--from-promisekit"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardOutput.contains("-import PromiseKit\n+import Vow\n"), result.standardOutput)
+        XCTAssertTrue(result.standardOutput.contains("+        [latest().valueIfFulfilled, other.cached.value]"), result.standardOutput)
+        XCTAssertFalse(result.standardOutput.contains("func ping() -> Promise<Void>"), "no alternatives without --to")
+        XCTAssertTrue(result.standardError.contains(
+            "\(file):13:39: warning: `other.cached.value` may be PromiseKit's synchronous `value`; if this is a promise, use `valueIfFulfilled`"),
+            result.standardError)
+        XCTAssertTrue(result.standardError.contains("2 PromiseKit spellings switched, 1 to review"), result.standardError)
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), promiseKitFile)
+    }
+
+    func testFromPromiseKitWithToPromiseSwitchesThenAddsAlternatives() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let file = try write(promiseKitFile, "Api.swift", in: directory)
+        let result = try TestSupport.migrate([file, "--from-promisekit", "--to", "promise", "--in-place"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let output = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertTrue(output.hasPrefix("import Vow\n\nfinal class Api"), output)
+        XCTAssertTrue(output.contains("func ping() -> Promise<Void> {"), output)
+        XCTAssertTrue(output.contains("latest().valueIfFulfilled"), output)
+        XCTAssertTrue(result.standardError.contains("1 alternative added"), result.standardError)
+        let again = try TestSupport.migrate([file, "--from-promisekit", "--to", "promise", "--check"])
+        XCTAssertEqual(again.status, 0, again.standardError)
+    }
+
+    func testFromPromiseKitCheckExitsWith1UntilSwitched() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let file = try write(promiseKitFile, "Api.swift", in: directory)
+        let check = try TestSupport.migrate([directory.path, "--from-promisekit", "--check"])
+        XCTAssertEqual(check.status, 1, check.standardError)
+        XCTAssertTrue(check.standardOutput.contains("would change: \(file)"), check.standardOutput)
+        let inPlace = try TestSupport.migrate([directory.path, "--from-promisekit", "--in-place"])
+        XCTAssertEqual(inPlace.status, 0, inPlace.standardError)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["Api.swift"], "no temporary files left")
+        let again = try TestSupport.migrate([directory.path, "--from-promisekit", "--check"])
+        XCTAssertEqual(again.status, 0, again.standardError)
+    }
+
+    func testFromPromiseKitJSONReport() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        _ = try write(promiseKitFile, "Api.swift", in: directory)
+        let result = try TestSupport.migrate([directory.path, "--from-promisekit", "--report", "json"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        XCTAssertEqual(object["fromPromiseKit"] as? Bool, true)
+        XCTAssertTrue(object["target"] is NSNull)
+        let files = try XCTUnwrap(object["files"] as? [[String: Any]])
+        let findings = try XCTUnwrap(files.first?["findings"] as? [[String: Any]])
+        XCTAssertEqual(findings.map { $0["kind"] as? String }, ["switched", "switched", "review"])
+        XCTAssertEqual(findings.last?["line"] as? Int, 13)
+        XCTAssertEqual(findings.last?["column"] as? Int, 39)
+        let summary = try XCTUnwrap(object["summary"] as? [String: Any])
+        XCTAssertEqual(summary["switched"] as? Int, 2)
+        XCTAssertEqual(summary["toReview"] as? Int, 1)
+    }
+
+    func testNeitherToNorFromPromiseKitIsAUsageError() throws {
+        let result = try TestSupport.migrate(["Sources"])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.standardError.contains("--from-promisekit"), result.standardError)
+        let replace = try TestSupport.migrate(["Sources", "--from-promisekit", "--replace"])
+        XCTAssertEqual(replace.status, 64)
+        XCTAssertTrue(replace.standardError.contains("--replace"), replace.standardError)
+    }
+
+    func testHelpDescribesFromPromiseKitWithAnExample() throws {
+        let result = try TestSupport.migrate(["--help"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.standardOutput.contains("--from-promisekit"), result.standardOutput)
+        XCTAssertTrue(result.standardOutput.contains("vow-migrate Sources --from-promisekit --in-place"), result.standardOutput)
+        XCTAssertTrue(result.standardOutput.contains("valueIfFulfilled"), result.standardOutput)
+    }
+}

@@ -2,8 +2,9 @@ import SwiftParser
 import VowMigrate
 import XCTest
 
-/// Every fixture folder holds `input.swift` and the expected `promise.swift` and `async.swift`;
-/// these tests hold the rewriter to them, side by side.
+/// Every fixture folder holds `input.swift` and the expected `promise.swift` and `async.swift`
+/// (`from-promisekit*` folders: `vow.swift`, see `PromiseKitSwitchTests`); these tests hold the
+/// rewriter to them, side by side.
 final class FixtureTests: XCTestCase {
     private func options(for name: String, _ target: MigrationTarget) -> MigrationOptions {
         MigrationOptions(target: target, replace: TestSupport.isReplaceFixture(name))
@@ -27,7 +28,7 @@ final class FixtureTests: XCTestCase {
     }
 
     private func assertFixtures(_ target: MigrationTarget, expected file: String) throws {
-        for name in TestSupport.fixtureNames {
+        for name in TestSupport.alternativeFixtureNames {
             let input = try TestSupport.fixture(name, "input.swift")
             let expected = try TestSupport.fixture(name, file)
             let result = SourceMigrator.migrate(source: input, fileName: "\(name)/input.swift", options: options(for: name, target))
@@ -40,7 +41,7 @@ final class FixtureTests: XCTestCase {
     }
 
     func testASecondRunChangesNothing() throws {
-        for name in TestSupport.fixtureNames {
+        for name in TestSupport.alternativeFixtureNames {
             for target in MigrationTarget.allCases {
                 let expected = try TestSupport.fixture(name, "\(target.rawValue).swift")
                 let again = SourceMigrator.migrate(source: expected, fileName: name, options: options(for: name, target))
@@ -52,7 +53,7 @@ final class FixtureTests: XCTestCase {
     }
 
     func testPromiseThenAsyncKeepsBothAlternativesAndIsStable() throws {
-        for name in TestSupport.fixtureNames where !TestSupport.isReplaceFixture(name) {
+        for name in TestSupport.alternativeFixtureNames where !TestSupport.isReplaceFixture(name) {
             let promise = try TestSupport.fixture(name, "promise.swift")
             let both = SourceMigrator.migrate(source: promise, fileName: name, options: .init(target: .async)).output
             XCTAssertFalse(Parser.parse(source: both).hasError, name)
@@ -71,10 +72,14 @@ final class FixtureTests: XCTestCase {
             sources.append((sample, try String(contentsOf: TestSupport.samplesDirectory.appendingPathComponent(sample), encoding: .utf8)))
         }
         for (name, source) in sources {
-            for target in MigrationTarget.allCases {
-                for replace in [false, true] {
-                    let output = SourceMigrator.migrate(source: source, fileName: name, options: .init(target: target, replace: replace)).output
-                    XCTAssertFalse(Parser.parse(source: output).hasError, "\(name) --to \(target) replace: \(replace)")
+            for target in MigrationTarget.allCases.map(Optional.some) + [nil] {
+                for replace in [false, true] where target != nil || !replace {
+                    for fromPromiseKit in [false, true] where target != nil || fromPromiseKit {
+                        let options = MigrationOptions(target: target, replace: replace, fromPromiseKit: fromPromiseKit)
+                        let output = SourceMigrator.migrate(source: source, fileName: name, options: options).output
+                        XCTAssertFalse(Parser.parse(source: output).hasError,
+                                       "\(name) --to \(target.map(\.rawValue) ?? "-") replace: \(replace) from PromiseKit: \(fromPromiseKit)")
+                    }
                 }
             }
         }

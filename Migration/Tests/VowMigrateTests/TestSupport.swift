@@ -23,6 +23,16 @@ enum TestSupport {
     /// Fixture folders named `replace-*` exercise `--replace`.
     static func isReplaceFixture(_ name: String) -> Bool { name.hasPrefix("replace-") }
 
+    /// Fixture folders named `from-promisekit*` exercise `--from-promisekit`: `input.swift` is
+    /// written against PromiseKit (not here, so it cannot be typechecked) and `vow.swift` is the
+    /// expected output.
+    static func isPromiseKitFixture(_ name: String) -> Bool { name.hasPrefix("from-promisekit") }
+
+    /// The fixtures for adding alternatives, with `promise.swift` and `async.swift`.
+    static var alternativeFixtureNames: [String] { fixtureNames.filter { !isPromiseKitFixture($0) } }
+
+    static var promiseKitFixtureNames: [String] { fixtureNames.filter(isPromiseKitFixture) }
+
     static var productsDirectory: URL {
         #if os(macOS)
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {

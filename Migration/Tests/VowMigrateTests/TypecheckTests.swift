@@ -37,9 +37,12 @@ final class TypecheckTests: XCTestCase {
     }
 
     func testEveryFixtureInputAndExpectedOutputTypechecks() throws {
+        XCTAssertFalse(TestSupport.promiseKitFixtureNames.isEmpty)
         var files: [URL] = []
         for name in TestSupport.fixtureNames {
-            for file in ["input.swift", "promise.swift", "async.swift"] {
+            // A PromiseKit fixture's input needs PromiseKit, which is not here; its output needs only Vow.
+            let names = TestSupport.isPromiseKitFixture(name) ? ["vow.swift"] : ["input.swift", "promise.swift", "async.swift"]
+            for file in names {
                 files.append(TestSupport.fixturesDirectory.appendingPathComponent(name).appendingPathComponent(file))
             }
         }

@@ -1,0 +1,194 @@
+import SwiftParser
+import VowMigrate
+import XCTest
+
+/// `--from-promisekit`: the import becomes Vow's, PromiseKit's synchronous `.value` on evident
+/// promises becomes `.valueIfFulfilled`, and uncertain reads are reported, not changed.
+final class PromiseKitSwitchTests: XCTestCase {
+    private let switchOnly = MigrationOptions(target: nil, fromPromiseKit: true)
+
+    private func switched(_ source: String, _ options: MigrationOptions? = nil) -> FileMigration {
+        SourceMigrator.migrate(source: source, fileName: "Dashboard.swift", options: options ?? switchOnly)
+    }
+
+    func testTheSwitchMatchesEveryFromPromiseKitFixture() throws {
+        XCTAssertFalse(TestSupport.promiseKitFixtureNames.isEmpty)
+        for name in TestSupport.promiseKitFixtureNames {
+            let input = try TestSupport.fixture(name, "input.swift")
+            let expected = try TestSupport.fixture(name, "vow.swift")
+            let result = SourceMigrator.migrate(source: input, fileName: "\(name)/input.swift", options: switchOnly)
+            if result.output != expected {
+                XCTFail("\(name): --from-promisekit differs from vow.swift:\n" +
+                        UnifiedDiff.make(old: expected, new: result.output, oldName: "expected", newName: "actual"))
+            }
+            XCTAssertTrue(result.changed, name)
+        }
+    }
+
+    func testASecondSwitchChangesNothing() throws {
+        for name in TestSupport.promiseKitFixtureNames {
+            let expected = try TestSupport.fixture(name, "vow.swift")
+            let again = switched(expected)
+            XCTAssertFalse(again.changed, "\(name) is not idempotent:\n" +
+                           UnifiedDiff.make(old: expected, new: again.output, oldName: "first", newName: "second"))
+            XCTAssertEqual(again.findings, [], name)
+        }
+    }
+
+    func testEveryEvidentReadIsSwitchedAndTheUncertainOneIsReportedWithItsLocation() throws {
+        let input = try TestSupport.fixture("from-promisekit", "input.swift")
+        let result = switched(input)
+        let switchedFindings = result.findings.filter { $0.kind == .switched }
+        XCTAssertEqual(switchedFindings.count, 29)
+        XCTAssertEqual(switchedFindings.first, Finding(kind: .switched, function: "import PromiseKit", line: 3, column: 1,
+                                                       message: "`PromiseKit` became `Vow`"))
+        XCTAssertEqual(result.findings.filter { $0.kind == .review }, [
+            Finding(kind: .review, function: "item.value", line: 98, column: 37,
+                    message: "may be PromiseKit's synchronous `value`; if this is a promise, use `valueIfFulfilled`"),
+        ])
+    }
+
+    func testAwaitedReadsStaticMembersAndCallsAreNeverTouched() {
+        let source = """
+        import PromiseKit
+
+        func f(_ promise: Promise<Int>, _ guarantee: Guarantee<Int>) async throws -> Int {
+            let make = Promise<Int>.value
+            let made = Promise.value(1)
+            let again = Guarantee<Int>.value(2)
+            print(make, made, again)
+            let awaited = try await promise.value
+            return try await awaited + guarantee.value + promise.value
+        }
+
+        """
+        let result = switched(source)
+        XCTAssertEqual(result.output, source.replacingOccurrences(of: "import PromiseKit", with: "import Vow"))
+        XCTAssertEqual(result.findings.filter { $0.kind == .review }, [])
+    }
+
+    func testReadsOfWhatIsEvidentlyNotAPromiseAreNeitherChangedNorReported() {
+        let source = """
+        import PromiseKit
+
+        struct Box { var value = 1 }
+        func box() -> Box { Box() }
+
+        func f(_ typed: Box) -> Int {
+            var local = Box()
+            local.value = 2
+            let literal = "text"
+            return typed.value + local.value + box().value + Box().value + literal.count
+        }
+
+        """
+        let result = switched(source)
+        XCTAssertEqual(result.output, source.replacingOccurrences(of: "import PromiseKit", with: "import Vow"))
+        XCTAssertEqual(result.findings.map(\.kind), [.switched])
+    }
+
+    func testANameDeclaredBothAsAPromiseAndAsSomethingElseIsReportedNotChanged() {
+        let source = """
+        import PromiseKit
+
+        struct Box { var value = 1 }
+
+        func first(_ item: Promise<Int>) -> Int? { item.value }
+        func second(_ item: Box) -> Int { item.value }
+
+        """
+        let result = switched(source)
+        XCTAssertEqual(result.output, source.replacingOccurrences(of: "import PromiseKit", with: "import Vow"))
+        XCTAssertEqual(result.findings.filter { $0.kind == .review }.map { [$0.line, $0.column] }, [[5, 49], [6, 40]])
+    }
+
+    func testCallsOfFunctionsFromOtherFilesAreReported() {
+        let source = """
+        import PromiseKit
+
+        func f(api: Api) -> Int? {
+            api.fetch().value
+        }
+
+        """
+        let result = switched(source)
+        XCTAssertEqual(result.findings.filter { $0.kind == .review }.map(\.function), ["api.fetch().value"])
+        XCTAssertEqual(result.findings.filter { $0.kind == .review }.map { [$0.line, $0.column] }, [[4, 17]])
+    }
+
+    func testImportAttributesAreKeptAndExtensionModulesReportedNotRemoved() {
+        let source = """
+        // Header.
+        @testable import PromiseKit // the core
+        import PMKFoundation
+
+        """
+        let result = switched(source)
+        XCTAssertEqual(result.output, """
+        // Header.
+        @testable import Vow // the core
+        import PMKFoundation
+
+        """)
+        let review = result.findings.filter { $0.kind == .review }
+        XCTAssertEqual(review.map(\.function), ["import PMKFoundation"])
+        XCTAssertEqual(review.map { [$0.line, $0.column] }, [[3, 1]])
+    }
+
+    func testAnImportOfPromiseKitBesideVowIsDropped() {
+        let source = """
+        import Foundation
+        import Vow
+        import PromiseKit
+
+        let promise = Promise.value(1)
+        let value = promise.value
+
+        """
+        XCTAssertEqual(switched(source).output, """
+        import Foundation
+        import Vow
+
+        let promise = Promise.value(1)
+        let value = promise.valueIfFulfilled
+
+        """)
+    }
+
+    func testAFileImportingNeitherPromiseKitNorVowIsLeftAlone() {
+        let source = "let promise: Promise<Int> = make()\nlet value = promise.value\n"
+        let result = switched(source)
+        XCTAssertFalse(result.changed)
+        XCTAssertEqual(result.findings, [])
+    }
+
+    func testWithATargetTheSwitchComesFirstThenTheAlternatives() {
+        let source = """
+        import PromiseKit
+
+        final class Api: Sendable {
+            func ping(completion: @escaping @Sendable (Error?) -> Void) {
+                completion(nil)
+            }
+
+            func latest() -> Promise<Int> {
+                Promise.value(1)
+            }
+
+            func peek() -> Int? {
+                latest().value
+            }
+        }
+
+        """
+        let options = MigrationOptions(target: .promise, fromPromiseKit: true)
+        let result = switched(source, options)
+        XCTAssertTrue(result.output.hasPrefix("import Vow\n\nfinal class Api"), result.output)
+        XCTAssertEqual(result.output.components(separatedBy: "import ").count, 2, "one import")
+        XCTAssertTrue(result.output.contains("func ping() -> Promise<Void> {"), result.output)
+        XCTAssertTrue(result.output.contains("latest().valueIfFulfilled"), result.output)
+        XCTAssertEqual(result.findings.map(\.kind), [.switched, .added, .switched])
+        XCTAssertFalse(Parser.parse(source: result.output).hasError)
+        XCTAssertFalse(switched(result.output, options).changed)
+    }
+}
