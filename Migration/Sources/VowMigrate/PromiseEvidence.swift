@@ -3,6 +3,7 @@ import SwiftSyntax
 /// What the file itself says an expression holds, read from its declarations without a type
 /// checker. Names are looked up file-wide: a name counts as a promise only when every declaration
 /// of it in the file says so, so a shadowing `value` or `promise` makes it unknown, never wrong.
+/// A member (`other.latest`) is looked up among the properties the file declares only.
 final class PromiseEvidence: SyntaxVisitor {
     enum Evidence: Equatable {
         /// A `Promise` or `Guarantee`, evidently.
@@ -31,10 +32,16 @@ final class PromiseEvidence: SyntaxVisitor {
     static let sharedChainMethods: Set<String> = ["map", "compactMap", "get", "tap"]
 
     private var names: [String: [Declaration]] = [:]
+    private var properties: [String: [Declaration]] = [:]
     private var functions: [String: [TypeSyntax?]] = [:]
     private var promiseAliases: Set<String> = []
-    private var resolved: [String: Evidence] = [:]
-    private var resolving: Set<String> = []
+    private var resolved: [Lookup: Evidence] = [:]
+    private var resolving: Set<Lookup> = []
+
+    private struct Lookup: Hashable {
+        var name: String
+        var isMember: Bool
+    }
 
     init(tree: SourceFileSyntax) {
         super.init(viewMode: .sourceAccurate)
@@ -71,7 +78,12 @@ final class PromiseEvidence: SyntaxVisitor {
     }
 
     override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
-        names[node.identifier.text, default: []].append(declaration(of: node))
+        let declaration = declaration(of: node)
+        names[node.identifier.text, default: []].append(declaration)
+        if let variable = node.parent?.as(PatternBindingSyntax.self)?.parent?.parent?.as(VariableDeclSyntax.self),
+           variable.parent?.is(MemberBlockItemSyntax.self) == true {
+            properties[node.identifier.text, default: []].append(declaration)
+        }
         return .visitChildren
     }
 
@@ -111,13 +123,14 @@ final class PromiseEvidence: SyntaxVisitor {
         if let reference = expression.as(DeclReferenceExprSyntax.self) {
             let name = reference.baseName.text
             if name == "self" || name == "Self" || Self.isTypeName(name) { return .other }
-            return resolve(name)
+            return resolve(name, isMember: false)
         }
         if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base {
             if Self.isPromiseTypeReference(base) { return .other }
-            if member.declName.baseName.text == "promise" && evidence(of: base) == .pendingPair { return .promise }
-            if member.declName.baseName.text == "resolver" && evidence(of: base) == .pendingPair { return .other }
-            return names[member.declName.baseName.text] == nil ? .unknown : resolve(member.declName.baseName.text)
+            let name = member.declName.baseName.text
+            if ["promise", "guarantee"].contains(name) && evidence(of: base) == .pendingPair { return .promise }
+            if ["resolver", "resolve"].contains(name) && evidence(of: base) == .pendingPair { return .other }
+            return resolve(name, isMember: true)
         }
         if let call = expression.as(FunctionCallExprSyntax.self) {
             return evidence(ofCall: call)
@@ -154,10 +167,11 @@ final class PromiseEvidence: SyntaxVisitor {
         Self.namesPromiseType(type, aliases: promiseAliases) ? .promise : .other
     }
 
-    private func resolve(_ name: String) -> Evidence {
-        if let known = resolved[name] { return known }
-        guard let declarations = names[name], !resolving.contains(name) else { return .unknown }
-        resolving.insert(name)
+    private func resolve(_ name: String, isMember: Bool) -> Evidence {
+        let lookup = Lookup(name: name, isMember: isMember)
+        if let known = resolved[lookup] { return known }
+        guard let declarations = isMember ? properties[name] : names[name], !resolving.contains(lookup) else { return .unknown }
+        resolving.insert(lookup)
         let all = declarations.map { declaration -> Evidence in
             switch declaration {
             case .known(let evidence): return evidence
@@ -168,9 +182,9 @@ final class PromiseEvidence: SyntaxVisitor {
                 return isFirst ? .promise : .other
             }
         }
-        resolving.remove(name)
+        resolving.remove(lookup)
         let result = all.allSatisfy { $0 == all[0] } ? all[0] : .unknown
-        resolved[name] = result
+        resolved[lookup] = result
         return result
     }
 

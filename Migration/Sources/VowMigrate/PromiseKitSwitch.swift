@@ -63,10 +63,24 @@ struct PromiseKitSwitch {
                     vowImports.insert(key)
                     report(.switched, decl.trimmedDescription, at: decl.importKeyword, "`PromiseKit` became `Vow`")
                 }
+                reportConditionNaming(module.text, around: decl)
             } else if Self.isPromiseKitModule(module.text) {
                 report(.review, decl.trimmedDescription, at: decl.importKeyword,
                        "`\(module.text)` is a PromiseKit extension module and has no Vow counterpart; wrap the calls you use in `Promise { seal in ... }` and remove the import")
             }
+        }
+    }
+
+    /// `#if canImport(PromiseKit)` turns false once PromiseKit is gone, taking the switched code with it.
+    private mutating func reportConditionNaming(_ module: String, around decl: ImportDeclSyntax) {
+        var current = decl.parent
+        while let syntax = current {
+            if let clause = syntax.as(IfConfigClauseSyntax.self), let condition = clause.condition,
+               identifiers(in: condition.trimmedDescription).contains(module) {
+                report(.review, "\(clause.poundKeyword.text) \(condition.trimmedDescription)", at: clause.poundKeyword,
+                       "names `\(module)`, which the switched code no longer imports; name `Vow` instead")
+            }
+            current = syntax.parent
         }
     }
 

@@ -191,4 +191,42 @@ final class PromiseKitSwitchTests: XCTestCase {
         XCTAssertFalse(Parser.parse(source: result.output).hasError)
         XCTAssertFalse(switched(result.output, options).changed)
     }
+
+    func testAMemberCountsOnlyWhenTheFileDeclaresAPropertyOfThatName() {
+        let source = """
+        import PromiseKit
+
+        final class Holder {
+            let latest: Promise<Int> = Promise.value(1)
+
+            func f(_ other: Holder, _ thing: Thing) -> [Int?] {
+                let local: Promise<Int> = Promise.value(2)
+                return [other.latest.value, local.value, thing.local.value]
+            }
+        }
+
+        """
+        let result = switched(source)
+        XCTAssertTrue(result.output.contains("[other.latest.valueIfFulfilled, local.valueIfFulfilled, thing.local.value]"), result.output)
+        XCTAssertEqual(result.findings.filter { $0.kind == .review }.map(\.function), ["thing.local.value"])
+    }
+
+    func testAConditionNamingPromiseKitIsReported() {
+        let source = """
+        #if canImport(PromiseKit)
+        import PromiseKit
+        #endif
+
+        """
+        let result = switched(source)
+        XCTAssertEqual(result.output, source.replacingOccurrences(of: "import PromiseKit", with: "import Vow"))
+        let review = result.findings.filter { $0.kind == .review }
+        XCTAssertEqual(review.map(\.function), ["#if canImport(PromiseKit)"])
+        XCTAssertEqual(review.map { [$0.line, $0.column] }, [[1, 1]])
+    }
+
+    func testWindowsLineEndingsSurviveTheRemovalOfADuplicateImport() {
+        let source = "import Vow\r\nimport PromiseKit\r\n\r\nlet promise = Promise.value(1)\r\nlet value = promise.value\r\n"
+        XCTAssertEqual(switched(source).output, "import Vow\r\n\r\nlet promise = Promise.value(1)\r\nlet value = promise.valueIfFulfilled\r\n")
+    }
 }
