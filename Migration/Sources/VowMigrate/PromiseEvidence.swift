@@ -78,7 +78,7 @@ final class PromiseEvidence: SyntaxVisitor {
     }
 
     override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
-        let declaration = declaration(of: node)
+        guard let declaration = declaration(of: node) else { return .visitChildren }
         names[node.identifier.text, default: []].append(declaration)
         if let variable = node.parent?.as(PatternBindingSyntax.self)?.parent?.parent?.as(VariableDeclSyntax.self),
            variable.parent?.is(MemberBlockItemSyntax.self) == true {
@@ -87,17 +87,17 @@ final class PromiseEvidence: SyntaxVisitor {
         return .visitChildren
     }
 
-    private func declaration(of pattern: IdentifierPatternSyntax) -> Declaration {
+    /// `nil` for `if let promise`, which keeps the evidence of the `promise` it unwraps.
+    private func declaration(of pattern: IdentifierPatternSyntax) -> Declaration? {
         if let binding = pattern.parent?.as(PatternBindingSyntax.self) {
             if let type = binding.typeAnnotation?.type { return .type(type) }
             if let value = binding.initializer?.value { return .initializer(value) }
             return .known(.unknown)
         }
         if let condition = pattern.parent?.as(OptionalBindingConditionSyntax.self) {
-            // `if let promise = optionalPromise`; `if let promise` alone keeps the outer evidence.
             if let type = condition.typeAnnotation?.type { return .type(type) }
             if let value = condition.initializer?.value { return .initializer(value) }
-            return .initializer(ExprSyntax(DeclReferenceExprSyntax(baseName: pattern.identifier.trimmed)))
+            return nil
         }
         // `let (promise, resolver) = Promise<T>.pending()`: the first element is the promise.
         if let element = pattern.parent?.as(TuplePatternElementSyntax.self),

@@ -229,4 +229,25 @@ final class PromiseKitSwitchTests: XCTestCase {
         let source = "import Vow\r\nimport PromiseKit\r\n\r\nlet promise = Promise.value(1)\r\nlet value = promise.value\r\n"
         XCTAssertEqual(switched(source).output, "import Vow\r\n\r\nlet promise = Promise.value(1)\r\nlet value = promise.valueIfFulfilled\r\n")
     }
+
+    func testUnwrappingAnOptionalPromiseKeepsItAPromise() {
+        let source = """
+        import PromiseKit
+
+        final class Screen {
+            var loading: Promise<Int>?
+
+            func f() -> Int? {
+                if let loading { return loading.value }
+                guard let current = loading else { return nil }
+                return current.value ?? loading?.value
+            }
+        }
+
+        """
+        let result = switched(source)
+        XCTAssertTrue(result.output.contains("if let loading { return loading.valueIfFulfilled }"), result.output)
+        XCTAssertTrue(result.output.contains("return current.valueIfFulfilled ?? loading?.valueIfFulfilled"), result.output)
+        XCTAssertEqual(result.findings.filter { $0.kind == .review }, [])
+    }
 }
