@@ -27,7 +27,7 @@ public enum SourceMigrator {
         if options.fromPromiseKit {
             var change = PromiseKitSwitch(source: source, tree: tree, converter: converter)
             change.run()
-            findings = change.findings
+            findings = inSourceOrder(change.findings)
             if !change.edits.isEmpty {
                 text = TextEdit.apply(change.edits, to: source)
                 textTree = Parser.parse(source: text)
