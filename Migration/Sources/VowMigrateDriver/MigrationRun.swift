@@ -112,7 +112,9 @@ public struct MigrationRun: Sendable {
         switch mode {
         case .diff:
             if includeDiffs {
-                report.diff = UnifiedDiff.make(old: source, new: migration.output, oldName: "a/" + path, newName: "b/" + path)
+                // `a/` and `b/` prefix the path as git's diffs do; an absolute path keeps one slash.
+                let diffPath = path.hasPrefix("/") ? String(path.dropFirst()) : path
+                report.diff = UnifiedDiff.make(old: source, new: migration.output, oldName: "a/" + diffPath, newName: "b/" + diffPath)
             }
         case .inPlace:
             do {

@@ -52,7 +52,9 @@ final class CommandLineTests: XCTestCase {
         let file = try write(callbackFile, "A.swift", in: directory)
         let result = try TestSupport.migrate([file, "--to", "promise"])
         XCTAssertEqual(result.status, 0, result.standardError)
-        XCTAssertTrue(result.standardOutput.hasPrefix("--- a/\(file)\n+++ b/\(file)\n@@ "), result.standardOutput)
+        // An absolute path keeps a single slash after git's `a`/`b` prefixes.
+        XCTAssertTrue(file.hasPrefix("/"))
+        XCTAssertTrue(result.standardOutput.hasPrefix("--- a\(file)\n+++ b\(file)\n@@ "), result.standardOutput)
         XCTAssertTrue(result.standardOutput.contains("+    func ping() -> Promise<Void> {"))
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), callbackFile)
         XCTAssertTrue(result.standardError.contains("1 alternative added"), result.standardError)
