@@ -345,11 +345,12 @@ final class BridgesAsyncSequenceTests: XCTestCase {
     func testCancellingRacesTokenRejectsAndStopsReadingTheInput() async {
         let source = CancellationTokenSource()
         let readingStopped = BridgesLocked(false)
-        let (stream, input) = AsyncStream<Promise<Int>>.makeStream()
-        input.onTermination = { _ in readingStopped.withLock { $0 = true } }
         let neverSettled = Promise<Int>.pending()
-        input.yield(neverSettled.promise)
-        let winner = race(stream, cancellation: source.token)
+        // Not an AsyncStream: the reader may stop either by being cancelled inside `next()` or by
+        // seeing the race already lost right after `next()` returned, and leaving the loop. A
+        // stream reports only the first; this input reports both.
+        let input = ReaderTrackingPromises(first: neverSettled.promise, readingStopped: readingStopped)
+        let winner = race(input, cancellation: source.token)
 
         source.cancel()
 
@@ -418,3 +419,40 @@ final class BridgesAsyncSequenceTests: XCTestCase {
     }
 }
 
+
+/// One promise, then nothing until the reader is cancelled; records when the reader stops
+/// reading, whether by cancellation or by dropping its iterator.
+private struct ReaderTrackingPromises: AsyncSequence, Sendable {
+    typealias Element = Promise<Int>
+
+    let first: Promise<Int>
+    let readingStopped: BridgesLocked<Bool>
+
+    final class Iterator: AsyncIteratorProtocol {
+        private var first: Promise<Int>?
+        private let readingStopped: BridgesLocked<Bool>
+
+        init(first: Promise<Int>, readingStopped: BridgesLocked<Bool>) {
+            self.first = first
+            self.readingStopped = readingStopped
+        }
+
+        deinit {
+            readingStopped.withLock { $0 = true }
+        }
+
+        func next() async -> Promise<Int>? {
+            if let first {
+                self.first = nil
+                return first
+            }
+            // Nothing more until the reader is cancelled (the sleep throws then).
+            while (try? await Task.sleep(nanoseconds: 3_600_000_000_000)) != nil {}
+            return nil
+        }
+    }
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(first: first, readingStopped: readingStopped)
+    }
+}
