@@ -52,11 +52,7 @@ extension DispatchQueue {
     ) -> Promise<T> {
         let promise = Promise<T>(pendingAt: nil)
         async(group: group, qos: qos, flags: flags) {
-            do {
-                promise.seal(.fulfilled(try body()))
-            } catch {
-                promise.seal(.rejected(error))
-            }
+            promise.fulfill { try body() }
         }
         return promise
     }

@@ -92,12 +92,7 @@ extension Thenable {
         cancellation token: CancellationToken?,
         _ transform: @escaping @Sendable (T) throws -> U?
     ) -> Promise<U> {
-        map(on: on, flags: flags, cancellation: token) { value in
-            guard let transformed = try transform(value) else {
-                throw PMKError.compactMap(value, U.self)
-            }
-            return transformed
-        }
+        map(on: on, flags: flags, cancellation: token, Self.compactMapping(transform))
     }
 
     /// `done` whose handler `token` can skip: runs `body` with the value on `on`.

@@ -114,7 +114,16 @@ extension Thenable {
         flags: DispatchWorkItemFlags? = nil,
         _ transform: @escaping @Sendable (T) throws -> U?
     ) -> Promise<U> {
-        map(on: on, flags: flags) { value in
+        map(on: on, flags: flags, Self.compactMapping(transform))
+    }
+
+    /// `transform` as `compactMap` runs it: a `nil` result throws `PMKError.compactMap` with the
+    /// value it was given. Shared by `compactMap` with and without a cancellation token.
+    @inlinable
+    static func compactMapping<U: Sendable>(
+        _ transform: @escaping @Sendable (T) throws -> U?
+    ) -> @Sendable (T) throws -> U {
+        { value in
             guard let transformed = try transform(value) else {
                 throw PMKError.compactMap(value, U.self)
             }
