@@ -101,14 +101,20 @@ final class CatchMixinTests: XCTestCase {
         XCTAssertEqual(result.valueIfFulfilled, 1)
     }
 
-    func testCauterizeLogsTheError() {
+    func testCauterizeLogsTheErrorOnTheReturnQueueAsPromiseKitDoes() {
         withConfiguration {
+            conf.Q.return = makeLabelledQueue("cauterize")
             let events = Recorder<String>()
+            let logged = expectation(description: "logged")
             conf.logHandler = { event in
-                if case .cauterized(let error) = event { events.append("\(error)") }
+                if case .cauterized(let error) = event {
+                    events.append("\(error) on \(currentQueueLabel ?? "another queue")")
+                    logged.fulfill()
+                }
             }
             Promise<Int>(error: TestError(code: 3)).cauterize()
-            XCTAssertEqual(events.elements, ["TestError(code: 3)"])
+            wait(for: [logged], timeout: 10)
+            XCTAssertEqual(events.elements, ["TestError(code: 3) on cauterize"])
         }
     }
 }

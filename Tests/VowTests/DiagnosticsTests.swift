@@ -5,20 +5,43 @@ import XCTest
 
 final class DiagnosticsTests: XCTestCase {
 
-    func testDroppingAPendingResolverRejectsWithAbandonedAndReportsIt() {
+    func testDroppingAResolverThatSomethingWaitsOnRejectsAtOnceAndReportsItAsAbandoned() {
         withConfiguration {
             let events = Recorder<String>()
             let diagnostics = Recorder<String>()
             conf.logHandler = { events.append("\($0)") }
             conf.diagnosticHandler = { diagnostics.append("\($0)") }
-            let promise = Promise<Int> { _ in }
+            var resolver: Resolver<Int>?
+            let promise = Promise<Int> { resolver = $0 }
+            let caught = Recorder<VowError?>()
+            promise.catch(on: nil) { caught.append($0 as? VowError) }
+            resolver = nil
+            XCTAssertEqual(caught.elements, [.abandoned])
             XCTAssertEqual(promise.error as? VowError, .abandoned)
-            XCTAssertEqual(events.elements, ["pendingPromiseDeallocated"])
+            XCTAssertEqual(events.elements, [], "the promise lives on: nothing was deallocated")
             XCTAssertEqual(diagnostics.count, 1)
+            XCTAssertTrue(diagnostics.elements.first?.contains("resolver of a pending promise") ?? false)
+            XCTAssertTrue(diagnostics.elements.first?.contains("rejected with VowError.abandoned") ?? false)
             #if DEBUG
-            XCTAssertTrue(diagnostics.elements[0].contains("created at VowTests/DiagnosticsTests.swift:"),
-                          "debug builds name the creation site: \(diagnostics.elements[0])")
+            XCTAssertTrue(diagnostics.elements.first?.contains("created at VowTests/DiagnosticsTests.swift:") ?? false,
+                          "debug builds name the creation site: \(diagnostics.elements)")
             #endif
+        }
+    }
+
+    func testAResolverDroppedBeforeAnythingWaitsLeavesThePromisePendingUntilSomethingWaits() throws {
+        try withConfiguration {
+            let events = Recorder<String>()
+            let diagnostics = Recorder<String>()
+            conf.logHandler = { events.append("\($0)") }
+            conf.diagnosticHandler = { diagnostics.append("\($0)") }
+            let promise = Promise<Int> { _ in }
+            XCTAssertTrue(promise.isPending, "as in PromiseKit, reading a promise does not settle it")
+            XCTAssertNil(promise.result)
+            XCTAssertEqual(diagnostics.count, 0)
+            XCTAssertThrowsError(try promise.wait()) { XCTAssertEqual($0 as? VowError, .abandoned) }
+            XCTAssertEqual(diagnostics.count, 1, "abandoned when something first waited")
+            XCTAssertEqual(events.elements.filter { $0 != "waitOnMainThread" }, [])
         }
     }
 
@@ -113,19 +136,20 @@ final class DiagnosticsTests: XCTestCase {
         }
     }
 
-    func testWaitOnTheMainThreadIsLogged() throws {
+    func testWaitOnTheMainThreadIsLoggedFirstEvenWhenAlreadySettled() throws {
         try withConfiguration {
             let events = Recorder<String>()
             conf.logHandler = { events.append("\($0)") }
             XCTAssertTrue(Thread.isMainThread)
-            let promise: Guarantee<Int> = DispatchQueue.global().async(.promise) { 1 }
-            _ = promise.wait()
             let settled = Promise.value(2)
             XCTAssertEqual(try settled.wait(), 2)
-            XCTAssertLessThanOrEqual(events.count, 1, "logged only when it really blocks")
+            XCTAssertEqual(events.elements, ["waitOnMainThread"])
+            let guarantee: Guarantee<Int> = DispatchQueue.global().async(.promise) { 1 }
+            XCTAssertEqual(guarantee.wait(), 1)
+            XCTAssertEqual(events.elements, ["waitOnMainThread", "waitOnMainThread"])
             let blocking = Promise<Int> { seal in DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { seal.fulfill(3) } }
             XCTAssertEqual(try blocking.wait(), 3)
-            XCTAssertTrue(events.elements.contains("waitOnMainThread"))
+            XCTAssertEqual(events.count, 3)
         }
     }
 }

@@ -138,15 +138,17 @@ final class PromiseKitCompatibilityTests: XCTestCase {
         conf.Q.map = nil
         conf.catchPolicy = .allErrors
         let events = Recorder<String>()
+        let logged = expectation(description: "cauterized, on conf.Q.return")
         conf.logHandler = { event in
             switch event {
             case .waitOnMainThread: events.append("wait")
             case .pendingPromiseDeallocated: events.append("pending")
             case .pendingGuaranteeDeallocated: events.append("guarantee")
-            case .cauterized(let error): events.append("cauterized \(error)")
+            case .cauterized(let error): events.append("cauterized \(error)"); logged.fulfill()
             }
         }
         Promise<Int>(error: FetchError.missing).cauterize()
+        wait(for: [logged], timeout: 10)
         XCTAssertEqual(events.elements, ["cauterized missing"])
         XCTAssertNil(conf.Q.map)
     }

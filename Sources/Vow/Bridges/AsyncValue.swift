@@ -79,6 +79,7 @@ extension Promise {
                 if awaiter.install(continuation) {
                     // Runs at once, here, if the promise settled since `value` looked.
                     box.observe { _ in awaiter.settle() }
+                    abandonIfOrphaned()
                 }
             }
         } onCancel: {

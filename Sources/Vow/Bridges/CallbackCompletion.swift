@@ -5,8 +5,8 @@
 /// Settles the adapter's promise from a legacy API's completion handler.
 ///
 /// Only the completion closure handed to the legacy API holds it, so when that API drops the
-/// closure without calling it, `deinit` rejects the promise with `VowError.abandoned`: nothing
-/// waits forever. Calls after the first (a late answer after cancellation, a buggy double call)
+/// closure without calling it, `deinit` abandons the promise as a dropped resolver does
+/// (`VowError.abandoned` as soon as anything waits): nothing waits forever. Calls after the first (a late answer after cancellation, a buggy double call)
 /// are ignored.
 final class CallbackCompletion<T: Sendable>: Sendable {
     private let promise: Promise<T>
@@ -20,10 +20,7 @@ final class CallbackCompletion<T: Sendable>: Sendable {
     }
 
     deinit {
-        if promise.seal(.rejected(VowError.abandoned)) {
-            conf.logHandler(.pendingPromiseDeallocated)
-            conf.diagnosticHandler(.abandoned(promise.creationSiteIfRecorded))
-        }
+        promise.resolverDeallocated()
     }
 }
 

@@ -116,11 +116,16 @@ extension CatchMixin {
         return next
     }
 
-    /// Ends the chain, sending any error (cancellations included) to `conf.logHandler` as
-    /// `.cauterized`. For chains whose errors are genuinely of no interest.
+    /// Ends the chain, sending its error to `conf.logHandler` as `.cauterized`. For chains whose
+    /// errors are genuinely of no interest.
+    ///
+    /// Exactly PromiseKit's `cauterize()`: a `catch` with its defaults, so the event is logged on
+    /// `conf.Q.return` (the main queue unless changed) and, under the default policy, cancellations
+    /// are not logged. Add `finally` to the result for code that runs either way.
     @inlinable
-    public func cauterize() {
-        self.catch(on: nil, policy: .allErrors) { error in
+    @discardableResult
+    public func cauterize() -> PMKFinalizer {
+        self.catch { error in
             conf.logHandler(.cauterized(error))
         }
     }

@@ -65,16 +65,13 @@ public final class PMKConfiguration: Sendable {
     public static let defaultLogHandler: @Sendable (LogEvent) -> Void = { event in
         switch event {
         case .waitOnMainThread:
-            print("Vow: warning: `wait()` called on the main thread!")
+            print("Vow: warning: `wait()` called on main thread!")
         case .pendingPromiseDeallocated:
-            // Debug builds print the richer `Diagnostic.abandoned`, which names the creation site.
-            #if !DEBUG
             print("Vow: warning: pending promise deallocated")
-            #endif
         case .pendingGuaranteeDeallocated:
             print("Vow: warning: pending guarantee deallocated")
         case .cauterized(let error):
-            print("Vow: cauterized error:", error)
+            print("Vow:cauterized-error: \(error)")
         }
     }
 

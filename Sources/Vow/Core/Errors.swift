@@ -30,7 +30,7 @@ extension PMKError: CustomDebugStringConvertible, CustomStringConvertible {
         case .returnedSelf:
             return "A promise handler returned itself"
         case .badInput:
-            return "Bad input was provided to a Vow function"
+            return "Bad input was provided to a PromiseKit function"
         case .cancelled:
             return "The asynchronous sequence was cancelled"
         case .compactMap(let value, let type):
@@ -40,8 +40,10 @@ extension PMKError: CustomDebugStringConvertible, CustomStringConvertible {
         case .noWinner:
             return "All thenables passed to race(fulfilled:) were rejected"
         default:
-            // Only the deprecated `.flatMap` case is left.
-            return "Could not `flatMap`: \(self)"
+            // Only the deprecated `.flatMap(value, type)` is left; naming it here would warn.
+            let payload = Mirror(reflecting: self).children.first.map { Mirror(reflecting: $0.value).children.map(\.value) }
+            guard let payload, payload.count == 2 else { return "Could not `flatMap`" }
+            return "Could not `flatMap<\(payload[1])>`: \(payload[0])"
         }
     }
 
@@ -94,8 +96,10 @@ extension Error {
     /// `true` if this error stands for a cancellation rather than a failure.
     ///
     /// True for `PMKError.cancelled`, `VowError.cancelled`, Swift Concurrency's
-    /// `CancellationError`, any ``CancellableError`` that says so, `URLError.cancelled` and
-    /// `CocoaError.userCancelled`.
+    /// `CancellationError`, any ``CancellableError`` that says so, and Foundation's cancellations
+    /// as PromiseKit recognises them: `URLError.cancelled`, `CocoaError.userCancelled` (also as
+    /// `NSError`s of those domains and codes, on every platform) and, on Apple platforms,
+    /// StoreKit's payment cancellation.
     public var isCancelled: Bool {
         switch self {
         case let error as CancellableError:
@@ -103,14 +107,7 @@ extension Error {
         case is CancellationError:
             return true
         default:
-            // Foundation's cancellations, recognised by domain and code so that the engine needs no
-            // Foundation: URLError.cancelled and CocoaError.userCancelled.
-            switch (_domain, _code) {
-            case ("NSURLErrorDomain", -999), ("NSCocoaErrorDomain", 3072):
-                return true
-            default:
-                return false
-            }
+            return isFoundationCancellation
         }
     }
 }

@@ -157,10 +157,11 @@ public final class Guarantee<T: Sendable>: Thenable {
     /// Blocks the current thread until settled and returns the value.
     ///
     /// Never call it on the main thread while the guarantee depends on the main queue: that
-    /// deadlocks (`conf.logHandler` receives `.waitOnMainThread`).
+    /// deadlocks (`conf.logHandler` receives `.waitOnMainThread`, first, on every call from the
+    /// main thread, even when the guarantee has already settled, as in PromiseKit).
     public func wait() -> T {
-        if let value = box.inspect() { return value }
         if isMainThread { conf.logHandler(.waitOnMainThread) }
+        if let value = box.inspect() { return value }
         let semaphore = DispatchSemaphore(value: 0)
         observe { _ in semaphore.signal() }
         semaphore.wait()
@@ -179,14 +180,6 @@ extension Guarantee where T == Void {
     @inlinable
     public static var value: Guarantee<Void> {
         Guarantee(sealed: ())
-    }
-}
-
-extension Guarantee: CustomStringConvertible {
-    /// `Guarantee(value)` once settled, `Guarantee(…Type)` while pending.
-    public var description: String {
-        if let value = box.inspectWithoutObserving() { return "Guarantee(\(value))" }
-        return "Guarantee(…\(T.self))"
     }
 }
 

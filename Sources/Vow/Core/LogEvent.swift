@@ -4,8 +4,10 @@
 public enum LogEvent: Sendable {
     /// `wait()` was called on the main thread, which blocks it.
     case waitOnMainThread
-    /// A promise's resolver was deallocated while the promise was pending. Vow then rejects the
-    /// promise with `VowError.abandoned`, so nothing waits forever.
+    /// A promise that was never settled was deallocated: its resolver was dropped while it was
+    /// pending, and nothing observed the promise before it went (for a chain, logged once, at the
+    /// end nobody looked at). Dropping the resolver alone is `Diagnostic.abandoned`: Vow rejects
+    /// the promise with `VowError.abandoned` then, so no awaiter or chain waits forever.
     case pendingPromiseDeallocated
     /// A guarantee's resolve function was deallocated while the guarantee was pending; a guarantee
     /// cannot reject, so it stays pending.
@@ -39,8 +41,9 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
     /// A resolver was asked to settle a promise that was already settled; the later call was
     /// ignored. The associated value says where that promise was created (debug builds only).
     case resolvedTwice(CreationSite?)
-    /// A promise's resolver was deallocated while it was pending; the promise was rejected with
-    /// `VowError.abandoned`.
+    /// A promise's resolver (or the completion handler a callback adapter handed out) was
+    /// deallocated while the promise was pending; the promise was rejected with
+    /// `VowError.abandoned`, which releases its awaiters and chains. The promise itself may live on.
     case abandoned(CreationSite?)
 
     /// The report as Vow prints it.
@@ -49,7 +52,7 @@ public enum Diagnostic: Sendable, CustomStringConvertible {
         case .resolvedTwice(let site):
             return "Vow: a promise\(Self.createdAt(site)) was resolved more than once; the later result was ignored"
         case .abandoned(let site):
-            return "Vow: the resolver of a pending promise\(Self.createdAt(site)) was deallocated; the promise was rejected with VowError.abandoned"
+            return "Vow: the resolver of a pending promise\(Self.createdAt(site)) was deallocated without settling it; the promise was rejected with VowError.abandoned"
         }
     }
 

@@ -106,6 +106,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     @inlinable
     public func pipe(to: @escaping @Sendable (Result<T>) -> Void) {
         box.observe(to)
+        abandonIfOrphaned()
     }
 
     /// Runs `body` once settled without counting as handling a rejection: for the library's own
@@ -172,8 +173,9 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
 
     deinit {
         // Swift runs a generic class's deinit unspecialized, where reading the box costs several
-        // generic-metadata lookups: skip that for promises that were never rejected.
-        guard settlement.wasRejected else { return }
+        // generic-metadata lookups: skip that for promises that were never rejected (or left
+        // pending by a dropped resolver).
+        guard settlement.wasRejected || settlement.isOrphaned else { return }
         reportIfUnhandledRejection()
     }
 
@@ -181,9 +183,13 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// needs is not looked up at the top of every `deinit`, where the compiler would hoist it.
     @inline(never)
     func reportIfUnhandledRejection() {
+        if settlement.isOrphaned, box.isPending { return reportDeallocatedWhilePending() }
         guard case .rejected(let error)? = box.unobservedValue() else { return }
-        // Cancellation is not a failure, and an abandoned promise was reported when it was abandoned.
-        if error.isCancelled || (error as? VowError) == .abandoned { return }
+        // An abandoned promise was reported as a diagnostic when it was abandoned; that nobody saw
+        // it is PromiseKit's "pending promise deallocated" (Promise+Abandonment.swift).
+        if (error as? VowError) == .abandoned { return reportDeallocatedWhilePending() }
+        // Cancellation is not a failure.
+        if error.isCancelled { return }
         conf.unhandledRejectionHandler(UnhandledRejection(error: error, creationSite: creationSiteIfRecorded))
     }
 }
@@ -199,33 +205,6 @@ extension Promise where T == Void {
     @inlinable
     public static var value: Promise<Void> {
         Promise(sealed: .fulfilled(()))
-    }
-}
-
-extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
-    /// `Promise(value)`, `Promise(error)`, or `Promise(…Type)` while pending; does not count as
-    /// handling a rejection.
-    public var description: String {
-        switch box.inspectWithoutObserving() {
-        case nil:
-            return "Promise(…\(T.self))"
-        case .fulfilled(let value)?:
-            return "Promise(\(value))"
-        case .rejected(let error)?:
-            return "Promise(\(error))"
-        }
-    }
-
-    /// The type and state: `Promise<Int>.pending`, `.fulfilled(3)` or `.rejected(error)`.
-    public var debugDescription: String {
-        switch box.inspectWithoutObserving() {
-        case nil:
-            return "Promise<\(T.self)>.pending"
-        case .fulfilled(let value)?:
-            return "Promise<\(T.self)>.fulfilled(\(value))"
-        case .rejected(let error)?:
-            return "Promise<\(T.self)>.rejected(\(error))"
-        }
     }
 }
 
@@ -249,9 +228,17 @@ struct SettlementMark: ~Copyable, Sendable {
     @inlinable var isSealed: Bool { false }
 
     @inlinable var wasRejected: Bool { true }
+
+    /// Cannot be recorded here: a promise whose resolver goes is abandoned at once instead.
+    @inlinable func recordOrphaned() -> Bool { false }
+
+    @inlinable var isOrphaned: Bool { false }
     #else
     @usableFromInline static var sealedBit: UInt8 { 1 }
     @usableFromInline static var rejectedBit: UInt8 { 2 }
+    /// Its resolver was deallocated while it was pending and nothing waited on it
+    /// (Promise+Abandonment.swift).
+    @usableFromInline static var orphanedBit: UInt8 { 4 }
 
     @usableFromInline let bits: Atomic<UInt8>
 
@@ -281,6 +268,20 @@ struct SettlementMark: ~Copyable, Sendable {
     @inlinable
     var wasRejected: Bool {
         bits.load(ordering: .relaxed) & Self.rejectedBit != 0
+    }
+
+    /// Records that the resolver has gone; `true` (recorded).
+    @inlinable
+    func recordOrphaned() -> Bool {
+        bits.bitwiseOr(Self.orphanedBit, ordering: .relaxed)
+        return true
+    }
+
+    /// Whether the resolver went while the promise was pending. Read after touching the box's
+    /// lock, whose ordering makes the flag visible (Promise+Abandonment.swift).
+    @inlinable
+    var isOrphaned: Bool {
+        bits.load(ordering: .relaxed) & Self.orphanedBit != 0
     }
     #endif
 }

@@ -3,7 +3,9 @@
 /// A resolver is handed to the body of `Promise { seal in ... }` or returned by
 /// `Promise.pending()`. The first call that settles the promise wins; later calls are ignored and
 /// reported to `conf.diagnosticHandler`. If the resolver is deallocated while its promise is still
-/// pending, the promise is rejected with `VowError.abandoned`, so nothing waits forever.
+/// pending, the promise is rejected with `VowError.abandoned` as soon as anything waits on it (at
+/// once if something already does), so nothing waits forever; `conf.diagnosticHandler` then
+/// receives `Diagnostic.abandoned`.
 public final class Resolver<T: Sendable>: Sendable {
     @usableFromInline let promise: Promise<T>
     /// The token given to `Promise(cancellation:resolver:)`, which `onCancel(_:)` registers on;
@@ -21,10 +23,7 @@ public final class Resolver<T: Sendable>: Sendable {
         // Nearly every resolver outlives a settled promise: answer from the settlement mark before
         // boxing an error (an allocation) for the rare abandoned one.
         guard !promise.settlement.isSealed else { return }
-        if promise.seal(.rejected(VowError.abandoned)) {
-            conf.logHandler(.pendingPromiseDeallocated)
-            conf.diagnosticHandler(.abandoned(promise.creationSiteIfRecorded))
-        }
+        promise.resolverDeallocated()
     }
 
     /// Fulfills the promise with `value`.

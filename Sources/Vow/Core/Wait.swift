@@ -5,10 +5,11 @@ extension Promise {
     ///
     /// For scripts, tests and command-line tools. Never call it on the main thread while the
     /// promise depends on the main queue: that deadlocks (`conf.logHandler` receives
-    /// `.waitOnMainThread`). In async code, use `try await promise.value` instead.
+    /// `.waitOnMainThread`, first, on every call from the main thread, even when the promise has
+    /// already settled, as in PromiseKit). In async code, use `try await promise.value` instead.
     public func wait() throws -> T {
-        if let result = box.inspect() { return try result.get() }
         if isMainThread { conf.logHandler(.waitOnMainThread) }
+        if let result = box.inspect() { return try result.get() }
         let semaphore = DispatchSemaphore(value: 0)
         pipe { _ in semaphore.signal() }
         semaphore.wait()

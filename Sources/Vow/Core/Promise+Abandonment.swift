@@ -1,0 +1,47 @@
+// What happens when whatever was to settle a promise is deallocated first (its `Resolver`, or the
+// completion handler a callback adapter gave away), and how Vow says so.
+//
+// - Something already waits on the promise (a chain, an awaiter, `wait()`): the promise is rejected
+//   with `VowError.abandoned` at once, which releases them all, and `conf.diagnosticHandler`
+//   receives `Diagnostic.abandoned`: the resolver was dropped, the promise was rejected.
+// - Nothing waits on it yet: it stays pending, as in PromiseKit (`Promise<Int>.pending().promise`
+//   is pending), marked orphaned. The first thing that waits on it later is handed
+//   `VowError.abandoned` at once (and the diagnostic is sent then), so still nothing waits forever.
+//   Reading it (`isPending`, `result`, `description`) does not settle it.
+// - The promise is deallocated still pending, or rejected as abandoned without anything having
+//   looked: `conf.logHandler` receives PromiseKit's `.pendingPromiseDeallocated`, the event
+//   PromiseKit logs when a pending promise loses its resolver for good.
+//
+// Ordering: the resolver records the orphan mark, then reads the box's handlers under its lock; a
+// waiter adds its handler under the same lock, then reads the mark. Whichever comes second sees
+// the other, so a handler is never left waiting on an orphan. Where the mark cannot be recorded
+// (Apple platforms below the `Atomic` floor) the promise is abandoned at once instead.
+
+extension Promise {
+    /// The resolver (or callback completion) that was to settle this promise has been
+    /// deallocated while it was pending.
+    func resolverDeallocated() {
+        guard settlement.recordOrphaned(), !box.hasHandlers else { return abandon() }
+    }
+
+    /// Abandons the promise if its resolver has gone; called after a handler is added.
+    @inlinable
+    func abandonIfOrphaned() {
+        if settlement.isOrphaned { abandon() }
+    }
+
+    /// Rejects the promise with `VowError.abandoned` because nothing can settle it any more, and
+    /// reports that to `conf.diagnosticHandler`; does nothing if it has settled.
+    @usableFromInline
+    func abandon() {
+        if seal(.rejected(VowError.abandoned)) {
+            conf.diagnosticHandler(.abandoned(creationSiteIfRecorded))
+        }
+    }
+
+    /// Called as a promise whose resolver went is deallocated without anything having seen it
+    /// settle: pending still, or rejected as abandoned with nobody looking.
+    func reportDeallocatedWhilePending() {
+        conf.logHandler(.pendingPromiseDeallocated)
+    }
+}
