@@ -27,8 +27,9 @@ extension Error {
     var isFoundationCancellation: Bool {
         #if !canImport(Darwin)
         // Outside Apple platforms `CocoaError` reports its Swift type name as its domain and 1 as
-        // its code, so ask the type itself (this also catches an `NSError` of that domain).
-        if let cocoaError = self as? CocoaError {
+        // its code, so ask the value itself. Only a real `CocoaError`: any `NSError` converts to
+        // one there, whatever its domain, and is read by domain and code below.
+        if type(of: self) == CocoaError.self, let cocoaError = self as? CocoaError {
             return cocoaError.code == .userCancelled
         }
         #endif
