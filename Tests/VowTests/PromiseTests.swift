@@ -141,9 +141,9 @@ final class PromiseTests: XCTestCase {
     func testDescriptionsNameTheState() {
         XCTAssertEqual("\(Promise.value(1))", "Promise(1)")
         let (pending, resolver) = Promise<Int>.pending()
-        XCTAssertEqual(pending.debugDescription, "Promise<Int>.pending")
+        XCTAssertEqual(pending.debugDescription, "Promise<Int>.pending(handlers: 0)")
         resolver.fulfill(0)
-        XCTAssertEqual(Promise<Int>(error: TestError(code: 1)).debugDescription, "Promise<Int>.rejected(TestError(code: 1))")
+        XCTAssertEqual(Promise<Int>(error: TestError(code: 1)).debugDescription, "Promise<Int>.rejected(TestError.TestError(code: 1))")
     }
 
     func testErrorIsCancelledRecognisesEveryCancellation() {
