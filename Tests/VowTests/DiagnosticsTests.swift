@@ -15,6 +15,7 @@ final class DiagnosticsTests: XCTestCase {
             let promise = Promise<Int> { resolver = $0 }
             let caught = Recorder<VowError?>()
             promise.catch(on: nil) { caught.append($0 as? VowError) }
+            XCTAssertNotNil(resolver)
             resolver = nil
             XCTAssertEqual(caught.elements, [.abandoned])
             XCTAssertEqual(promise.error as? VowError, .abandoned)

@@ -23,6 +23,13 @@ final class PMKErrorTests: XCTestCase {
         }
     }
 
+    // Deprecated like the case it builds, so that naming the case does not warn.
+    @available(*, deprecated)
+    func testTheDeprecatedFlatMapCaseDescribesItselfInPromiseKitsWords() {
+        XCTAssertEqual(PMKError.flatMap(42, String.self).debugDescription, "Could not `flatMap<String>`: 42")
+        XCTAssertEqual(PMKError.flatMap("x", Int.self).localizedDescription, "Could not `flatMap<Int>`: x")
+    }
+
     func testTheSentenceReachesCodeThatOnlyKnowsLocalizedError() {
         let error: any Error = PMKError.returnedSelf
         XCTAssertEqual((error as? LocalizedError)?.errorDescription, "A promise handler returned itself")

@@ -2,17 +2,19 @@
 /// exhaustive `switch` written for PromiseKit still compiles. Vow's own, richer reports go to
 /// `conf.diagnosticHandler` and `conf.unhandledRejectionHandler`.
 public enum LogEvent: Sendable {
-    /// `wait()` was called on the main thread, which blocks it.
+    /// `wait()` was called on the main thread (logged first, on every such call, even when the
+    /// promise has already settled, as in PromiseKit).
     case waitOnMainThread
-    /// A promise that was never settled was deallocated: its resolver was dropped while it was
-    /// pending, and nothing observed the promise before it went (for a chain, logged once, at the
-    /// end nobody looked at). Dropping the resolver alone is `Diagnostic.abandoned`: Vow rejects
-    /// the promise with `VowError.abandoned` then, so no awaiter or chain waits forever.
+    /// A promise was deallocated pending, its resolver gone (`_ = Promise<Int>.pending()`), or
+    /// rejected as abandoned with nothing having looked at it (at the end of a chain nobody
+    /// watched). Dropping a resolver while the promise lives on is not this event: Vow rejects the
+    /// promise with `VowError.abandoned` as soon as anything waits on it, so no awaiter or chain
+    /// waits forever, and reports `Diagnostic.abandoned` (Promise+Abandonment.swift).
     case pendingPromiseDeallocated
     /// A guarantee's resolve function was deallocated while the guarantee was pending; a guarantee
     /// cannot reject, so it stays pending.
     case pendingGuaranteeDeallocated
-    /// `cauterize()` swallowed this error.
+    /// `cauterize()` swallowed this error (logged from `conf.Q.return`, under the catch policy).
     case cauterized(Error)
 }
 
