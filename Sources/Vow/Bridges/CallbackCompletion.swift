@@ -6,8 +6,8 @@
 ///
 /// Only the completion closure handed to the legacy API holds it, so when that API drops the
 /// closure without calling it, `deinit` abandons the promise as a dropped resolver does
-/// (`VowError.abandoned` as soon as anything waits): nothing waits forever. Calls after the first (a late answer after cancellation, a buggy double call)
-/// are ignored.
+/// (`VowError.abandoned` as soon as anything waits): nothing waits forever. Calls after the first
+/// (a late answer after cancellation, a buggy double call) are ignored.
 final class CallbackCompletion<T: Sendable>: Sendable {
     private let promise: Promise<T>
 
