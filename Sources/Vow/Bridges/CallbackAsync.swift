@@ -54,7 +54,8 @@ public func withCallback<T: Sendable>(
 
 /// Calls an API whose completion handler receives only an optional error.
 ///
-/// - Returns: When the handler is called with `nil`.
+/// Returns when the handler is called with `nil`.
+///
 /// - Throws: The error it is called with; `VowError.abandoned`, `CancellationError` or
 ///   `VowError.cancelled` as described at the top of this file.
 public func withCallback(
