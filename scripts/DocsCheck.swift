@@ -131,19 +131,21 @@ struct DirectiveError: Error {
     var message: String
 }
 
-/// The blocks of `document` whose info string starts with `swift`. Other blocks (```sh, ```json,
-/// bare ```) are not Swift and are left alone, but a `docs-check:` comment above one is an error,
-/// so that a marked block cannot escape by changing its language.
-func swiftBlocks(in text: String, document: String) throws -> [CodeBlock] {
+/// The blocks of `document` whose info string starts with `swift`, and the problems with their
+/// directives. Other blocks (```sh, ```json, bare ```) are not Swift and are left alone, but a
+/// `docs-check:` comment above one is a problem, so that a marked block cannot escape by changing
+/// its language. A fence may be indented (inside a list item); its indentation is removed from
+/// the code.
+func swiftBlocks(in text: String, document: String) -> (blocks: [CodeBlock], problems: [String]) {
     let lines = text.components(separatedBy: "\n").map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
     var blocks: [CodeBlock] = []
+    var problems: [String] = []
     var index = 0
     while index < lines.count {
         let line = lines[index]
         let indentation = line.prefix { $0 == " " }.count
         let rest = line.dropFirst(indentation)
-        guard indentation < 4 || isListContinuation(lines, index), let fenceCharacter = rest.first,
-              fenceCharacter == "`" || fenceCharacter == "~"
+        guard let fenceCharacter = rest.first, fenceCharacter == "`" || fenceCharacter == "~"
         else { index += 1; continue }
         let fenceLength = rest.prefix { $0 == fenceCharacter }.count
         guard fenceLength >= 3 else { index += 1; continue }
@@ -163,22 +165,20 @@ func swiftBlocks(in text: String, document: String) throws -> [CodeBlock] {
         if language == "swift" {
             let body = lines[(index + 1)..<min(end, lines.count)].map { String($0.dropFirst(min(indentation, $0.prefix { $0 == " " }.count))) }
             var block = CodeBlock(document: document, firstLine: index + 2, code: body.joined(separator: "\n"))
-            try apply(directives, to: &block, at: index)
-            blocks.append(block)
+            do {
+                try apply(directives, to: &block, at: index)
+                blocks.append(block)
+            } catch let error as DirectiveError {
+                problems.append(error.message)
+            } catch {
+                problems.append("\(document):\(index + 1): error: \(error)")
+            }
         } else if !directives.isEmpty {
-            throw DirectiveError(message: "\(document):\(index): error: a docs-check comment marks a block that is not ```swift")
+            problems.append("\(document):\(index + 1): error: a docs-check comment marks a block that is not ```swift")
         }
         index = end + 1
     }
-    return blocks
-}
-
-/// A fence indented by 4 or more spaces is code only outside lists; inside a list item it is a
-/// fence. Close enough: a fence-looking line whose previous non-blank line is indented too.
-func isListContinuation(_ lines: [String], _ index: Int) -> Bool {
-    var previous = index - 1
-    while previous >= 0, lines[previous].trimmingCharacters(in: .whitespaces).isEmpty { previous -= 1 }
-    return previous >= 0 && lines[previous].hasPrefix(" ")
+    return (blocks, problems)
 }
 
 /// The `docs-check:` HTML comments on the lines right above line `index` (nearest last).
@@ -218,7 +218,7 @@ func apply(_ directives: [(line: Int, text: String)], to block: inout CodeBlock,
         }
     }
     if block.parseOnly && (block.program != nil || !block.preludes.isEmpty) {
-        throw DirectiveError(message: "\(block.document):\(index): error: a parse-only block stands alone: no program or prelude")
+        throw DirectiveError(message: "\(block.document):\(index + 1): error: a parse-only block stands alone: no program or prelude")
     }
 }
 
@@ -297,13 +297,9 @@ func checkBlocks(modules: String, root: String, documents: [String]) -> Int32 {
             problems.append("\(document): error: cannot read")
             continue
         }
-        do {
-            blocks += try swiftBlocks(in: text, document: document)
-        } catch let error as DirectiveError {
-            problems.append(error.message)
-        } catch {
-            problems.append("\(document): error: \(error)")
-        }
+        let found = swiftBlocks(in: text, document: document)
+        blocks += found.blocks
+        problems += found.problems
     }
     for block in blocks {
         for path in block.mirrors {
