@@ -140,13 +140,20 @@ func swiftBlocks(in text: String, document: String) -> (blocks: [CodeBlock], pro
     let lines = text.components(separatedBy: "\n").map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
     var blocks: [CodeBlock] = []
     var problems: [String] = []
+    // Lines of `docs-check:` comments that sit right above a fence; any other is misplaced.
+    var usedDirectiveLines: Set<Int> = []
+    var strayDirectiveLines: [Int] = []
     var index = 0
     while index < lines.count {
         let line = lines[index]
         let indentation = line.prefix { $0 == " " }.count
         let rest = line.dropFirst(indentation)
         guard let fenceCharacter = rest.first, fenceCharacter == "`" || fenceCharacter == "~"
-        else { index += 1; continue }
+        else {
+            if rest.hasPrefix("<!--"), rest.contains("docs-check:") { strayDirectiveLines.append(index + 1) }
+            index += 1
+            continue
+        }
         let fenceLength = rest.prefix { $0 == fenceCharacter }.count
         guard fenceLength >= 3 else { index += 1; continue }
         let info = rest.dropFirst(fenceLength).trimmingCharacters(in: .whitespaces)
@@ -162,6 +169,7 @@ func swiftBlocks(in text: String, document: String) -> (blocks: [CodeBlock], pro
             end += 1
         }
         let directives = directiveLines(lines, before: index)
+        usedDirectiveLines.formUnion(directives.map(\.line))
         if language == "swift" {
             let body = lines[(index + 1)..<min(end, lines.count)].map { String($0.dropFirst(min(indentation, $0.prefix { $0 == " " }.count))) }
             var block = CodeBlock(document: document, firstLine: index + 2, code: body.joined(separator: "\n"))
@@ -177,6 +185,9 @@ func swiftBlocks(in text: String, document: String) -> (blocks: [CodeBlock], pro
             problems.append("\(document):\(index + 1): error: a docs-check comment marks a block that is not ```swift")
         }
         index = end + 1
+    }
+    for line in strayDirectiveLines where !usedDirectiveLines.contains(line) {
+        problems.append("\(document):\(line): error: this docs-check comment is not on the line right above a code fence")
     }
     return (blocks, problems)
 }
