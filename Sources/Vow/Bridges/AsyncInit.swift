@@ -37,6 +37,8 @@ extension Promise {
     ///   - cancellation: A token that cancels the work (`nil`: none). The registration on it is
     ///     removed when the body finishes.
     ///   - body: The async work.
+    ///   - file: Where the promise is created, named in Vow's reports in debug builds; leave the default.
+    ///   - line: The line of that place; leave the default.
     @inlinable
     public convenience init(
         priority: TaskPriority? = nil,

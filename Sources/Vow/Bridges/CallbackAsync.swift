@@ -23,8 +23,8 @@
 ///
 /// - Returns: The value when the error is `nil`.
 /// - Throws: The error when there is one; `PMKError.invalidCallingConvention` when both are `nil`;
-///   `VowError.abandoned`, `CancellationError` or `VowError.cancelled` as described at the top of
-///   this file.
+///   `VowError.abandoned`, `CancellationError` or `VowError.cancelled` as described
+///   in <doc:BridgingToAsyncAwait#Callback-APIs-as-async-calls>.
 public func withCallback<T: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     cancellation: CancellationToken? = nil,
@@ -40,7 +40,7 @@ public func withCallback<T: Sendable>(
 ///
 /// - Returns: The value when the error is `nil`.
 /// - Throws: The error when there is one; `VowError.abandoned`, `CancellationError` or
-///   `VowError.cancelled` as described at the top of this file.
+///   `VowError.cancelled` as described in <doc:BridgingToAsyncAwait#Callback-APIs-as-async-calls>.
 public func withCallback<T: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     cancellation: CancellationToken? = nil,
@@ -54,9 +54,10 @@ public func withCallback<T: Sendable>(
 
 /// Calls an API whose completion handler receives only an optional error.
 ///
-/// - Returns: When the handler is called with `nil`.
+/// Returns when the handler is called with `nil`.
+///
 /// - Throws: The error it is called with; `VowError.abandoned`, `CancellationError` or
-///   `VowError.cancelled` as described at the top of this file.
+///   `VowError.cancelled` as described in <doc:BridgingToAsyncAwait#Callback-APIs-as-async-calls>.
 public func withCallback(
     isolation: isolated (any Actor)? = #isolation,
     cancellation: CancellationToken? = nil,
@@ -72,7 +73,7 @@ public func withCallback(
 ///
 /// - Returns: `.success`'s value.
 /// - Throws: `.failure`'s error; `VowError.abandoned`, `CancellationError` or `VowError.cancelled`
-///   as described at the top of this file.
+///   as described in <doc:BridgingToAsyncAwait#Callback-APIs-as-async-calls>.
 public func withCallback<T: Sendable, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     cancellation: CancellationToken? = nil,
@@ -91,7 +92,7 @@ public func withCallback<T: Sendable, Failure: Error>(
 ///
 /// - Returns: The value.
 /// - Throws: Only `VowError.abandoned`, `CancellationError` or `VowError.cancelled`, as described
-///   at the top of this file.
+///   in <doc:BridgingToAsyncAwait#Callback-APIs-as-async-calls>.
 public func withValueCallback<T: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     cancellation: CancellationToken? = nil,

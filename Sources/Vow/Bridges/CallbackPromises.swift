@@ -23,7 +23,7 @@ extension Promise {
     ///
     /// - Fulfilled with the value when the error is `nil`; rejected with the error when there is
     ///   one; rejected with `PMKError.invalidCallingConvention` when both are `nil`.
-    /// - Abandoned and cancelled: see the notes at the top of this file; in short,
+    /// - Abandoned and cancelled: see <doc:BridgingToAsyncAwait#Callback-APIs-as-async-calls>; in short,
     ///   `VowError.abandoned` if the handler is dropped uncalled, `VowError.cancelled` (and
     ///   `onCancel`) if `cancellation` fires first.
     public static func fromCallback(

@@ -33,6 +33,8 @@ struct Dispatcher: Sendable {
 
 /// Tags `DispatchQueue.async(.promise) { ... }`, which returns a promise of the body's result.
 public enum PMKNamespacer: Sendable {
+    /// Selects the `async` overload that returns a promise (or a guarantee, for a body that
+    /// cannot throw).
     case promise
 }
 

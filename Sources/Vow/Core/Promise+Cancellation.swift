@@ -39,6 +39,8 @@ extension Promise {
     ///   - token: Cancels the work. `nil`, or a token that can never be cancelled, makes this
     ///     exactly `Promise { seal in ... }`.
     ///   - body: Starts the work; called once, synchronously, unless `token` is already cancelled.
+    ///   - file: Where the promise is created, named in Vow's reports in debug builds; leave the default.
+    ///   - line: The line of that place; leave the default.
     public convenience init(
         cancellation token: CancellationToken?,
         resolver body: (Resolver<T>) throws -> Void,

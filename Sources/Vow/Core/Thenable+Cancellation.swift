@@ -185,7 +185,7 @@ extension CatchMixin where T == Void {
     /// `policy` handles on `on`; the chain goes on fulfilled unless `body` throws.
     ///
     /// Success, failure, cancellation and threads as
-    /// ``CatchMixin/recover(on:flags:policy:cancellation:_:)``.
+    /// ``CatchMixin/recover(on:flags:policy:cancellation:_:)->Promise<Self.T>``.
     @inlinable
     public func recover(
         on: DispatchQueue? = conf.Q.map,
