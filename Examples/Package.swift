@@ -40,8 +40,8 @@ let package = Package(
         .target(name: "ExampleSupport"),
         .target(name: "GradualMigrationKit", dependencies: [vow, "ExampleSupport"]),
         .executableTarget(name: "GradualMigration", dependencies: ["GradualMigrationKit", "ExampleSupport"]),
-        .target(name: "MixedServiceKit", dependencies: [vow, hummingbird, "ExampleSupport"]),
-        .executableTarget(name: "MixedService", dependencies: ["MixedServiceKit", "ExampleSupport"]),
+        .target(name: "MixedServiceKit", dependencies: [vow, hummingbird]),
+        .executableTarget(name: "MixedService", dependencies: ["MixedServiceKit"]),
         .testTarget(
             name: "ExamplesTests",
             dependencies: [

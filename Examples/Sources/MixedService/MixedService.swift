@@ -10,9 +10,14 @@ import MixedServiceKit
 @main
 struct MixedService {
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(MixedServiceConfiguration.usage)
+            return
+        }
         let configuration: MixedServiceConfiguration
         do {
-            configuration = try MixedServiceConfiguration.parse(arguments: Array(CommandLine.arguments.dropFirst()))
+            configuration = try MixedServiceConfiguration.parse(arguments: arguments)
         } catch {
             FileHandle.standardError.write(Data("MixedService: \(error)\n\(MixedServiceConfiguration.usage)\n".utf8))
             exit(2)
