@@ -115,9 +115,13 @@ public final class CatalogRepository: Sendable {
     /// Cancelling `token` rejects the promise at once and cancels whichever step is running: the
     /// backend lookup through its call, or the reviews Task (which stops at its next `await`).
     public func reviewDigest(productID: Int, cancellation token: CancellationToken?) -> Promise<ReviewDigest> {
-        tracked(product(id: productID, cancellation: token).then(on: nil) { [reviewsService] product in
+        tracked(product(id: productID, cancellation: token).then(on: nil) { [reviewsService, log] product in
             self.tracked(Promise(cancellation: token) {
-                try await reviewsService.reviews(forProduct: product.id)
+                try await withTaskCancellationHandler {
+                    try await reviewsService.reviews(forProduct: product.id)
+                } onCancel: {
+                    log("repo    | token cancelled: the Task fetching the reviews of product \(product.id) is cancelled")
+                }
             }).map(on: nil) { reviews in
                 ReviewDigest(product: product, reviews: reviews)
             }

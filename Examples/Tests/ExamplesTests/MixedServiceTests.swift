@@ -137,6 +137,9 @@ final class MixedServiceTests: XCTestCase {
             let idle = await service.statusOnceIdle()
             XCTAssertEqual(idle, LegacyStatus(promisesPending: 0, backendCallsInFlight: 0, reviewFetchesInFlight: 0, callsStoppedThroughTokens: 0))
             XCTAssertTrue(service.log.lines.contains("http    | #1 GET /products/3/reviews: client disconnected, request Task cancelled"))
+            XCTAssertEqual(service.log.lines(startingWith: "repo"), [
+                "repo    | token cancelled: the Task fetching the reviews of product 3 is cancelled",
+            ])
         }
     }
 
