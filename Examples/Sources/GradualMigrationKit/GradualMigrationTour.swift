@@ -24,6 +24,10 @@ public enum GradualMigrationTour {
         transcript.say("== Stage 3: promise code calling new async code")
         await promiseChainsOverAsync(weather: weather, alerts: alerts, transcript: transcript)
         _ = await cancellingTheTokenStopsTheTask(alerts: alerts, transcript: transcript)
+
+        transcript.say("")
+        transcript.say("== One feature at all three stages, each calling the others")
+        await oneFeatureThreeWays(weather: weather, transcript: transcript)
     }
 
     // MARK: - Stage 1
@@ -116,5 +120,72 @@ public enum GradualMigrationTour {
         // The async work sees `CancellationError` at its next `await`; wait for it to say so.
         await transcript.waitUntilSaid(startingWith: "async     | alerts for Oslo: stopped")
         return promise.error
+    }
+
+    // MARK: - One feature, three ways
+
+    /// The temperature report written as callbacks, as promises and as async code: each caller
+    /// asks each version, for a city that works and for one that does not exist.
+    public static func oneFeatureThreeWays(weather: LegacyWeatherService, transcript: Transcript) async {
+        for city in ["Oslo", "Atlantis"] {
+            let fromCallbackCode = [
+                await outcome(ofCallback: { CallbackCode.temperatureReport(cityNamed: city, weather: weather, completion: $0) }),
+                await outcome(ofCallback: { CallbackCode.temperatureReportFromPromiseCode(cityNamed: city, weather: weather, completion: $0) }),
+                await outcome(ofCallback: { CallbackCode.temperatureReportFromAsyncCode(cityNamed: city, weather: weather, completion: $0) }),
+            ]
+            say("callback code", fromCallbackCode, transcript: transcript)
+
+            let fromPromiseCode = [
+                await outcome(of: PromiseCode.temperatureReportFromCallbackCode(cityNamed: city, weather: weather)),
+                await outcome(of: PromiseCode.temperatureReport(cityNamed: city, weather: weather)),
+                await outcome(of: PromiseCode.temperatureReportFromAsyncCode(cityNamed: city, weather: weather)),
+            ]
+            say("promise code", fromPromiseCode, transcript: transcript)
+
+            let fromAsyncCode = [
+                await outcome(ofAsync: { try await AsyncCode.temperatureReportFromCallbackCode(cityNamed: city, weather: weather) }),
+                await outcome(ofAsync: { try await AsyncCode.temperatureReportFromPromiseCode(cityNamed: city, weather: weather) }),
+                await outcome(ofAsync: { try await AsyncCode.temperatureReport(cityNamed: city, weather: weather) }),
+            ]
+            say("async code", fromAsyncCode, transcript: transcript)
+        }
+    }
+
+    /// Says what one stage's caller got from the callback, promise and async versions, in order.
+    private static func say(_ caller: String, _ outcomes: [String], transcript: Transcript) {
+        let versions = zip(["callbacks", "promises", "async"], outcomes).map { "\($0): \($1)" }
+        let column = caller + String(repeating: " ", count: max(0, 13 - caller.count))
+        transcript.say("\(column) | " + versions.joined(separator: " | "))
+    }
+
+    /// What a completion handler was called with, as text.
+    private static func outcome(
+        ofCallback start: (@escaping @Sendable (Swift.Result<TemperatureReport, Error>) -> Void) -> Void
+    ) async -> String {
+        let result = await withCheckedContinuation { continuation in
+            start { continuation.resume(returning: $0) }
+        }
+        return describe(result)
+    }
+
+    /// What a promise settled with, as text.
+    private static func outcome(of promise: Promise<TemperatureReport>) async -> String {
+        await outcome(ofAsync: { try await promise.value })
+    }
+
+    /// What an async call returned or threw, as text.
+    private static func outcome(ofAsync call: () async throws -> TemperatureReport) async -> String {
+        do {
+            return describe(.success(try await call()))
+        } catch {
+            return describe(.failure(error))
+        }
+    }
+
+    private static func describe(_ result: Swift.Result<TemperatureReport, Error>) -> String {
+        switch result {
+        case .success(let report): "\(report)"
+        case .failure(let error): "\(error)"
+        }
     }
 }

@@ -1,15 +1,33 @@
-import ExampleSupport
+import Foundation
 import MixedServiceKit
 
-/// Runs the mixed async/promise service over a batch of requests, printing each response as it
-/// is ready and a summary. See MixedServiceKit for the code.
+/// Serves the mixed async/promise catalog over HTTP on 127.0.0.1, logging what every layer does.
+/// See MixedServiceKit for the code, and Examples/README.md for what to try.
 ///
-/// An async `@main` needs no `dispatchMain()`: the repository's timers fire on global queues, every
-/// promise handler runs `on: nil`, and `await promise.value` resumes without any queue.
+///     swift run --package-path Examples MixedService --port 0
+///
+/// Stop it with Ctrl-C: the server stops gracefully, letting requests in flight finish.
 @main
 struct MixedService {
     static func main() async {
-        // The summary is printed as the last line; the tests check the returned value.
-        _ = await MixedServiceTour.run(transcript: Transcript(echo: true))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(MixedServiceConfiguration.usage)
+            return
+        }
+        let configuration: MixedServiceConfiguration
+        do {
+            configuration = try MixedServiceConfiguration.parse(arguments: arguments)
+        } catch {
+            FileHandle.standardError.write(Data("MixedService: \(error)\n\(MixedServiceConfiguration.usage)\n".utf8))
+            exit(2)
+        }
+        let server = MixedServer(configuration: configuration, log: .standardOutput)
+        do {
+            try await server.makeApplication().runService()
+        } catch {
+            FileHandle.standardError.write(Data("MixedService: \(error)\n".utf8))
+            exit(1)
+        }
     }
 }

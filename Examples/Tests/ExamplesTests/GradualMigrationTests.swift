@@ -112,11 +112,83 @@ final class GradualMigrationTests: XCTestCase {
             "== Stage 1: promise wrappers around the callbacks, used by promise chains",
             "== Stage 2: new async code awaiting the promise layer",
             "== Stage 3: promise code calling new async code",
+            "== One feature at all three stages, each calling the others",
         ])
-        XCTAssertEqual(transcript.lines.count, 22)
+        XCTAssertEqual(transcript.lines.count, 30)
+    }
+
+    // MARK: - One feature at three stages
+
+    func testEveryStageGetsTheSameReportFromEveryVersion() async throws {
+        let oslo = TemperatureReport(city: "Oslo", celsius: -3.5)
+
+        let fromCallbackCode = [
+            try await report(fromCallbackCode: CallbackCode.temperatureReport),
+            try await report(fromCallbackCode: CallbackCode.temperatureReportFromPromiseCode),
+            try await report(fromCallbackCode: CallbackCode.temperatureReportFromAsyncCode),
+        ]
+        let fromPromiseCode = [
+            try await PromiseCode.temperatureReportFromCallbackCode(cityNamed: "Oslo", weather: weather).value,
+            try await PromiseCode.temperatureReport(cityNamed: "Oslo", weather: weather).value,
+            try await PromiseCode.temperatureReportFromAsyncCode(cityNamed: "Oslo", weather: weather).value,
+        ]
+        let fromAsyncCode = [
+            try await AsyncCode.temperatureReportFromCallbackCode(cityNamed: "Oslo", weather: weather),
+            try await AsyncCode.temperatureReportFromPromiseCode(cityNamed: "Oslo", weather: weather),
+            try await AsyncCode.temperatureReport(cityNamed: "Oslo", weather: weather),
+        ]
+
+        XCTAssertEqual(fromCallbackCode, [oslo, oslo, oslo])
+        XCTAssertEqual(fromPromiseCode, [oslo, oslo, oslo])
+        XCTAssertEqual(fromAsyncCode, [oslo, oslo, oslo])
+    }
+
+    func testEveryStageGetsTheSameErrorFromEveryVersion() async {
+        for (city, expected) in [("Atlantis", WeatherError.unknownCity("Atlantis")), ("Pune", .stationOffline("Pune"))] {
+            let callbackCallers = [
+                CallbackCode.temperatureReport, CallbackCode.temperatureReportFromPromiseCode, CallbackCode.temperatureReportFromAsyncCode,
+            ]
+            for caller in callbackCallers {
+                await XCTAssertThrowsWeatherError(try await report(fromCallbackCode: caller, city: city), expected)
+            }
+            for promise in [
+                PromiseCode.temperatureReportFromCallbackCode(cityNamed: city, weather: weather),
+                PromiseCode.temperatureReport(cityNamed: city, weather: weather),
+                PromiseCode.temperatureReportFromAsyncCode(cityNamed: city, weather: weather),
+            ] {
+                await XCTAssertThrowsWeatherError(try await promise.value, expected)
+            }
+            await XCTAssertThrowsWeatherError(try await AsyncCode.temperatureReportFromCallbackCode(cityNamed: city, weather: weather), expected)
+            await XCTAssertThrowsWeatherError(try await AsyncCode.temperatureReportFromPromiseCode(cityNamed: city, weather: weather), expected)
+            await XCTAssertThrowsWeatherError(try await AsyncCode.temperatureReport(cityNamed: city, weather: weather), expected)
+        }
+    }
+
+    func testTheOneFeatureScenarioSaysWhatEachStageGot() async {
+        await GradualMigrationTour.oneFeatureThreeWays(weather: weather, transcript: transcript)
+
+        XCTAssertEqual(transcript.lines, [
+            "callback code | callbacks: Oslo -3.5 °C | promises: Oslo -3.5 °C | async: Oslo -3.5 °C",
+            "promise code  | callbacks: Oslo -3.5 °C | promises: Oslo -3.5 °C | async: Oslo -3.5 °C",
+            "async code    | callbacks: Oslo -3.5 °C | promises: Oslo -3.5 °C | async: Oslo -3.5 °C",
+            "callback code | callbacks: unknownCity(\"Atlantis\") | promises: unknownCity(\"Atlantis\") | async: unknownCity(\"Atlantis\")",
+            "promise code  | callbacks: unknownCity(\"Atlantis\") | promises: unknownCity(\"Atlantis\") | async: unknownCity(\"Atlantis\")",
+            "async code    | callbacks: unknownCity(\"Atlantis\") | promises: unknownCity(\"Atlantis\") | async: unknownCity(\"Atlantis\")",
+        ])
     }
 
     // MARK: - Helpers
+
+    /// The report a callback-code caller's completion handler gets for `city`.
+    private func report(
+        fromCallbackCode caller: (String, LegacyWeatherService, @escaping @Sendable (Swift.Result<TemperatureReport, Error>) -> Void) -> Void,
+        city: String = "Oslo"
+    ) async throws -> TemperatureReport {
+        let result = await withCheckedContinuation { continuation in
+            caller(city, weather) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
 
     /// How far cancelled work got: the first number in the line starting with `stopLinePrefix`
     /// ("stopped after 2 of 10 days" gives 2).
@@ -131,4 +203,19 @@ private func withoutNumbers(_ line: String) -> String {
     line.split(separator: " ", omittingEmptySubsequences: false)
         .map { word in word.allSatisfy(\.isNumber) && !word.isEmpty ? "#" : String(word) }
         .joined(separator: " ")
+}
+
+/// Asserts that `expression` throws exactly `expected`.
+private func XCTAssertThrowsWeatherError<T>(
+    _ expression: @autoclosure () async throws -> T,
+    _ expected: WeatherError,
+    file: StaticString = #filePath,
+    line: UInt = #line
+) async {
+    do {
+        _ = try await expression()
+        XCTFail("no error; expected \(expected)", file: file, line: line)
+    } catch {
+        XCTAssertEqual(error as? WeatherError, expected, file: file, line: line)
+    }
 }
