@@ -20,18 +20,19 @@ struct BodyReplacer {
     private var candidates: [String: CompletionFunction] = [:]
     private var results: [String: Result<Replacement, SkipReason>] = [:]
 
-    init(collector: DeclarationCollector, reader: CompletionFunctionReader, target: MigrationTarget, tree: SourceFileSyntax, bytes: [UInt8]) {
+    init(collector: DeclarationCollector, index: MigrationIndex, target: MigrationTarget, tree: SourceFileSyntax, bytes: [UInt8]) {
         self.target = target
         self.bytes = bytes
         var withAlternative: Set<String> = []
         var duplicates: Set<String> = []
         for site in collector.functions where site.protocolDecl == nil {
+            let reader = CompletionFunctionReader(index: index, scope: site.scope)
             guard case .candidate(let function) = reader.read(site.decl, isProtocolRequirement: false) else { continue }
             let name = function.swiftName
             if candidates[name] != nil { duplicates.insert(name) }
             candidates[name] = function
             let alternative = AlternativeEmitter(function: function, target: target).alternativeSwiftName
-            if collector.signatures[site.scope, default: []].contains(where: { $0.swiftName == alternative && (target == .promise ? $0.returnsVowType : $0.isAsync) }) {
+            if index.declaredFunctions(named: alternative, in: site.scope).contains(where: { target == .promise ? $0.returnsVowType : $0.isAsync }) {
                 withAlternative.insert(name)
             }
         }
@@ -192,6 +193,8 @@ private struct Conversion {
         }
         if function.isThrowing { throw SkipReason("it also throws synchronously; --replace leaves such functions (use the default mode)") }
         if case .successFlag = function.shape { throw SkipReason("--replace does not convert (Bool, Error?) handlers yet (use the default mode)") }
+        if case .tuple = function.shape { throw SkipReason("--replace does not convert multi-value handlers yet (use the default mode)") }
+        if function.handlerIsOptional { throw SkipReason("its handler is optional; --replace keeps such functions (use the default mode)") }
         let emitter = AlternativeEmitter(function: function, target: target)
         var lines = emitter.signature()
         var bodyLines = CodeLines()
@@ -460,6 +463,8 @@ private struct Conversion {
             return (valueName, Array(rest.dropFirst()))
         case .successFlag:
             throw skip("`\(callee.swiftName)` reports a success flag; --replace does not follow those yet", at: closure)
+        case .tuple:
+            throw skip("`\(callee.swiftName)` passes several values; --replace does not follow those yet", at: closure)
         }
     }
 
@@ -574,7 +579,7 @@ private struct Conversion {
             default:
                 return nil
             }
-        case .successFlag:
+        case .successFlag, .tuple:
             return nil
         }
     }
