@@ -90,7 +90,7 @@ final class FixtureTests: XCTestCase {
         let result = SourceMigrator.migrate(source: input, fileName: "Legacy.swift", options: .init(target: .promise))
         XCTAssertFalse(result.changed)
         let skipped = result.findings.filter { $0.kind == .skipped }
-        XCTAssertEqual(skipped.map(\.function), ["enqueue(job:completion:)", "fetch(url:completion:)", "log(_:completion:)"])
+        XCTAssertEqual(skipped.map(\.function), ["enqueue(job:completion:)", "refresh(id:completion:)", "log(_:completion:)"])
         XCTAssertEqual(skipped.first?.line, 9)
         XCTAssertEqual(skipped.first?.column, 5)
         XCTAssertTrue(skipped.allSatisfy { !$0.message.isEmpty })

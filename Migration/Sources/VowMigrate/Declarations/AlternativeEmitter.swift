@@ -73,6 +73,10 @@ struct AlternativeEmitter {
         if function.parameters.contains(where: { $0.text.contains("inout ") }) {
             return "an inout parameter cannot be captured by the handler"
         }
+        if target == .async && function.handlerHasDefault {
+            // Swift prefers an async overload in async code, so `f()` there would stop compiling.
+            return "its handler has a default value, so calls that omit it from async code would become calls of an async alternative and need `await`; use --to promise, or drop the default"
+        }
         return nil
     }
 
@@ -189,6 +193,10 @@ struct AlternativeEmitter {
     func signature() -> CodeLines {
         var lines = CodeLines()
         for attribute in keptAttributes { lines.add(attribute, 0) }
+        if target == .promise && function.handlerHasDefault {
+            // Calls that omit the handler now pick the alternative, which does the same work.
+            lines.add("@discardableResult", 0)
+        }
         var head = keptModifiers.joined(separator: " ")
         if !head.isEmpty { head += " " }
         head += "func \(function.name)\(genericClause)(\(parameterList))\(effectsText)\(returnText)"

@@ -35,6 +35,8 @@ struct CompletionFunction {
     var cancellableHandle: CancellableHandle?
     /// The handler (or pair) is optional or defaulted (`completion: ((Error?) -> Void)? = nil`).
     var handlerIsOptional = false
+    /// The handler (or one of the pair) has a default value, so existing calls may omit it.
+    var handlerHasDefault = false
 
     /// `fetchUser(id:completion:)`.
     var swiftName: String {
@@ -72,6 +74,7 @@ struct CompletionFunctionReader {
         var words: String
         var function: FunctionTypeSyntax
         var isOptional: Bool
+        var hasDefault: Bool
     }
 
     enum Outcome {
@@ -142,7 +145,8 @@ struct CompletionFunctionReader {
             if let closure = typeReader.closureType(of: parameter.type), closure.escaping, !isAutoclosure,
                TypeReader.returnsVoid(closure.function) {
                 closures.append(Closure(index: index, name: name, words: "\(label ?? "") \(name)", function: closure.function,
-                                        isOptional: closure.optional || parameter.defaultValue != nil))
+                                        isOptional: closure.optional || parameter.defaultValue != nil,
+                                        hasDefault: parameter.defaultValue != nil))
             }
         }
         let swiftName = CompletionFunction.swiftName(decl.name.text, labels: parameters.map(\.label))
@@ -277,7 +281,8 @@ struct CompletionFunctionReader {
             shape: shape,
             isThrowing: signature.effectSpecifiers?.throwsClause != nil,
             cancellableHandle: cancellable,
-            handlerIsOptional: handler.isOptional || failure?.isOptional == true
+            handlerIsOptional: handler.isOptional || failure?.isOptional == true,
+            handlerHasDefault: handler.hasDefault || failure?.hasDefault == true
         ))
     }
 

@@ -84,7 +84,8 @@ struct HandlerUseAnalyzer {
             var result = Calls(minimum: minimum + next.minimum, maximum: min(2, maximum + next.maximum))
             result.firstCall = firstCall ?? next.firstCall
             result.repeatAt = repeatAt ?? next.repeatAt ?? (maximum >= 1 && next.maximum >= 1 ? next.firstCall : nil)
-            result.missingAt = missingAt ?? next.missingAt
+            // A path that ends without a call stays one only if nothing before it called.
+            result.missingAt = result.minimum == 0 ? (next.missingAt ?? missingAt) : nil
             return result
         }
 
@@ -92,7 +93,7 @@ struct HandlerUseAnalyzer {
         func or(_ other: Calls) -> Calls {
             Calls(minimum: Swift.min(minimum, other.minimum), maximum: Swift.max(maximum, other.maximum),
                   firstCall: firstCall ?? other.firstCall, repeatAt: repeatAt ?? other.repeatAt,
-                  missingAt: missingAt ?? other.missingAt)
+                  missingAt: (minimum == 0 ? missingAt : nil) ?? (other.minimum == 0 ? other.missingAt : nil))
         }
 
         /// Any number of times (a loop body, a `forEach` closure).
