@@ -14,7 +14,9 @@ final class FixtureTests: XCTestCase {
         let names = Set(TestSupport.fixtureNames)
         for shape in ["optional-value-and-error", "value-and-error", "error-only", "value-only", "no-arguments",
                       "result", "typed-result", "success-flag", "split-handlers", "typealias", "handler-not-last",
-                      "throwing", "cancellable", "generic", "extension-and-static", "protocol"] {
+                      "throwing", "cancellable", "generic", "extension-and-static", "protocol",
+                      "multi-value", "optional-handlers", "unusual-labels", "qualified-and-generic-typealias",
+                      "autoclosure", "generic-result", "bare-result-parameter", "handler-calls"] {
             XCTAssertTrue(names.contains(shape), "missing fixture \(shape)")
         }
     }
