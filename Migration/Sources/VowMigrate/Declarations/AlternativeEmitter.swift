@@ -61,6 +61,15 @@ struct AlternativeEmitter {
         return clause.parameters.map(\.name.text).filter { inResult.contains($0) && !inParameters.contains($0) }
     }
 
+    /// A generic function with a multi-value handler: Swift cannot infer the generic parameter
+    /// from a tuple built in the closure, so the closure names its parameters' types.
+    private var spellsOutHandlerTypes: Bool {
+        guard case .tuple = function.shape, let clause = function.decl.genericParameterClause else { return false }
+        let mentioned = Set(identifiers(in: valueType))
+        return clause.parameters.contains { mentioned.contains($0.name.text) }
+            && function.handlerParameterTypes.count == function.shape.closureParameters.count
+    }
+
     /// Why the alternative could not compile without types the tool does not have, or nil.
     var cannotCompileReason: String? {
         let words = Set(identifiers(in: valueType))
@@ -69,9 +78,6 @@ struct AlternativeEmitter {
         }
         if typeOnlyGenericParameters.count > 1 {
             return "its result uses several generic parameters no argument mentions (\(typeOnlyGenericParameters.joined(separator: ", "))); a call could not name them all"
-        }
-        if function.parameters.contains(where: { $0.text.contains("inout ") }) {
-            return "an inout parameter cannot be captured by the handler"
         }
         if target == .async && function.handlerHasDefault {
             // Swift prefers an async overload in async code, so `f()` there would stop compiling.
@@ -435,6 +441,10 @@ struct AlternativeEmitter {
         if function.isThrowing { prefix += "try " }
         func closureHead(for index: Int) -> String {
             let parameters = index == function.failureIndex ? ["error"] : function.shape.closureParameters
+            if index != function.failureIndex, spellsOutHandlerTypes {
+                let typed = zip(parameters, function.handlerParameterTypes).map { "\($0): \($1)" }
+                return "{ (\(typed.joined(separator: ", "))) in"
+            }
             return parameters.isEmpty ? "{" : "{ \(parameters.joined(separator: ", ")) in"
         }
         func closureBody(for index: Int) -> CodeLines {

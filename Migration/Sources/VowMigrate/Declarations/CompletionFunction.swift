@@ -37,6 +37,9 @@ struct CompletionFunction {
     var handlerIsOptional = false
     /// The handler (or one of the pair) has a default value, so existing calls may omit it.
     var handlerHasDefault = false
+    /// The types of the handler's parameters as written, for spelling them out where Swift
+    /// could not infer a generic parameter from the generated closure.
+    var handlerParameterTypes: [String] = []
 
     /// `fetchUser(id:completion:)`.
     var swiftName: String {
@@ -282,7 +285,8 @@ struct CompletionFunctionReader {
             isThrowing: signature.effectSpecifiers?.throwsClause != nil,
             cancellableHandle: cancellable,
             handlerIsOptional: handler.isOptional || failure?.isOptional == true,
-            handlerHasDefault: handler.hasDefault || failure?.hasDefault == true
+            handlerHasDefault: handler.hasDefault || failure?.hasDefault == true,
+            handlerParameterTypes: handler.function.parameters.map { $0.type.trimmedDescription }
         ))
     }
 

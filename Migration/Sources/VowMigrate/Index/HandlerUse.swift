@@ -7,7 +7,8 @@ import SwiftSyntax
 /// A closure the body passes to another API (`URLSession`, `DispatchQueue`) is taken to run once,
 /// and a path inside it that ends without a call (the usual `guard let self else { return }`) is
 /// not held against the function: only paths of the body itself are. A closure passed to
-/// `forEach`, `map` and the like runs any number of times.
+/// `forEach`, `map` and the like runs any number of times. Several closures handed to one call
+/// are taken for its alternative outcomes (a `success:`/`failure:` pair): one of them runs.
 struct HandlerUse: Sendable, Equatable {
     /// The fewest and most calls on any path (2 stands for "two or more").
     var minimum: Int
@@ -299,8 +300,24 @@ struct HandlerUseAnalyzer {
             return condition.then(branches)
         }
         if node.is(FunctionDeclSyntax.self) { return .zero }
-        // A trailing closure runs after the arguments are evaluated; visiting in order matches that.
+        // Several closures handed to one call are its alternative outcomes (`success:`/`failure:`,
+        // `then:`/`catch:`): one of them runs, so they count as either, not as both.
         if let call = node.as(FunctionCallExprSyntax.self) {
+            var closures = call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+            if let trailing = call.trailingClosure { closures.append(trailing) }
+            closures += call.additionalTrailingClosures.map(\.closure)
+            if closures.count > 1 {
+                result = calls(in: call.calledExpression, inClosure: inClosure)
+                for argument in call.arguments where !argument.expression.is(ClosureExprSyntax.self) {
+                    result = result.then(calls(in: argument, inClosure: inClosure))
+                }
+                var outcomes: Calls?
+                for closure in closures {
+                    let closureCalls = calls(in: closure, inClosure: inClosure)
+                    outcomes = outcomes.map { $0.or(closureCalls) } ?? closureCalls
+                }
+                return result.then(outcomes ?? .zero)
+            }
             children = [Syntax(call.calledExpression), Syntax(call.arguments)]
                 + (call.trailingClosure.map { [Syntax($0)] } ?? [])
                 + call.additionalTrailingClosures.map { Syntax($0.closure) }
@@ -312,7 +329,7 @@ struct HandlerUseAnalyzer {
     }
 
     private static let iterating: Set<String> = ["forEach", "map", "compactMap", "flatMap", "filter", "reduce", "sorted",
-                                                  "first", "contains", "allSatisfy", "removeAll", "enumerateObjects"]
+                                                  "first", "contains", "allSatisfy", "enumerateObjects"]
 
     /// Records `other(..., completion: handler)`; the index later counts it as `other` calls its own.
     private mutating func handOffIfArgument(_ reference: DeclReferenceExprSyntax) -> Calls {
