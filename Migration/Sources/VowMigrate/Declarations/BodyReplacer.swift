@@ -176,6 +176,39 @@ private struct Conversion {
         self.bytes = bytes
         self.candidates = candidates
         self.available = available
+        var bound: Set<String> = []
+        for token in function.decl.body.map({ Array($0.tokens(viewMode: .sourceAccurate)) }) ?? [] {
+            guard case .identifier(let name) = token.tokenKind,
+                  token.parent?.parent?.is(OptionalBindingConditionSyntax.self) == true else { continue }
+            bound.insert(name)
+        }
+        self.unwrappedNames = bound
+    }
+
+    /// Names the body binds with `if let` / `guard let`: values known not to be nil.
+    private let unwrappedNames: Set<String>
+
+    /// Initializers that can fail, so their value may be nil.
+    private static let failableInitializers: Set<String> = ["URL", "Int", "Int64", "Int32", "UInt", "Double", "Float", "Decimal",
+                                                            "UUID", "Bool", "Character", "URLComponents", "UIImage", "NSImage"]
+
+    /// Whether an expression handed to the handler as its value cannot be nil, from syntax: a
+    /// literal, a name the body unwrapped, or a (non-failable) initializer call. Anything else
+    /// could be an optional, which `return` could not pass as the non-optional result.
+    private func evidentlyNonOptional(_ expression: ExprSyntax) -> Bool {
+        if expression.is(StringLiteralExprSyntax.self) || expression.is(IntegerLiteralExprSyntax.self)
+            || expression.is(FloatLiteralExprSyntax.self) || expression.is(BooleanLiteralExprSyntax.self)
+            || expression.is(ArrayExprSyntax.self) || expression.is(DictionaryExprSyntax.self) {
+            return true
+        }
+        if let reference = expression.as(DeclReferenceExprSyntax.self) {
+            return unwrappedNames.contains(reference.baseName.text) || reference.baseName.text == "self"
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+           let first = callee.baseName.text.first, first.isUppercase, !Self.failableInitializers.contains(callee.baseName.text) {
+            return !(callee.baseName.text == "Data" && call.arguments.first?.label?.text == "base64Encoded")
+        }
+        return false
     }
 
     mutating func run() -> Result<BodyReplacer.Replacement, SkipReason> {
@@ -208,7 +241,8 @@ private struct Conversion {
         }
         lines.add(bodyLines, indentedBy: 1)
         lines.add("}", 0)
-        return BodyReplacer.Replacement(lines: lines, needsVow: target == .promise)
+        let namesVow = lines.lines.contains { $0.text.contains("PMKError") }
+        return BodyReplacer.Replacement(lines: lines, needsVow: target == .promise || namesVow)
     }
 
     // MARK: Blocks
@@ -539,6 +573,15 @@ private struct Conversion {
             }
             return .failure(text)
         }
+        // Nil for both is the broken calling convention the alternatives reject; a value that may
+        // be nil cannot be returned as the non-optional result.
+        func optionalSuccess(_ value: ExprSyntax) throws(SkipReason) -> Outcome {
+            if isNil(value) { return .failure("PMKError.invalidCallingConvention") }
+            guard evidentlyNonOptional(value) else {
+                throw skip("it passes `\(value.trimmedDescription)` to the handler as its value, which may be nil; unwrap it first (`guard let`)", at: call)
+            }
+            return .success(value.trimmedDescription)
+        }
         if let failureIndex = function.failureIndex, reference.baseName.text == function.parameters[failureIndex].name {
             guard let error = arguments.first else { return nil }
             return .failure(error.trimmedDescription)
@@ -546,7 +589,7 @@ private struct Conversion {
         switch function.shape {
         case .optionalValueAndError:
             guard arguments.count == 2 else { return nil }
-            if isNil(arguments[1]) { return .success(arguments[0].trimmedDescription) }
+            if isNil(arguments[1]) { return try optionalSuccess(arguments[0]) }
             if isNil(arguments[0]) { return try failure(arguments[1]) }
             throw skip("it passes both a value and an error to the handler", at: call)
         case .valueAndError:
@@ -554,7 +597,7 @@ private struct Conversion {
             return isNil(arguments[1]) ? .success(arguments[0].trimmedDescription) : try failure(arguments[1])
         case .errorAndOptionalValue:
             guard arguments.count == 2 else { return nil }
-            if isNil(arguments[0]) { return .success(arguments[1].trimmedDescription) }
+            if isNil(arguments[0]) { return try optionalSuccess(arguments[1]) }
             return try failure(arguments[0])
         case .errorOnly:
             guard arguments.count == 1 else { return nil }
