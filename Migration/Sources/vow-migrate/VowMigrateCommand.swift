@@ -46,8 +46,13 @@ struct VowMigrateCommand: ParsableCommand {
         calls the original, so call sites can move one at a time. With --replace it converts the \
         function itself where its body allows, and reports the others untouched. Handlers it reads: \
         (T?, Error?), (T, Error?), (Error?, T?), (Error?), (T), (), Result<T, E>, (Bool, Error?), \
-        split success:/failure: pairs, typealiased handlers, handlers in any position, and \
-        functions returning a cancellable handle.
+        several values (Data?, URLResponse?, Error?) as a labelled tuple, split success:/failure: \
+        pairs, optional and defaulted handlers, typealiased handlers, handlers in any position, and \
+        functions returning a cancellable handle. All named paths (and --context paths, read but \
+        never rewritten) are indexed first, so a typealias, a handle's cancel() or an existing \
+        async version in another file counts. Every such function is reported as added, replaced, \
+        already migrated or skipped with a reason; --verbose also lists the functions with an \
+        escaping closure that are not taken for completions.
 
         With --from-promisekit it switches files from PromiseKit to Vow: `import PromiseKit` becomes \
         `import Vow`, and PromiseKit's synchronous `.value` becomes `.valueIfFulfilled` where the \
