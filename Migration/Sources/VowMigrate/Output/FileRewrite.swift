@@ -142,7 +142,13 @@ struct FileRewrite {
         case .once, .unknown:
             return nil
         case .mayRepeat(let place):
-            return "it can call its handler \(handler) more than once (again at line \(place.line)); an async alternative would trap and a promise would drop the later answers"
+            let consequence = "an async alternative would trap and a promise would drop the later answers"
+            if let handOff = use.handOffs.first(where: { $0.location == place }),
+               let callee = index.completionFunctions(baseName: handOff.baseName).first(where: handOff.matches),
+               case .mayRepeat = callee.handlerCalls {
+                return "it hands its handler \(handler) to `\(callee.swiftName)` (line \(place.line)), which can call it more than once; \(consequence)"
+            }
+            return "it can call its handler \(handler) more than once (again at line \(place.line)); \(consequence)"
         case .mayNotCall(let place):
             return "a path through its body ends without calling its handler \(handler) (line \(place.line)); an awaiting caller would wait forever"
         case .never:
