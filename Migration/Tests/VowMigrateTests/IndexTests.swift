@@ -47,6 +47,21 @@ final class IndexTests: XCTestCase {
         }
     }
 
+    func testTheIndexKnowsTheCounterpartInAnotherFile() throws {
+        var files: [(String, String)] = []
+        for file in TestSupport.swiftFiles(in: tree.appendingPathComponent("Sources")) {
+            files.append((file.lastPathComponent, try String(contentsOf: file, encoding: .utf8)))
+        }
+        let list = index(files).completionFunctions(baseName: "list", argumentLabels: ["completion"])
+        XCTAssertEqual(list.count, 1)
+        XCTAssertEqual(list.first?.alternative(for: .async), .existing(.init(kind: .async, swiftName: "list()",
+                                                                            location: .init(file: "ItemService+Async.swift", line: 4, column: 5))))
+        XCTAssertEqual(list.first?.alternative(for: .promise), .generated(swiftName: "list()"))
+        let fetch = index(files).completionFunctions(baseName: "fetch").first
+        XCTAssertEqual(fetch?.cancellableHandle, "DataRequest")
+        XCTAssertEqual(fetch?.alternative(for: .promise), .generated(swiftName: "fetch(id:cancellation:)"))
+    }
+
     func testAnAsyncVersionInAnotherFileIsReportedAsAlreadyMigratedWithItsPlace() throws {
         let result = try TestSupport.migrate([tree.appendingPathComponent("Sources").path, "--context",
                                               tree.appendingPathComponent("Context").path, "--to", "async", "--report", "json"])
@@ -86,6 +101,8 @@ final class IndexTests: XCTestCase {
         XCTAssertEqual(get.first?.location, MigrationIndex.Location(file: "Api.swift", line: 2, column: 5))
         XCTAssertEqual(get.first?.alternativeLabels, ["url"])
         XCTAssertEqual(get.first?.handlerCalls, .once)
+
+        XCTAssertEqual(get.first?.alternative(for: .async), .generated(swiftName: "get(url:)"))
 
         let user = index.completionFunctions(baseName: "user", argumentLabels: ["id", "completion"])
         XCTAssertEqual(user.first?.shape, .result(value: "User", failure: nil))
@@ -143,6 +160,8 @@ final class IndexTests: XCTestCase {
         XCTAssertEqual(index.completionFunctions(baseName: "forward").first?.handlerCalls,
                        .mayRepeat(.init(file: "S.swift", line: 7, column: 27)))
         XCTAssertEqual(index.completionFunctions(baseName: "never").first?.handlerCalls, .never)
+        XCTAssertEqual(index.completionFunctions(baseName: "forward").first?.alternative(for: .promise),
+                       .none(reason: "its handler can be called more than once"))
         XCTAssertEqual(index.completionFunctions(baseName: "sometimes").first?.handlerCalls,
                        .mayNotCall(.init(file: "S.swift", line: 12, column: 5)))
     }

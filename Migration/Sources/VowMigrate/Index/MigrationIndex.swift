@@ -26,7 +26,8 @@ import SwiftSyntax
 ///   multi-value handler, where the function is, how often its body calls the handler, and
 ///   existing promise or async counterparts anywhere in the tree. Look them up by base name and
 ///   argument labels with ``completionFunctions(baseName:argumentLabels:)``, as a call site spells
-///   them.
+///   them; ``CompletionFunctionSummary/alternative(for:)`` says whether a run adds its
+///   alternative, finds one, or why not.
 /// - **Counterparts**: every `async` or `Promise`/`Guarantee`-returning function by enclosing type
 ///   and Swift name, for "already migrated" (with its place) and for clashes.
 ///
@@ -70,6 +71,12 @@ public struct MigrationIndex: Sendable {
         /// `fetchUser(id:)`.
         public var swiftName: String
         public var location: Location
+
+        public init(kind: Kind, swiftName: String, location: Location) {
+            self.kind = kind
+            self.swiftName = swiftName
+            self.location = location
+        }
     }
 
     /// How the body of a completion-handler function uses its handler, on every path through it.
@@ -132,6 +139,38 @@ public struct MigrationIndex: Sendable {
         public var promiseCounterpart: Counterpart?
         /// Existing `async` function with the alternative's name and labels in the same type.
         public var asyncCounterpart: Counterpart?
+        /// Why the promise / async alternative could not be generated though the function is
+        /// readable (a defaulted handler in async form, an opaque value type...), or nil.
+        public var promiseBlocker: String?
+        public var asyncBlocker: String?
+        /// The alternatives' Swift names: `fetchUser(id:)`, `download(from:cancellation:)`.
+        public var promiseAlternativeName: String
+        public var asyncAlternativeName: String
+
+        /// What a run with `--to target` does for this function, as `FileRewrite` decides it.
+        public func alternative(for target: MigrationTarget) -> AlternativeStatus {
+            let counterpart = target == .promise ? promiseCounterpart : asyncCounterpart
+            if let counterpart { return .existing(counterpart) }
+            if let skipReason { return .none(reason: skipReason) }
+            switch handlerCalls {
+            case .mayRepeat: return .none(reason: "its handler can be called more than once")
+            case .mayNotCall: return .none(reason: "a path through its body ends without calling its handler")
+            case .never: return .none(reason: "its body never calls its handler")
+            case .once, .unknown: break
+            }
+            if let blocker = target == .promise ? promiseBlocker : asyncBlocker { return .none(reason: blocker) }
+            return .generated(swiftName: target == .promise ? promiseAlternativeName : asyncAlternativeName)
+        }
+    }
+
+    /// Whether a function has (or gets, in a run) an alternative in a target form.
+    public enum AlternativeStatus: Sendable, Equatable {
+        /// The run adds it, with this Swift name.
+        case generated(swiftName: String)
+        /// It exists already, here.
+        case existing(Counterpart)
+        /// There is none, for this reason.
+        case none(reason: String)
     }
 
     // MARK: - Stored summaries
@@ -429,10 +468,13 @@ extension MigrationIndex {
                 baseName: decl.name.text.filter { $0 != "`" }, argumentLabels: labels, swiftName: swiftName, scope: record.scope,
                 location: location, isContext: isContext, handlerIndex: 0, failureIndex: nil, shape: .nothing, valueType: "Void",
                 errorType: nil, tupleLabels: [], isThrowing: false, cancellableHandle: nil, handlerIsOptional: false,
-                handlerCalls: .unknown, skipReason: reason.message, alternativeLabels: [], promiseCounterpart: nil, asyncCounterpart: nil)
+                handlerCalls: .unknown, skipReason: reason.message, alternativeLabels: [], promiseCounterpart: nil, asyncCounterpart: nil,
+                promiseBlocker: nil, asyncBlocker: nil, promiseAlternativeName: "", asyncAlternativeName: "")
         case .candidate(let function):
-            let promiseName = AlternativeEmitter(function: function, target: .promise).alternativeSwiftName
-            let asyncName = AlternativeEmitter(function: function, target: .async).alternativeSwiftName
+            let promiseEmitter = AlternativeEmitter(function: function, target: .promise)
+            let asyncEmitter = AlternativeEmitter(function: function, target: .async)
+            let promiseName = promiseEmitter.alternativeSwiftName
+            let asyncName = asyncEmitter.alternativeSwiftName
             func counterpart(_ name: String, _ kind: Counterpart.Kind) -> Counterpart? {
                 declaredFunctions(named: name, in: record.scope)
                     .first { kind == .promise ? $0.returnsVowType : $0.isAsync }
@@ -449,7 +491,9 @@ extension MigrationIndex {
                 isThrowing: function.isThrowing, cancellableHandle: function.cancellableHandle?.type,
                 handlerIsOptional: function.handlerIsOptional, handlerCalls: record.hasBody ? .once : .unknown, skipReason: nil,
                 alternativeLabels: function.keptParameters.map(\.label),
-                promiseCounterpart: counterpart(promiseName, .promise), asyncCounterpart: counterpart(asyncName, .async))
+                promiseCounterpart: counterpart(promiseName, .promise), asyncCounterpart: counterpart(asyncName, .async),
+                promiseBlocker: promiseEmitter.cannotCompileReason, asyncBlocker: asyncEmitter.cannotCompileReason,
+                promiseAlternativeName: promiseName, asyncAlternativeName: asyncName)
         }
     }
 
