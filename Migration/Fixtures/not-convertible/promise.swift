@@ -11,9 +11,10 @@ final class Legacy: Sendable {
         return 1
     }
 
-    // The handler passes three values.
-    func fetch(url: URL, completion: @escaping @Sendable (Data?, Response?, Error?) -> Void) {
-        completion(nil, nil, nil)
+    // The handler is called twice: a cached answer, then a fresh one.
+    func refresh(id: Int, completion: @escaping @Sendable (Response?, Error?) -> Void) {
+        completion(Response(status: 304), nil)
+        completion(Response(status: 200), nil)
     }
 
     // Variadic arguments cannot be forwarded.

@@ -15,7 +15,14 @@ public enum SourceMigrator {
     /// - Running the result through again changes nothing.
     /// - With both steps, the alternatives' findings are located in the switched text, which
     ///   differs from the original only where a duplicate `import PromiseKit` line was removed.
-    public static func migrate(source: String, fileName: String, options: MigrationOptions) -> FileMigration {
+    /// - `index` is what the whole tree declares (typealiases, cancellable and `Sendable` types,
+    ///   existing counterparts, other functions' handlers); without one, or when it was built
+    ///   without this file, the file's own declarations are added to it.
+    /// - Every completion-handler function gets exactly one finding: `added`, `replaced`,
+    ///   `alreadyMigrated` or `skipped` (so their number is the file's candidates); functions with
+    ///   an escaping closure that the rule does not take for a completion get a `rejected` one.
+    public static func migrate(source: String, fileName: String, options: MigrationOptions,
+                               index: MigrationIndex? = nil) -> FileMigration {
         let tree = Parser.parse(source: source)
         let converter = SourceLocationConverter(fileName: fileName, tree: tree)
         if tree.hasError {
@@ -39,20 +46,30 @@ public enum SourceMigrator {
             return FileMigration(output: text, changed: text != source, findings: findings)
         }
 
-        var rewrite = FileRewrite(source: text, tree: textTree, converter: textConverter, options: options, target: target)
+        var knowledge = index ?? MigrationIndex()
+        if !knowledge.files.contains(fileName) {
+            knowledge = knowledge.adding(MigrationIndex.summarize(tree: textTree, fileName: fileName, isContext: false))
+        }
+        var rewrite = FileRewrite(source: text, fileName: fileName, tree: textTree, converter: textConverter, options: options, target: target,
+                                  index: knowledge)
         rewrite.run()
         findings = options.fromPromiseKit ? inSourceOrder(findings + rewrite.findings) : rewrite.findings
         guard rewrite.hasEdits else {
             return FileMigration(output: text, changed: text != source, findings: findings)
         }
         let output = rewrite.apply()
-        if Parser.parse(source: output).hasError { return unparseableOutput(source) }
+        if Parser.parse(source: output).hasError { return unparseableOutput(source, findings: findings) }
         return FileMigration(output: output, changed: output != source, findings: findings)
     }
 
-    private static func unparseableOutput(_ source: String) -> FileMigration {
-        let finding = Finding(kind: .skipped, function: "", line: 1, column: 1,
-                              message: "vow-migrate produced code that does not parse; the file was left alone (please report this)")
+    private static func unparseableOutput(_ source: String, findings: [Finding] = []) -> FileMigration {
+        let message = "vow-migrate produced code that does not parse; the file was left alone (please report this)"
+        // Every candidate keeps its one finding, so the counts still add up.
+        let candidates = findings.filter { [.added, .replaced].contains($0.kind) }.map { finding in
+            Finding(kind: .skipped, function: finding.function, line: finding.line, column: finding.column, message: message)
+        } + findings.filter { ![.added, .replaced].contains($0.kind) }
+        if !candidates.isEmpty { return FileMigration(output: source, changed: false, findings: candidates) }
+        let finding = Finding(kind: .skipped, function: "", line: 1, column: 1, message: message)
         return FileMigration(output: source, changed: false, findings: [finding])
     }
 

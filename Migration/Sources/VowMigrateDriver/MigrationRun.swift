@@ -27,6 +27,10 @@ public struct FileReport: Sendable, Codable {
 public struct RunSummary: Sendable, Codable, Equatable {
     public var files = 0
     public var changedFiles = 0
+    /// Completion-handler functions found: added + replaced + alreadyMigrated + skipped.
+    public var candidates = 0
+    /// Functions with an escaping closure that the rule does not take for completions.
+    public var rejected = 0
     public var lines = 0
     public var added = 0
     public var replaced = 0
@@ -47,6 +51,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
         if report.changed { changedFiles += 1 }
         if report.error != nil { failedFiles += 1 }
         for finding in report.findings {
+            if finding.isCandidate { candidates += 1 }
             switch finding.kind {
             case .added: added += 1
             case .replaced: replaced += 1
@@ -55,6 +60,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
             case .parseError: unparseableFiles += 1
             case .switched: switched += 1
             case .review: toReview += 1
+            case .rejected: rejected += 1
             }
         }
     }
@@ -69,6 +75,9 @@ public struct MigrationRun: Sendable {
     /// Files processed at once; 1 runs everything on the calling thread.
     public var jobs: Int
     public var batchSize: Int
+    /// What the whole tree declares (``MigrationIndex/build(files:context:jobs:)``); nil reads each
+    /// file on its own.
+    public var index: MigrationIndex?
 
     public init(options: MigrationOptions, mode: OutputMode, includeDiffs: Bool, jobs: Int, batchSize: Int = 64) {
         self.options = options
@@ -106,7 +115,7 @@ public struct MigrationRun: Sendable {
             return FileReport(path: path, changed: false, lines: 0, findings: [], error: "is not UTF-8 text", diff: nil)
         }
         let lines = source.utf8.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-        let migration = SourceMigrator.migrate(source: source, fileName: path, options: options)
+        let migration = SourceMigrator.migrate(source: source, fileName: path, options: options, index: index)
         var report = FileReport(path: path, changed: migration.changed, lines: lines, findings: migration.findings, error: nil, diff: nil)
         guard migration.changed else { return report }
         switch mode {

@@ -46,8 +46,13 @@ struct VowMigrateCommand: ParsableCommand {
         calls the original, so call sites can move one at a time. With --replace it converts the \
         function itself where its body allows, and reports the others untouched. Handlers it reads: \
         (T?, Error?), (T, Error?), (Error?, T?), (Error?), (T), (), Result<T, E>, (Bool, Error?), \
-        split success:/failure: pairs, typealiased handlers, handlers in any position, and \
-        functions returning a cancellable handle.
+        several values (Data?, URLResponse?, Error?) as a labelled tuple, split success:/failure: \
+        pairs, optional and defaulted handlers, typealiased handlers, handlers in any position, and \
+        functions returning a cancellable handle. All named paths (and --context paths, read but \
+        never rewritten) are indexed first, so a typealias, a handle's cancel() or an existing \
+        async version in another file counts. Every such function is reported as added, replaced, \
+        already migrated or skipped with a reason; --verbose also lists the functions with an \
+        escaping closure that are not taken for completions.
 
         With --from-promisekit it switches files from PromiseKit to Vow: `import PromiseKit` becomes \
         `import Vow`, and PromiseKit's synchronous `.value` becomes `.valueIfFulfilled` where the \
@@ -97,6 +102,13 @@ struct VowMigrateCommand: ParsableCommand {
     @Option(help: "Report format on stdout: text (diffs) or json (one document with every file's findings).")
     var report: ReportFormat = .text
 
+    @Option(parsing: .upToNextOption,
+            help: "Files or directories read for knowledge only (typealiases, handle types, existing async versions), never rewritten.")
+    var context: [String] = []
+
+    @Flag(help: "Also list the functions with an escaping closure that are not taken for completion-handler functions, and why.")
+    var verbose = false
+
     @Option(help: ArgumentHelp("Files processed at once (default: all cores).", visibility: .hidden))
     var jobs: Int?
 
@@ -118,16 +130,21 @@ struct VowMigrateCommand: ParsableCommand {
     func run() throws {
         let standardError = FileHandle.standardError
         let files: [String]
+        let contextFiles: [String]
         do {
             files = try SourceFiles.collect(paths)
+            contextFiles = try SourceFiles.collect(context).filter { !files.contains($0) }
         } catch {
             standardError.write(Data("vow-migrate: error: \(error)\n".utf8))
             throw ExitCode(ExitStatus.badPath)
         }
 
         let options = MigrationOptions(target: to, replace: replace, fromPromiseKit: fromPromiseKit)
-        let migrationRun = MigrationRun(options: options, mode: mode, includeDiffs: mode == .diff,
+        var migrationRun = MigrationRun(options: options, mode: mode, includeDiffs: mode == .diff,
                                         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        if to != nil {
+            migrationRun.index = MigrationIndex.build(files: files, context: contextFiles, jobs: migrationRun.jobs)
+        }
         let progress = ProgressLine(total: files.count)
         let json = report == .json ? JSONReportWriter(options: options, mode: mode) : nil
         var summary = RunSummary()
@@ -135,7 +152,9 @@ struct VowMigrateCommand: ParsableCommand {
 
         json?.begin()
         migrationRun.run(files) { fileReport in
+            var fileReport = fileReport
             summary.count(fileReport)
+            if !verbose { fileReport.findings.removeAll { $0.kind == .rejected } }
             progress.advance()
             if let json {
                 json.add(fileReport)
@@ -172,6 +191,8 @@ struct VowMigrateCommand: ParsableCommand {
                 text += "\(report.path):\(finding.line):\(finding.column): error: \(finding.message)\n"
             case .review:
                 text += "\(report.path):\(finding.line):\(finding.column): warning: `\(finding.function)` \(finding.message)\n"
+            case .rejected:
+                text += "\(report.path):\(finding.line):\(finding.column): not a completion handler `\(finding.function)`: \(finding.message)\n"
             case .added, .replaced, .alreadyMigrated, .switched:
                 continue
             }
@@ -186,8 +207,10 @@ struct VowMigrateCommand: ParsableCommand {
         case .diff, .check: text += "would change"
         case .inPlace: text += "changed"
         }
-        text += "; \(summary.added) alternative\(summary.added == 1 ? "" : "s") added, \(summary.replaced) replaced, "
+        text += "; \(summary.candidates) candidate\(summary.candidates == 1 ? "" : "s"): "
+        text += "\(summary.added) alternative\(summary.added == 1 ? "" : "s") added, \(summary.replaced) replaced, "
         text += "\(summary.skipped) skipped, \(summary.alreadyMigrated) already migrated"
+        if verbose { text += "; \(summary.rejected) not taken for completions" }
         if fromPromiseKit {
             text += "; \(summary.switched) PromiseKit spelling\(summary.switched == 1 ? "" : "s") switched, \(summary.toReview) to review"
         }

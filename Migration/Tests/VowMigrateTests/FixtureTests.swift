@@ -14,7 +14,9 @@ final class FixtureTests: XCTestCase {
         let names = Set(TestSupport.fixtureNames)
         for shape in ["optional-value-and-error", "value-and-error", "error-only", "value-only", "no-arguments",
                       "result", "typed-result", "success-flag", "split-handlers", "typealias", "handler-not-last",
-                      "throwing", "cancellable", "generic", "extension-and-static", "protocol"] {
+                      "throwing", "cancellable", "generic", "extension-and-static", "protocol",
+                      "multi-value", "optional-handlers", "unusual-labels", "qualified-and-generic-typealias",
+                      "autoclosure", "generic-result", "bare-result-parameter", "handler-calls"] {
             XCTAssertTrue(names.contains(shape), "missing fixture \(shape)")
         }
     }
@@ -90,7 +92,7 @@ final class FixtureTests: XCTestCase {
         let result = SourceMigrator.migrate(source: input, fileName: "Legacy.swift", options: .init(target: .promise))
         XCTAssertFalse(result.changed)
         let skipped = result.findings.filter { $0.kind == .skipped }
-        XCTAssertEqual(skipped.map(\.function), ["enqueue(job:completion:)", "fetch(url:completion:)", "log(_:completion:)"])
+        XCTAssertEqual(skipped.map(\.function), ["enqueue(job:completion:)", "refresh(id:completion:)", "log(_:completion:)"])
         XCTAssertEqual(skipped.first?.line, 9)
         XCTAssertEqual(skipped.first?.column, 5)
         XCTAssertTrue(skipped.allSatisfy { !$0.message.isEmpty })

@@ -128,7 +128,8 @@ extension SafetyTests {
         let result = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .async))
         XCTAssertFalse(result.changed)
         XCTAssertEqual(result.findings.map(\.kind), [.skipped])
-        XCTAssertTrue(result.findings[0].message.contains("`LoadCompletion` is not declared in this file"), result.findings[0].message)
+        XCTAssertTrue(result.findings[0].message.contains("`LoadCompletion` is not declared in any file of the run"), result.findings[0].message)
+        XCTAssertTrue(result.findings[0].message.contains("--context"), result.findings[0].message)
     }
 }
 
@@ -142,12 +143,17 @@ extension SafetyTests {
 }
 
 extension SafetyTests {
-    func testAHandlerWithADefaultValueIsLeftAloneSoExistingCallsKeepTheirMeaning() {
+    func testAHandlerWithADefaultValueGetsADiscardablePromiseButNoAsyncAlternative() {
         let source = "final class S {\n    func f(completion: ((Error?) -> Void)? = nil) { completion?(nil) }\n    func g() { f() }\n}\n"
-        let result = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .promise))
-        XCTAssertFalse(result.changed)
-        XCTAssertEqual(result.findings.map(\.kind), [.skipped])
-        XCTAssertEqual(result.findings.first?.line, 2)
+        let promise = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .promise))
+        XCTAssertEqual(promise.findings.map(\.kind), [.added])
+        // `f()` now picks the alternative, which does the same work; its promise may be dropped.
+        XCTAssertTrue(promise.output.contains("    @discardableResult\n    func f() -> Promise<Void> {"), promise.output)
+        let async = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .async))
+        XCTAssertFalse(async.changed)
+        XCTAssertEqual(async.findings.map(\.kind), [.skipped])
+        XCTAssertEqual(async.findings.first?.line, 2)
+        XCTAssertTrue(async.findings[0].message.contains("default value"), async.findings[0].message)
     }
 }
 
@@ -199,6 +205,10 @@ extension SafetyTests {
         """
         let result = SourceMigrator.migrate(source: source, fileName: "Pool.swift", options: .init(target: .async))
         XCTAssertFalse(result.changed)
-        XCTAssertEqual(result.findings, [])
+        // Not candidates; listed with --verbose, each with its reason.
+        XCTAssertEqual(result.findings.map(\.kind), [.rejected, .rejected, .rejected])
+        XCTAssertEqual(result.findings.map(\.function), ["onConnectionDidOpen(_:)", "observeChanges(completion:)", "asyncRead(_:)"])
+        XCTAssertTrue(result.findings[0].message.contains("registers for events"), result.findings[0].message)
+        XCTAssertTrue(result.findings[2].message.contains("`value`"), result.findings[2].message)
     }
 }

@@ -10,10 +10,37 @@ enum TestSupport {
     static let fixturesDirectory = packageDirectory.appendingPathComponent("Fixtures")
     static let samplesDirectory = packageDirectory.appendingPathComponent("Samples")
 
-    /// One folder per pattern, sorted by name.
+    /// One folder per pattern with an `input.swift`, sorted by name (`tree-*` folders hold
+    /// multi-file trees instead, see `IndexTests`).
     static var fixtureNames: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: fixturesDirectory.path)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted()
+        return names.filter { name in
+            !name.hasPrefix(".") && FileManager.default.fileExists(atPath: fixturesDirectory.appendingPathComponent(name).appendingPathComponent("input.swift").path)
+        }.sorted()
+    }
+
+    /// The `.swift` files of a folder, sorted.
+    static func swiftFiles(in directory: URL) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".swift") }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    /// `swiftc` from the PATH.
+    static var swiftc: URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return URL(fileURLWithPath: "/usr/bin/swiftc")
+    }
+
+    /// Typechecks files together, as one module, against the Vow module this package builds;
+    /// the compiler's diagnostics, or nil when they typecheck without a warning.
+    static func typecheckTogether(_ files: [URL]) throws -> String? {
+        let result = try run(swiftc, ["-typecheck", "-swift-version", "6", "-I", modulesDirectory.path] + files.map(\.path))
+        if result.status != 0 || result.standardError.contains("warning:") { return result.standardError }
+        return nil
     }
 
     static func fixture(_ name: String, _ file: String) throws -> String {

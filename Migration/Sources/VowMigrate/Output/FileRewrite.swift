@@ -12,11 +12,17 @@ struct FileRewrite {
     let options: MigrationOptions
     let target: MigrationTarget
     let unit: String
+    /// What the whole tree declares.
+    let index: MigrationIndex
+    let fileName: String
     private(set) var findings: [Finding] = []
     private var edits: [Edit] = []
     private var needsVow = false
 
-    init(source: String, tree: SourceFileSyntax, converter: SourceLocationConverter, options: MigrationOptions, target: MigrationTarget) {
+    init(source: String, fileName: String, tree: SourceFileSyntax, converter: SourceLocationConverter, options: MigrationOptions,
+         target: MigrationTarget, index: MigrationIndex) {
+        self.index = index
+        self.fileName = fileName
         self.source = source
         self.bytes = Array(source.utf8)
         self.tree = tree
@@ -31,33 +37,41 @@ struct FileRewrite {
     mutating func run() {
         let collector = DeclarationCollector()
         collector.walk(tree)
-        let reader = CompletionFunctionReader(
-            typeReader: TypeReader(aliases: collector.aliases),
-            cancellableTypes: collector.cancellableTypes,
-            sendableTypes: collector.sendableTypes
-        )
         var protocolAlternatives: [(protocolDecl: ProtocolDeclSyntax, lines: [CodeLines], sendableAssociatedTypes: [String])] = []
         let replacer = options.replace
-            ? BodyReplacer(collector: collector, reader: reader, target: target, tree: tree, bytes: bytes)
+            ? BodyReplacer(collector: collector, index: index, target: target, tree: tree, bytes: bytes)
             : nil
 
         for site in collector.functions {
             let isRequirement = site.protocolDecl != nil
+            let reader = CompletionFunctionReader(index: index, scope: site.scope)
             switch reader.read(site.decl, isProtocolRequirement: isRequirement) {
             case .notCandidate:
                 continue
+            case .rejected(let name, let reason):
+                report(.rejected, name, site.decl, reason.message)
             case .skipped(let name, let reason):
                 report(.skipped, name, site.decl, reason.message)
             case .candidate(let function):
                 let emitter = AlternativeEmitter(function: function, target: target,
                                                  enclosingTypeParameters: site.nonSendableTypeParameters)
-                let existing = collector.signatures[site.scope, default: []].filter { $0.swiftName == emitter.alternativeSwiftName }
-                if existing.contains(where: { target == .promise ? $0.returnsVowType : $0.isAsync }) {
-                    report(.alreadyMigrated, function.swiftName, site.decl, "already has the alternative `\(emitter.alternativeSwiftName)`")
+                let existing = index.declaredFunctions(named: emitter.alternativeSwiftName, in: site.scope)
+                if let counterpart = existing.first(where: { target == .promise ? $0.returnsVowType : $0.isAsync }) {
+                    report(.alreadyMigrated, function.swiftName, site.decl,
+                           "already has the alternative `\(emitter.alternativeSwiftName)` at \(counterpart.location)")
                     continue
                 }
-                if existing.contains(where: { !$0.isAsync && !$0.returnsVowType }) {
-                    report(.skipped, function.swiftName, site.decl, "`\(emitter.alternativeSwiftName)` already exists; an alternative would clash with it")
+                if let clash = existing.first(where: { !$0.isAsync && !$0.returnsVowType }) {
+                    report(.skipped, function.swiftName, site.decl,
+                           "`\(emitter.alternativeSwiftName)` already exists at \(clash.location); an alternative would clash with it")
+                    continue
+                }
+                if let reason = handlerCallsReason(function, site.decl) {
+                    report(.skipped, function.swiftName, site.decl, reason)
+                    continue
+                }
+                if let reason = emitter.cannotCompileReason {
+                    report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
                 if let replacer {
@@ -102,9 +116,43 @@ struct FileRewrite {
             where !replaced.contains(where: { $0.offset <= offset && offset < $0.offset + $0.removing }) {
                 edits.append(Edit(offset: offset, removing: 0, text: "Swift."))
             }
-            for index in edits.indices where edits[index].removing > 0 {
-                edits[index].text = ResultQualifier.qualifyingBareResult(in: edits[index].text)
+            // Generated text copies parameter types (`transform: (Result<Int, Error>) -> Int`) too.
+            if !ResultQualifier.declaresResult(in: tree) {
+                for position in generatedEdits {
+                    edits[position].text = ResultQualifier.qualifyingBareResult(in: edits[position].text)
+                }
             }
+        }
+    }
+
+    /// Positions in `edits` of generated code (alternatives, replacements, extensions).
+    private var generatedEdits: [Int] = []
+
+    /// Why the body's use of its handler rules out an alternative: a handler called twice would
+    /// trap a continuation ("resumed more than once") and be lost to a promise; one never called
+    /// would leave an awaiting caller waiting forever.
+    private func handlerCallsReason(_ function: CompletionFunction, _ decl: FunctionDeclSyntax) -> String? {
+        guard let body = decl.body else { return nil }
+        var names: Set<String> = [function.parameters[function.handlerIndex].name]
+        if let failure = function.failureIndex { names.insert(function.parameters[failure].name) }
+        var analyzer = HandlerUseAnalyzer(names: names, fileName: fileName, converter: converter)
+        let use = analyzer.analyze(body: body)
+        let handler = "`\(function.parameters[function.handlerIndex].name)`"
+        switch index.resolveCalls(use, uses: [:], visiting: []) {
+        case .once, .unknown:
+            return nil
+        case .mayRepeat(let place):
+            let consequence = "an async alternative would trap and a promise would drop the later answers"
+            if let handOff = use.handOffs.first(where: { $0.location == place }),
+               let callee = index.completionFunctions(baseName: handOff.baseName).first(where: handOff.matches),
+               case .mayRepeat = callee.handlerCalls {
+                return "it hands its handler \(handler) to `\(callee.swiftName)` (line \(place.line)), which can call it more than once; \(consequence)"
+            }
+            return "it can call its handler \(handler) more than once (again at line \(place.line)); \(consequence)"
+        case .mayNotCall(let place):
+            return "a path through its body ends without calling its handler \(handler) (line \(place.line)); an awaiting caller would wait forever"
+        case .never:
+            return "its body never calls its handler \(handler)"
         }
     }
 
@@ -134,6 +182,7 @@ struct FileRewrite {
                 text += "\n"
             }
         }
+        generatedEdits.append(edits.count)
         edits.append(Edit(offset: decl.endPosition.utf8Offset, removing: 0, text: text))
     }
 
@@ -143,6 +192,7 @@ struct FileRewrite {
         let rendered = replacement.lines.render(baseIndent: indent(of: decl), unit: unit)
         // The first line goes where the declaration started, already indented by the file.
         let text = String(rendered.drop { $0 == " " || $0 == "\t" })
+        generatedEdits.append(edits.count)
         edits.append(Edit(offset: start, removing: end - start, text: text))
     }
 
@@ -174,6 +224,7 @@ struct FileRewrite {
         }
         lines.add("}", 0)
         let text = "\n\n" + lines.render(baseIndent: indent(of: protocolDecl), unit: unit)
+        generatedEdits.append(edits.count)
         edits.append(Edit(offset: protocolDecl.endPosition.utf8Offset, removing: 0, text: text))
     }
 

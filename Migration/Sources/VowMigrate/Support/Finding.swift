@@ -15,6 +15,18 @@ public struct Finding: Sendable, Codable, Equatable {
         case switched
         /// `--from-promisekit`: left alone, but may need a change by hand (the message says which).
         case review
+        /// Not a completion-handler function by the rule, although it takes an escaping closure
+        /// returning nothing (the message says why); listed with `--verbose`, not a candidate.
+        case rejected
+
+        /// Whether this finding is the one every completion-handler function gets: `added`,
+        /// `replaced`, `alreadyMigrated` or `skipped` (a skip without a function is a file's).
+        public var isCandidateOutcome: Bool {
+            switch self {
+            case .added, .replaced, .alreadyMigrated, .skipped: return true
+            case .parseError, .switched, .review, .rejected: return false
+            }
+        }
     }
 
     public var kind: Kind
@@ -27,6 +39,9 @@ public struct Finding: Sendable, Codable, Equatable {
     public var column: Int
     /// What was added, or why nothing was.
     public var message: String
+
+    /// Whether this finding stands for one completion-handler function (see `Kind`).
+    public var isCandidate: Bool { kind.isCandidateOutcome && !function.isEmpty }
 
     public init(kind: Kind, function: String, line: Int, column: Int, message: String) {
         self.kind = kind

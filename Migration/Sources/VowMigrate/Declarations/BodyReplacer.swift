@@ -20,18 +20,19 @@ struct BodyReplacer {
     private var candidates: [String: CompletionFunction] = [:]
     private var results: [String: Result<Replacement, SkipReason>] = [:]
 
-    init(collector: DeclarationCollector, reader: CompletionFunctionReader, target: MigrationTarget, tree: SourceFileSyntax, bytes: [UInt8]) {
+    init(collector: DeclarationCollector, index: MigrationIndex, target: MigrationTarget, tree: SourceFileSyntax, bytes: [UInt8]) {
         self.target = target
         self.bytes = bytes
         var withAlternative: Set<String> = []
         var duplicates: Set<String> = []
         for site in collector.functions where site.protocolDecl == nil {
+            let reader = CompletionFunctionReader(index: index, scope: site.scope)
             guard case .candidate(let function) = reader.read(site.decl, isProtocolRequirement: false) else { continue }
             let name = function.swiftName
             if candidates[name] != nil { duplicates.insert(name) }
             candidates[name] = function
             let alternative = AlternativeEmitter(function: function, target: target).alternativeSwiftName
-            if collector.signatures[site.scope, default: []].contains(where: { $0.swiftName == alternative && (target == .promise ? $0.returnsVowType : $0.isAsync) }) {
+            if index.declaredFunctions(named: alternative, in: site.scope).contains(where: { target == .promise ? $0.returnsVowType : $0.isAsync }) {
                 withAlternative.insert(name)
             }
         }
@@ -175,6 +176,39 @@ private struct Conversion {
         self.bytes = bytes
         self.candidates = candidates
         self.available = available
+        var bound: Set<String> = []
+        for token in function.decl.body.map({ Array($0.tokens(viewMode: .sourceAccurate)) }) ?? [] {
+            guard case .identifier(let name) = token.tokenKind,
+                  token.parent?.parent?.is(OptionalBindingConditionSyntax.self) == true else { continue }
+            bound.insert(name)
+        }
+        self.unwrappedNames = bound
+    }
+
+    /// Names the body binds with `if let` / `guard let`: values known not to be nil.
+    private let unwrappedNames: Set<String>
+
+    /// Initializers that can fail, so their value may be nil.
+    private static let failableInitializers: Set<String> = ["URL", "Int", "Int64", "Int32", "UInt", "Double", "Float", "Decimal",
+                                                            "UUID", "Bool", "Character", "URLComponents", "UIImage", "NSImage"]
+
+    /// Whether an expression handed to the handler as its value cannot be nil, from syntax: a
+    /// literal, a name the body unwrapped, or a (non-failable) initializer call. Anything else
+    /// could be an optional, which `return` could not pass as the non-optional result.
+    private func evidentlyNonOptional(_ expression: ExprSyntax) -> Bool {
+        if expression.is(StringLiteralExprSyntax.self) || expression.is(IntegerLiteralExprSyntax.self)
+            || expression.is(FloatLiteralExprSyntax.self) || expression.is(BooleanLiteralExprSyntax.self)
+            || expression.is(ArrayExprSyntax.self) || expression.is(DictionaryExprSyntax.self) {
+            return true
+        }
+        if let reference = expression.as(DeclReferenceExprSyntax.self) {
+            return unwrappedNames.contains(reference.baseName.text) || reference.baseName.text == "self"
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+           let first = callee.baseName.text.first, first.isUppercase, !Self.failableInitializers.contains(callee.baseName.text) {
+            return !(callee.baseName.text == "Data" && call.arguments.first?.label?.text == "base64Encoded")
+        }
+        return false
     }
 
     mutating func run() -> Result<BodyReplacer.Replacement, SkipReason> {
@@ -192,6 +226,8 @@ private struct Conversion {
         }
         if function.isThrowing { throw SkipReason("it also throws synchronously; --replace leaves such functions (use the default mode)") }
         if case .successFlag = function.shape { throw SkipReason("--replace does not convert (Bool, Error?) handlers yet (use the default mode)") }
+        if case .tuple = function.shape { throw SkipReason("--replace does not convert multi-value handlers yet (use the default mode)") }
+        if function.handlerIsOptional { throw SkipReason("its handler is optional; --replace keeps such functions (use the default mode)") }
         let emitter = AlternativeEmitter(function: function, target: target)
         var lines = emitter.signature()
         var bodyLines = CodeLines()
@@ -205,7 +241,8 @@ private struct Conversion {
         }
         lines.add(bodyLines, indentedBy: 1)
         lines.add("}", 0)
-        return BodyReplacer.Replacement(lines: lines, needsVow: target == .promise)
+        let namesVow = lines.lines.contains { $0.text.contains("PMKError") }
+        return BodyReplacer.Replacement(lines: lines, needsVow: target == .promise || namesVow)
     }
 
     // MARK: Blocks
@@ -460,6 +497,8 @@ private struct Conversion {
             return (valueName, Array(rest.dropFirst()))
         case .successFlag:
             throw skip("`\(callee.swiftName)` reports a success flag; --replace does not follow those yet", at: closure)
+        case .tuple:
+            throw skip("`\(callee.swiftName)` passes several values; --replace does not follow those yet", at: closure)
         }
     }
 
@@ -534,6 +573,15 @@ private struct Conversion {
             }
             return .failure(text)
         }
+        // Nil for both is the broken calling convention the alternatives reject; a value that may
+        // be nil cannot be returned as the non-optional result.
+        func optionalSuccess(_ value: ExprSyntax) throws(SkipReason) -> Outcome {
+            if isNil(value) { return .failure("PMKError.invalidCallingConvention") }
+            guard evidentlyNonOptional(value) else {
+                throw skip("it passes `\(value.trimmedDescription)` to the handler as its value, which may be nil; unwrap it first (`guard let`)", at: call)
+            }
+            return .success(value.trimmedDescription)
+        }
         if let failureIndex = function.failureIndex, reference.baseName.text == function.parameters[failureIndex].name {
             guard let error = arguments.first else { return nil }
             return .failure(error.trimmedDescription)
@@ -541,7 +589,7 @@ private struct Conversion {
         switch function.shape {
         case .optionalValueAndError:
             guard arguments.count == 2 else { return nil }
-            if isNil(arguments[1]) { return .success(arguments[0].trimmedDescription) }
+            if isNil(arguments[1]) { return try optionalSuccess(arguments[0]) }
             if isNil(arguments[0]) { return try failure(arguments[1]) }
             throw skip("it passes both a value and an error to the handler", at: call)
         case .valueAndError:
@@ -549,7 +597,7 @@ private struct Conversion {
             return isNil(arguments[1]) ? .success(arguments[0].trimmedDescription) : try failure(arguments[1])
         case .errorAndOptionalValue:
             guard arguments.count == 2 else { return nil }
-            if isNil(arguments[0]) { return .success(arguments[1].trimmedDescription) }
+            if isNil(arguments[0]) { return try optionalSuccess(arguments[1]) }
             return try failure(arguments[0])
         case .errorOnly:
             guard arguments.count == 1 else { return nil }
@@ -574,7 +622,7 @@ private struct Conversion {
             default:
                 return nil
             }
-        case .successFlag:
+        case .successFlag, .tuple:
             return nil
         }
     }

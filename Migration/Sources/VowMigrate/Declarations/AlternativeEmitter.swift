@@ -46,8 +46,44 @@ struct AlternativeEmitter {
     /// Labels of the alternative, for `renamed:` and for spotting an existing one.
     var alternativeLabels: [String?] {
         var labels = function.keptParameters.map(\.label)
+        if !typeOnlyGenericParameters.isEmpty { labels.append("as") }
         if target == .promise && function.cancellableHandle != nil { labels.append("cancellation") }
         return labels
+    }
+
+    /// Generic parameters only the result mentions (`func get<T: Decodable>(completion: (Result<T,
+    /// Error>) -> Void)`): a call could not name `T` but by its context, so the alternative takes
+    /// `as type: T.Type = T.self` (`get(as: User.self)`; `let user: User = try await get()` works too).
+    var typeOnlyGenericParameters: [String] {
+        guard let clause = function.decl.genericParameterClause else { return [] }
+        let inResult = Set(identifiers(in: valueType))
+        let inParameters = Set(function.keptParameters.flatMap { identifiers(in: $0.text) })
+        return clause.parameters.map(\.name.text).filter { inResult.contains($0) && !inParameters.contains($0) }
+    }
+
+    /// A generic function with a multi-value handler: Swift cannot infer the generic parameter
+    /// from a tuple built in the closure, so the closure names its parameters' types.
+    private var spellsOutHandlerTypes: Bool {
+        guard case .tuple = function.shape, let clause = function.decl.genericParameterClause else { return false }
+        let mentioned = Set(identifiers(in: valueType))
+        return clause.parameters.contains { mentioned.contains($0.name.text) }
+            && function.handlerParameterTypes.count == function.shape.closureParameters.count
+    }
+
+    /// Why the alternative could not compile without types the tool does not have, or nil.
+    var cannotCompileReason: String? {
+        let words = Set(identifiers(in: valueType))
+        if words.contains("some") {
+            return "its value type `\(valueType)` is opaque (`some`); a promise or continuation needs a concrete type"
+        }
+        if typeOnlyGenericParameters.count > 1 {
+            return "its result uses several generic parameters no argument mentions (\(typeOnlyGenericParameters.joined(separator: ", "))); a call could not name them all"
+        }
+        if target == .async && function.handlerHasDefault {
+            // Swift prefers an async overload in async code, so `f()` there would stop compiling.
+            return "its handler has a default value, so calls that omit it from async code would become calls of an async alternative and need `await`; use --to promise, or drop the default"
+        }
+        return nil
     }
 
     var alternativeSwiftName: String {
@@ -130,6 +166,9 @@ struct AlternativeEmitter {
 
     private var parameterList: String {
         var parameters = function.keptParameters.map(\.text)
+        if let generic = typeOnlyGenericParameters.first {
+            parameters.append("as \(names.type): \(generic).Type = \(generic).self")
+        }
         if target == .promise && function.cancellableHandle != nil {
             parameters.append("cancellation \(names.token): CancellationToken? = nil")
         }
@@ -147,6 +186,9 @@ struct AlternativeEmitter {
         case .async:
             lines.add("/// Async alternative to `\(function.swiftName)`, added by vow-migrate.", 0)
         }
+        if let generic = typeOnlyGenericParameters.first {
+            lines.add("/// `\(generic)` comes from the call's context, or from `as:` (`as: SomeType.self`).", 0)
+        }
         lines.add(signature(), indentedBy: 0)
         lines.add(body(), indentedBy: 1)
         lines.add("}", 0)
@@ -157,6 +199,10 @@ struct AlternativeEmitter {
     func signature() -> CodeLines {
         var lines = CodeLines()
         for attribute in keptAttributes { lines.add(attribute, 0) }
+        if target == .promise && function.handlerHasDefault {
+            // Calls that omit the handler now pick the alternative, which does the same work.
+            lines.add("@discardableResult", 0)
+        }
         var head = keptModifiers.joined(separator: " ")
         if !head.isEmpty { head += " " }
         head += "func \(function.name)\(genericClause)(\(parameterList))\(effectsText)\(returnText)"
@@ -203,6 +249,7 @@ struct AlternativeEmitter {
         var lines = CodeLines()
         switch function.shape {
         case .value: lines.add("\(names.resolve)(value)", 0)
+        case .tuple(let elements, _): lines.add("\(names.resolve)(\(Self.tupleExpression(elements)))", 0)
         default: lines.add("\(names.resolve)(())", 0)
         }
         return (lines, nil)
@@ -237,8 +284,42 @@ struct AlternativeEmitter {
             var failure = CodeLines()
             failure.add("\(seal).reject(error)", 0)
             return (lines, failure)
+        case .tuple(let elements, let errorIndex):
+            lines = tupleSettlement(elements, canFail: errorIndex != nil,
+                                    fulfill: { "\(seal).fulfill(\($0))" }, reject: { "\(seal).reject(\($0))" })
         }
         return (lines, nil)
+    }
+
+    /// `(data: data, response: response)`.
+    static func tupleExpression(_ elements: [HandlerShape.TupleElement]) -> String {
+        "(" + elements.map { "\($0.label): \($0.label)" }.joined(separator: ", ") + ")"
+    }
+
+    /// The error first; then every value the handler passes as an optional must be there, or the
+    /// calling convention is broken (as with `(T?, Error?)` passing two nils).
+    private func tupleSettlement(_ elements: [HandlerShape.TupleElement], canFail: Bool,
+                                 fulfill: (String) -> String, reject: (String) -> String) -> CodeLines {
+        var lines = CodeLines()
+        let tuple = Self.tupleExpression(elements)
+        guard canFail else {
+            lines.add(fulfill(tuple), 0)
+            return lines
+        }
+        let unwrapped = elements.filter(\.unwraps).map { "let \($0.label)" }
+        lines.add("if let error {", 0)
+        lines.add(reject("error"), 1)
+        if unwrapped.isEmpty {
+            lines.add("} else {", 0)
+            lines.add(fulfill(tuple), 1)
+        } else {
+            lines.add("} else if \(unwrapped.joined(separator: ", ")) {", 0)
+            lines.add(fulfill(tuple), 1)
+            lines.add("} else {", 0)
+            lines.add(reject("PMKError.invalidCallingConvention"), 1)
+        }
+        lines.add("}", 0)
+        return lines
     }
 
     // MARK: - Async form
@@ -339,6 +420,10 @@ struct AlternativeEmitter {
             var failure = CodeLines()
             failure.add("\(continuation).resume(throwing: error)", 0)
             return (lines, failure)
+        case .tuple(let elements, let errorIndex):
+            lines = tupleSettlement(elements, canFail: errorIndex != nil,
+                                    fulfill: { "\(continuation).resume(returning: \($0))" },
+                                    reject: { "\(continuation).resume(throwing: \($0))" })
         }
         return (lines, nil)
     }
@@ -356,6 +441,10 @@ struct AlternativeEmitter {
         if function.isThrowing { prefix += "try " }
         func closureHead(for index: Int) -> String {
             let parameters = index == function.failureIndex ? ["error"] : function.shape.closureParameters
+            if index != function.failureIndex, spellsOutHandlerTypes {
+                let typed = zip(parameters, function.handlerParameterTypes).map { "\($0): \($1)" }
+                return "{ (\(typed.joined(separator: ", "))) in"
+            }
             return parameters.isEmpty ? "{" : "{ \(parameters.joined(separator: ", ")) in"
         }
         func closureBody(for index: Int) -> CodeLines {
@@ -371,7 +460,8 @@ struct AlternativeEmitter {
                 if trailing { continue }
                 arguments.append((parameter.label, nil, index))
             } else {
-                arguments.append((parameter.label, parameter.name, nil))
+                // An `@autoclosure` takes the expression, which it wraps again (still lazily).
+                arguments.append((parameter.label, parameter.isAutoclosure ? "\(parameter.name)()" : parameter.name, nil))
             }
         }
         if !arguments.isEmpty || !trailing {
@@ -419,6 +509,7 @@ struct GeneratedNames {
     var token: String
     var source: String
     var outcome: String
+    var type: String
 
     init(taken: Set<String>) {
         func fresh(_ name: String) -> String {
@@ -437,6 +528,7 @@ struct GeneratedNames {
         token = fresh("token")
         source = fresh("cancellationSource")
         outcome = fresh("outcome")
+        type = fresh("type")
     }
 }
 

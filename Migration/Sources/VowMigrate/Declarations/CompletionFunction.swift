@@ -10,6 +10,8 @@ struct CompletionFunction {
         var name: String
         /// The parameter as written, for copying into the alternative.
         var text: String
+        /// `@autoclosure`: forwarded as `name()`, which the callee wraps again.
+        var isAutoclosure = false
     }
 
     /// A returned handle the alternative can cancel (`let task = ...; task.cancel()`).
@@ -31,6 +33,13 @@ struct CompletionFunction {
     var shape: HandlerShape
     var isThrowing: Bool
     var cancellableHandle: CancellableHandle?
+    /// The handler (or pair) is optional or defaulted (`completion: ((Error?) -> Void)? = nil`).
+    var handlerIsOptional = false
+    /// The handler (or one of the pair) has a default value, so existing calls may omit it.
+    var handlerHasDefault = false
+    /// The types of the handler's parameters as written, for spelling them out where Swift
+    /// could not infer a generic parameter from the generated closure.
+    var handlerParameterTypes: [String] = []
 
     /// `fetchUser(id:completion:)`.
     var swiftName: String {
@@ -53,14 +62,30 @@ struct CompletionFunction {
 /// Decides whether a function declaration takes a completion handler, and reads it.
 struct CompletionFunctionReader {
     var typeReader: TypeReader
-    /// Types declared in the file with a `cancel()` method.
-    var cancellableTypes: Set<String>
-    /// Types declared `Sendable` in the file.
-    var sendableTypes: Set<String> = []
+    /// What the whole tree knows: typealiases, cancellable and `Sendable` types.
+    var index: MigrationIndex
+
+    init(index: MigrationIndex, scope: String) {
+        self.index = index
+        self.typeReader = TypeReader(index: index, scope: scope)
+    }
+
+    private struct Closure {
+        var index: Int
+        var name: String
+        /// Label and name together, for guessing what the closure is for.
+        var words: String
+        var function: FunctionTypeSyntax
+        var isOptional: Bool
+        var hasDefault: Bool
+    }
 
     enum Outcome {
         /// Not a completion-handler function: say nothing.
         case notCandidate
+        /// Takes an escaping closure returning nothing, but the rule says it is not a completion
+        /// handler (listed with `--verbose`, with the reason).
+        case rejected(String, SkipReason)
         case candidate(CompletionFunction)
         /// A completion-handler function that cannot be converted safely.
         case skipped(String, SkipReason)
@@ -70,7 +95,7 @@ struct CompletionFunctionReader {
                                           "finish", "result", "response", "then"]
     /// Closures that run *with* something (a database, a lock) rather than after it: reporting an
     /// error does not make them completions (`asyncRead(_ value: (Result<Database, Error>) -> Void)`).
-    private static let scopedBodyNames: Set<String> = ["body", "value", "block", "work", "execute", "operation",
+    private static let scopedBodyNames: Set<String> = ["body", "value", "block", "work", "operation",
                                                        "transaction", "updates", "action", "closure"]
     private static let repeatedCallWords = ["progress", "change", "update", "event", "observ", "listen",
                                             "each", "stream", "receive", "notify", "consum"]
@@ -105,42 +130,54 @@ struct CompletionFunctionReader {
         return lowered.contains("fail") || lowered.contains("error")
     }
 
-    func read(_ decl: FunctionDeclSyntax, isProtocolRequirement: Bool) -> Outcome {
+    func read(_ decl: FunctionDeclSyntax, isProtocolRequirement: Bool, hasBody: Bool? = nil) -> Outcome {
         let signature = decl.signature
         if signature.effectSpecifiers?.asyncSpecifier != nil { return .notCandidate }
-        if Self.registersForEvents(decl.name.text) { return .notCandidate }
+        let hasBody = hasBody ?? (decl.body != nil)
 
         var parameters: [CompletionFunction.Parameter] = []
-        struct Closure {
-            var index: Int
-            var name: String
-            /// Label and name together, for guessing what the closure is for.
-            var words: String
-            var function: FunctionTypeSyntax
-        }
         var closures: [Closure] = []
         for (index, parameter) in signature.parameterClause.parameters.enumerated() {
             let label = parameter.firstName.text == "_" ? nil : parameter.firstName.text
             let name = parameter.secondName?.text ?? parameter.firstName.text
-            parameters.append(.init(label: label, name: name, text: parameter.with(\.trailingComma, nil).trimmedDescription))
-            if let closure = typeReader.closureType(of: parameter.type), closure.escaping,
+            let isAutoclosure = parameter.type.as(AttributedTypeSyntax.self)?.attributes.contains {
+                $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "autoclosure"
+            } == true
+            parameters.append(.init(label: label, name: name, text: parameter.with(\.trailingComma, nil).trimmedDescription,
+                                    isAutoclosure: isAutoclosure))
+            if let closure = typeReader.closureType(of: parameter.type), closure.escaping, !isAutoclosure,
                TypeReader.returnsVoid(closure.function) {
-                closures.append(Closure(index: index, name: name, words: "\(label ?? "") \(name)", function: closure.function))
+                closures.append(Closure(index: index, name: name, words: "\(label ?? "") \(name)", function: closure.function,
+                                        isOptional: closure.optional || parameter.defaultValue != nil,
+                                        hasDefault: parameter.defaultValue != nil))
             }
         }
         let swiftName = CompletionFunction.swiftName(decl.name.text, labels: parameters.map(\.label))
         guard !closures.isEmpty else {
-            // `completion: @escaping Handler` with `Handler` declared in another file.
+            // `completion: @escaping Handler` with `Handler` declared nowhere the run can see.
             if let unresolved = signature.parameterClause.parameters.first(where: { parameter in
-                guard let attributed = parameter.type.as(AttributedTypeSyntax.self),
-                      attributed.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "escaping" }),
-                      attributed.baseType.is(IdentifierTypeSyntax.self) else { return false }
-                return Self.isCompletionName("\(parameter.firstName.text) \(parameter.secondName?.text ?? "")")
+                var type = parameter.type
+                if let attributed = type.as(AttributedTypeSyntax.self) {
+                    guard attributed.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "escaping" }) else {
+                        return false
+                    }
+                    type = attributed.baseType
+                } else if let wrapped = TypeReader.optionalWrapped(type) {
+                    type = wrapped
+                } else {
+                    return false
+                }
+                guard type.is(IdentifierTypeSyntax.self) || type.is(MemberTypeSyntax.self) else { return false }
+                return Self.isCompletionName("\(parameter.firstName.text) \(parameter.secondName?.text ?? "") \(type.trimmedDescription)")
             }) {
-                let type = unresolved.type.as(AttributedTypeSyntax.self)!.baseType.trimmedDescription
-                return .skipped(swiftName, SkipReason("its handler type `\(type)` is not declared in this file; declare the typealias here or spell the closure type out"))
+                var type = unresolved.type
+                if let attributed = type.as(AttributedTypeSyntax.self) { type = attributed.baseType }
+                return .skipped(swiftName, SkipReason("its handler type `\(type.trimmedDescription)` is not declared in any file of the run; name the file declaring it (`--context PATH`) or spell the closure type out"))
             }
             return .notCandidate
+        }
+        if Self.registersForEvents(decl.name.text) {
+            return .rejected(swiftName, SkipReason("its name says it registers for events, so its closure is called for each one"))
         }
 
         // Pick the handler: a split success/failure pair, else one completion-like closure.
@@ -179,8 +216,10 @@ struct CompletionFunctionReader {
                 return .skipped(swiftName, SkipReason("several closures look like completion handlers (\(named.map { "`\($0.name)`" }.joined(separator: ", ")))"))
             } else if failing.count == 1 {
                 handler = failing[0]
+            } else if failing.count > 1 {
+                return .skipped(swiftName, SkipReason("several closures report errors and none is named like a completion (\(failing.map { "`\($0.name)`" }.joined(separator: ", ")))"))
             } else {
-                return .notCandidate
+                return .rejected(swiftName, SkipReason(Self.rejection(of: closures)))
             }
         }
         guard let handler else { return .notCandidate }
@@ -205,10 +244,6 @@ struct CompletionFunctionReader {
                 return .skipped(swiftName, SkipReason("parameter \(index + 1) has no name to forward"))
             }
         }
-        let allParameters = Array(signature.parameterClause.parameters)
-        for index in [handler.index, failure?.index].compactMap({ $0 }) where allParameters[index].defaultValue != nil {
-            return .skipped(swiftName, SkipReason("its handler `\(parameters[index].name)` has a default value, so existing calls that omit it would start calling the alternative"))
-        }
         let modifiers = decl.modifiers.map(\.name.text)
         if modifiers.contains("mutating") {
             return .skipped(swiftName, SkipReason("a mutating method cannot be called from an escaping closure"))
@@ -222,7 +257,7 @@ struct CompletionFunctionReader {
         if signature.effectSpecifiers?.throwsClause?.throwsSpecifier.text == "rethrows" {
             return .skipped(swiftName, SkipReason("a rethrows function cannot be wrapped without its closure argument"))
         }
-        if decl.body == nil && !isProtocolRequirement {
+        if !hasBody && !isProtocolRequirement {
             return .notCandidate
         }
 
@@ -237,7 +272,7 @@ struct CompletionFunctionReader {
                 }
                 let base = handleType.split(separator: "<").first.map(String.init) ?? handleType
                 cancellable = .init(type: handleType, isOptional: wrapped != nil,
-                                    isSendable: sendableTypes.contains(handleType) || Self.knownSendableHandles.contains(base))
+                                    isSendable: index.isSendable(handleType) || Self.knownSendableHandles.contains(base))
             }
         }
         return .candidate(CompletionFunction(
@@ -248,12 +283,27 @@ struct CompletionFunctionReader {
             failureIndex: failure?.index,
             shape: shape,
             isThrowing: signature.effectSpecifiers?.throwsClause != nil,
-            cancellableHandle: cancellable
+            cancellableHandle: cancellable,
+            handlerIsOptional: handler.isOptional || failure?.isOptional == true,
+            handlerHasDefault: handler.hasDefault || failure?.hasDefault == true,
+            handlerParameterTypes: handler.function.parameters.map { $0.type.trimmedDescription }
         ))
     }
 
+    /// Why none of the escaping closures counts as a completion handler, for `--verbose`.
+    private static func rejection(of closures: [Closure]) -> String {
+        let names = closures.map { "`\($0.name)`" }.joined(separator: ", ")
+        if closures.contains(where: { closure in repeatedCallWords.contains(where: closure.words.lowercased().contains) }) {
+            return "its closure \(names) is named like a repeated event, not a completion"
+        }
+        if closures.contains(where: { scopedBodyNames.contains($0.name.lowercased()) }) {
+            return "its closure \(names) runs with something rather than after it (a body, not a completion)"
+        }
+        return "its closure \(names) is not named like a completion and reports no error"
+    }
+
     private func isCancellable(_ type: String) -> Bool {
-        if cancellableTypes.contains(type) || Self.knownCancellableTypes.contains(type) { return true }
+        if index.isCancellable(type) || Self.knownCancellableTypes.contains(type) { return true }
         let base = type.split(separator: "<").first.map(String.init) ?? type
         if base == "Task" { return true }
         return false

@@ -1,8 +1,8 @@
 import SwiftSyntax
 
 /// How a completion handler reports its outcome, which decides the alternative's result type and
-/// the code that settles it.
-enum HandlerShape: Equatable {
+/// the code that settles it. Types are kept as written in the handler.
+public enum HandlerShape: Sendable, Equatable {
     /// `(T?, Error?)`: value or error; both nil is a broken calling convention.
     case optionalValueAndError(value: String)
     /// `(T, Error?)`: a value always, an error sometimes.
@@ -22,9 +22,31 @@ enum HandlerShape: Equatable {
     /// Separate `success: (T) -> Void` and `failure: (Error) -> Void` handlers; `value` is nil for
     /// `success: () -> Void`.
     case split(value: String?)
+    /// Several values, with or without an optional error (`(Data?, URLResponse?, Error?)`): the
+    /// alternative produces a tuple labelled by the handler's parameter names
+    /// (`(data: Data, response: URLResponse)`). With an error, optional values are unwrapped and
+    /// must all be there when the error is nil; without one, they are passed on as they are.
+    /// `errorIndex` is the error's position among the handler's parameters, nil without one.
+    case tuple(elements: [TupleElement], errorIndex: Int?)
+
+    /// One value of a multi-value handler.
+    public struct TupleElement: Sendable, Equatable {
+        /// The tuple label and the generated closure's parameter name.
+        public var label: String
+        /// The element type of the result (unwrapped when the handler can fail).
+        public var type: String
+        /// Whether the handler passes it as an optional that must be unwrapped on success.
+        public var unwraps: Bool
+    }
+
+    /// The labels of a multi-value handler's tuple, in order; empty for the other shapes.
+    public var tupleLabels: [String] {
+        if case .tuple(let elements, _) = self { return elements.map(\.label) }
+        return []
+    }
 
     /// The type the alternative produces (`Void` when the handler passes no value).
-    var valueType: String {
+    public var valueType: String {
         switch self {
         case .optionalValueAndError(let value), .valueAndError(let value), .errorAndOptionalValue(let value),
              .value(let value), .result(let value, _):
@@ -33,13 +55,16 @@ enum HandlerShape: Equatable {
             return value ?? "Void"
         case .errorOnly, .nothing, .successFlag:
             return "Void"
+        case .tuple(let elements, _):
+            return "(" + elements.map { "\($0.label): \($0.type)" }.joined(separator: ", ") + ")"
         }
     }
 
     /// Whether the handler can report an error, so the alternative is a `Promise`/`throws`.
-    var canFail: Bool {
+    public var canFail: Bool {
         switch self {
         case .value, .nothing: return false
+        case .tuple(_, let errorIndex): return errorIndex != nil
         default: return true
         }
     }
@@ -55,6 +80,10 @@ enum HandlerShape: Equatable {
         case .result: return ["result"]
         case .successFlag: return ["success", "error"]
         case .split(let value): return value == nil ? [] : ["value"]
+        case .tuple(let elements, let errorIndex):
+            var names = elements.map(\.label)
+            if let errorIndex { names.insert("error", at: errorIndex) }
+            return names
         }
     }
 
@@ -62,6 +91,7 @@ enum HandlerShape: Equatable {
     var asyncNeedsVow: Bool {
         switch self {
         case .optionalValueAndError, .errorAndOptionalValue, .successFlag: return true
+        case .tuple(let elements, let errorIndex): return errorIndex != nil && elements.contains(where: \.unwraps)
         default: return false
         }
     }
@@ -69,39 +99,50 @@ enum HandlerShape: Equatable {
 
 // MARK: - Reading types
 
-/// Reads the closure types of parameters without type checking: syntax plus the typealiases
-/// declared in the same file.
+/// Reads the closure types of parameters without type checking: syntax plus the typealiases the
+/// index knows, from the scope of the function being read.
 struct TypeReader {
-    /// Typealiases of the file by name, for handlers like `completion: @escaping UserHandler`.
-    var aliases: [String: TypeSyntax]
+    var index: MigrationIndex
+    /// The enclosing type of the function being read, as written, "" at file scope.
+    var scope: String
 
-    /// The function type behind a parameter type and whether the closure escapes, or nil when the
-    /// parameter is not a closure.
-    func closureType(of type: TypeSyntax, depth: Int = 0) -> (function: FunctionTypeSyntax, escaping: Bool)? {
+    /// The function type behind a parameter type, whether the closure escapes and whether it is
+    /// optional, or nil when the parameter is not a closure.
+    func closureType(of type: TypeSyntax, depth: Int = 0) -> (function: FunctionTypeSyntax, escaping: Bool, optional: Bool)? {
         guard depth < 8 else { return nil }
         if let function = type.as(FunctionTypeSyntax.self) {
-            return (function, false)
+            return (function, false, false)
         }
         if let attributed = type.as(AttributedTypeSyntax.self) {
             let escaping = attributed.attributes.contains { attribute in
                 attribute.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "escaping"
             }
             guard let inner = closureType(of: attributed.baseType, depth: depth + 1) else { return nil }
-            return (inner.function, inner.escaping || escaping)
+            return (inner.function, inner.escaping || escaping, inner.optional)
         }
-        if let optional = type.as(OptionalTypeSyntax.self) {
-            guard let inner = closureType(of: optional.wrappedType, depth: depth + 1) else { return nil }
-            return (inner.function, true)
+        if let wrapped = Self.optionalWrapped(type) {
+            guard let inner = closureType(of: wrapped, depth: depth + 1) else { return nil }
+            return (inner.function, true, true)
         }
         if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1,
            let only = tuple.elements.first, only.firstName == nil {
             return closureType(of: only.type, depth: depth + 1)
         }
-        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil,
-           let aliased = aliases[identifier.name.text] {
+        if let identifier = type.as(IdentifierTypeSyntax.self),
+           let aliased = index.resolvedAlias(named: identifier.name.text, qualifier: nil,
+                                             genericArguments: Self.genericArguments(identifier.genericArgumentClause), from: scope) {
+            return closureType(of: aliased, depth: depth + 1)
+        }
+        if let member = type.as(MemberTypeSyntax.self),
+           let aliased = index.resolvedAlias(named: member.name.text, qualifier: member.baseType.trimmedDescription,
+                                             genericArguments: Self.genericArguments(member.genericArgumentClause), from: scope) {
             return closureType(of: aliased, depth: depth + 1)
         }
         return nil
+    }
+
+    private static func genericArguments(_ clause: GenericArgumentClauseSyntax?) -> [String] {
+        clause?.arguments.map { $0.argument.trimmedDescription } ?? []
     }
 
     /// Whether a function type returns nothing, as completion handlers do.
@@ -188,10 +229,69 @@ struct TypeReader {
             if let wrappedError = optionalWrapped(first), isErrorType(wrappedError), let wrappedValue = optionalWrapped(second) {
                 return .success(.errorAndOptionalValue(value: wrappedValue.trimmedDescription))
             }
-            return .failure(SkipReason("the handler passes two values without an optional error; only one value and an error are supported"))
+            return tupleShape(elements)
         default:
-            return .failure(SkipReason("the handler passes \(types.count) values; only one value and an error are supported"))
+            return tupleShape(elements)
         }
+    }
+
+    /// Several values and at most one optional error, first or last.
+    private static func tupleShape(_ elements: [TupleTypeElementSyntax]) -> Result<HandlerShape, SkipReason> {
+        let errorPositions = elements.indices.filter { index in
+            isErrorType(optionalWrapped(elements[index].type) ?? elements[index].type)
+        }
+        if errorPositions.count > 1 {
+            return .failure(SkipReason("the handler passes \(errorPositions.count) errors; only one is supported"))
+        }
+        let errorIndex = errorPositions.first
+        if let errorIndex {
+            guard optionalWrapped(elements[errorIndex].type) != nil else {
+                return .failure(SkipReason("the handler passes a non-optional error beside values; it cannot say when it succeeded"))
+            }
+            guard errorIndex == 0 || errorIndex == elements.count - 1 else {
+                return .failure(SkipReason("the handler's error is neither its first nor its last parameter"))
+            }
+        }
+        var labels: [String] = []
+        var values: [HandlerShape.TupleElement] = []
+        for (position, element) in elements.enumerated() where position != errorIndex {
+            var label = element.secondName?.text ?? element.firstName?.text ?? "_"
+            if label == "_" || label == "error" { label = Self.label(forType: element.type) }
+            var unique = label
+            var counter = 2
+            while labels.contains(unique) || unique == "error" {
+                unique = "\(label)\(counter)"
+                counter += 1
+            }
+            labels.append(unique)
+            let wrapped = errorIndex == nil ? nil : optionalWrapped(element.type)
+            values.append(.init(label: unique, type: (wrapped ?? element.type).trimmedDescription, unwraps: wrapped != nil))
+        }
+        return .success(.tuple(elements: values, errorIndex: errorIndex))
+    }
+
+    /// `response` for `URLResponse?`, `image` for `UIImage`, `data` for `Data`: the type's last
+    /// word, lowercased; `value` for anything else.
+    static func label(forType type: TypeSyntax) -> String {
+        let base = MigrationIndex.baseTypeName((optionalWrapped(type) ?? type).trimmedDescription)
+        let name = MigrationIndex.lastComponent(base)
+        guard let first = name.first, first.isLetter, name.allSatisfy({ $0.isLetter || $0.isNumber }) else { return "value" }
+        var start = name.endIndex
+        var index = name.endIndex
+        while index > name.startIndex {
+            index = name.index(before: index)
+            if name[index].isUppercase {
+                start = index
+                // `URLResponse`: the word starts at the last capital followed by a lowercase letter.
+                let next = name.index(after: index)
+                if next < name.endIndex && name[next].isLowercase { break }
+            }
+        }
+        if start == name.endIndex { start = name.startIndex }
+        let word = name[start...].lowercased()
+        let keywords: Set<String> = ["protocol", "class", "struct", "enum", "default", "case", "in", "is", "as", "self",
+                                     "func", "let", "var", "return", "where", "extension", "operator", "type", "any", "some"]
+        return keywords.contains(word) || word.isEmpty ? "value" : word
     }
 }
 

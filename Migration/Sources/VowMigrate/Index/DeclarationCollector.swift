@@ -1,7 +1,8 @@
 import SwiftSyntax
 
-/// One pass over a file that gathers what the rewrite needs to know without type checking:
-/// functions with their enclosing type, typealiases, types that can be cancelled, imports.
+/// One pass over the file being rewritten: its functions with their enclosing type and imports.
+/// What other declarations say (typealiases, cancellable types, existing counterparts) comes from
+/// the ``MigrationIndex``.
 final class DeclarationCollector: SyntaxVisitor {
     struct FunctionSite {
         var decl: FunctionDeclSyntax
@@ -15,19 +16,7 @@ final class DeclarationCollector: SyntaxVisitor {
         var nonSendableTypeParameters: [String]
     }
 
-    /// A function already declared, for spotting an alternative added by an earlier run.
-    struct Signature {
-        var swiftName: String
-        var isAsync: Bool
-        var returnsVowType: Bool
-    }
-
     private(set) var functions: [FunctionSite] = []
-    private(set) var signatures: [String: [Signature]] = [:]
-    private(set) var aliases: [String: TypeSyntax] = [:]
-    private(set) var cancellableTypes: Set<String> = []
-    /// Types declared `Sendable` (or actors) in the file.
-    private(set) var sendableTypes: Set<String> = []
     private(set) var lastTopLevelImport: ImportDeclSyntax?
     private(set) var importsVow = false
 
@@ -37,12 +26,6 @@ final class DeclarationCollector: SyntaxVisitor {
 
     init() {
         super.init(viewMode: .sourceAccurate)
-    }
-
-    private func noteSendable(_ name: String, _ inheritance: InheritanceClauseSyntax?) {
-        if identifiers(in: inheritance?.trimmedDescription ?? "").contains("Sendable") {
-            sendableTypes.insert(name)
-        }
     }
 
     private func enter(_ name: String, protocolDecl: ProtocolDeclSyntax? = nil,
@@ -74,25 +57,21 @@ final class DeclarationCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        noteSendable(node.name.text, node.inheritanceClause)
         enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-        noteSendable(node.name.text, node.inheritanceClause)
         enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: StructDeclSyntax) { leave() }
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-        noteSendable(node.name.text, node.inheritanceClause)
         enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: EnumDeclSyntax) { leave() }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-        sendableTypes.insert(node.name.text)
         enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
@@ -114,26 +93,10 @@ final class DeclarationCollector: SyntaxVisitor {
     }
     override func visitPost(_ node: ExtensionDeclSyntax) { leave() }
 
-    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
-        if node.genericParameterClause == nil {
-            aliases[node.name.text] = node.initializer.value
-        }
-        return .skipChildren
-    }
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
         let scope = scopes.last ?? ""
-        let labels = node.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
-        let returnText = node.signature.returnClause?.type.trimmedDescription ?? ""
-        signatures[scope, default: []].append(Signature(
-            swiftName: CompletionFunction.swiftName(node.name.text, labels: labels),
-            isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil,
-            returnsVowType: returnText.hasPrefix("Promise<") || returnText.hasPrefix("Guarantee<")
-        ))
-        if node.name.text == "cancel" && labels.isEmpty, let type = scope.split(separator: ".").last {
-            cancellableTypes.insert(String(type))
-            cancellableTypes.insert(scope)
-        }
         let protocolDecl = protocols.last ?? nil
         functions.append(FunctionSite(
             decl: node,

@@ -20,6 +20,13 @@ final class ResultQualifier: SyntaxVisitor {
         return finder.declaresResult ? [] : finder.offsets
     }
 
+    /// Whether the file declares its own `Result` (then nothing is qualified).
+    static func declaresResult(in tree: SourceFileSyntax) -> Bool {
+        let finder = ResultQualifier()
+        finder.walk(tree)
+        return finder.declaresResult
+    }
+
     /// `Result<` in generated text, spelled `Swift.Result<` unless already qualified.
     static func qualifyingBareResult(in text: String) -> String {
         var output = ""

@@ -1,0 +1,40 @@
+import Foundation
+import Vow
+
+final class API: Sendable {
+    @available(*, renamed: "get(path:as:)")
+    func get<T: Decodable>(path: String, completion: @escaping @Sendable (Swift.Result<T, Error>) -> Void) {
+        completion(.failure(URLError(.badURL)))
+    }
+
+    /// Async alternative to `get(path:completion:)`, added by vow-migrate.
+    /// `T` comes from the call's context, or from `as:` (`as: SomeType.self`).
+    func get<T: Decodable & Sendable>(path: String, as type: T.Type = T.self) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            get(path: path) { result in
+                continuation.resume(with: result)
+            }
+        }
+    }
+
+    // The type is named by an argument already: nothing to add.
+    @available(*, renamed: "decode(_:from:)")
+    func decode<T: Decodable>(_ type: T.Type, from data: Data, completion: @escaping @Sendable (T?, Error?) -> Void) {
+        completion(try? JSONDecoder().decode(type, from: data), nil)
+    }
+
+    /// Async alternative to `decode(_:from:completion:)`, added by vow-migrate.
+    func decode<T: Decodable & Sendable>(_ type: T.Type, from data: Data) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            decode(type, from: data) { value, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+}

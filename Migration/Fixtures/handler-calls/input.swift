@@ -1,0 +1,52 @@
+import Foundation
+
+struct Profile: Sendable {
+    let id: Int
+}
+
+final class ProfileStore: @unchecked Sendable {
+    var cached: Profile?
+
+    // Called twice: a cached answer, then a fresh one.
+    func profile(id: Int, completion: @escaping @Sendable (Profile?, Error?) -> Void) {
+        if let cached {
+            completion(cached, nil)
+        }
+        DispatchQueue.global().async {
+            completion(Profile(id: id), nil)
+        }
+    }
+
+    // Hands its handler to a function that calls it twice.
+    func currentProfile(completion: @escaping @Sendable (Profile?, Error?) -> Void) {
+        profile(id: 0, completion: completion)
+    }
+
+    // A path of its own body ends without calling it.
+    func save(_ profile: Profile, completion: @escaping @Sendable (Error?) -> Void) {
+        guard profile.id > 0 else { return }
+        completion(nil)
+    }
+
+    // Never calls it.
+    func forget(completion: @escaping @Sendable (Error?) -> Void) {
+        cached = nil
+    }
+
+    // Once on every path, one of them inside a callback: converted.
+    func reload(id: Int, completion: @escaping @Sendable (Profile?, Error?) -> Void) {
+        guard id > 0 else {
+            completion(nil, URLError(.badURL))
+            return
+        }
+        DispatchQueue.global().async { [weak self] in
+            guard let self else { return }
+            completion(self.cached, nil)
+        }
+    }
+
+    // Hands its handler on to one that calls it once: converted.
+    func reloadCurrent(completion: @escaping @Sendable (Profile?, Error?) -> Void) {
+        reload(id: 1, completion: completion)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Vow
+
+struct Page: Sendable {
+    let items: [String]
+}
+
+/// Stands for `URLResponse` (in FoundationNetworking on Linux).
+struct URLResponse: Sendable {}
+struct HTTPURLResponse: Sendable {}
+
+final class Transport: Sendable {
+    // Labels come from the handler's parameter names.
+    @available(*, renamed: "get(url:)")
+    func get(url: URL, completion: @escaping @Sendable (_ data: Data?, _ response: URLResponse?, _ error: Error?) -> Void) {
+        completion(Data(), URLResponse(), nil)
+    }
+
+    /// Async alternative to `get(url:completion:)`, added by vow-migrate.
+    func get(url: URL) async throws -> (data: Data, response: URLResponse) {
+        try await withCheckedThrowingContinuation { continuation in
+            get(url: url) { data, response, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let data, let response {
+                    continuation.resume(returning: (data: data, response: response))
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+
+    // Without names, from the types: `data`, `response`.
+    @available(*, renamed: "head(url:)")
+    func head(url: URL, completionHandler: @escaping @Sendable (Data?, HTTPURLResponse?, Error?) -> Void) {
+        completionHandler(nil, nil, nil)
+    }
+
+    /// Async alternative to `head(url:completionHandler:)`, added by vow-migrate.
+    func head(url: URL) async throws -> (data: Data, response: HTTPURLResponse) {
+        try await withCheckedThrowingContinuation { continuation in
+            head(url: url) { data, response, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let data, let response {
+                    continuation.resume(returning: (data: data, response: response))
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+
+    // Values that are not optional are passed on as they are; the error may come first.
+    @available(*, renamed: "page(number:)")
+    func page(number: Int, completion: @escaping @Sendable (Error?, Page, Int) -> Void) {
+        completion(nil, Page(items: []), 0)
+    }
+
+    /// Async alternative to `page(number:completion:)`, added by vow-migrate.
+    func page(number: Int) async throws -> (page: Page, int: Int) {
+        try await withCheckedThrowingContinuation { continuation in
+            page(number: number) { error, page, int in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume(returning: (page: page, int: int))
+                }
+            }
+        }
+    }
+
+    // No error: the values are the result, optionals included.
+    @available(*, renamed: "peek()")
+    func peek(completion: @escaping @Sendable (String?, Int) -> Void) {
+        completion(nil, 0)
+    }
+
+    /// Async alternative to `peek(completion:)`, added by vow-migrate.
+    func peek() async -> (string: String?, int: Int) {
+        await withCheckedContinuation { continuation in
+            peek { string, int in
+                continuation.resume(returning: (string: string, int: int))
+            }
+        }
+    }
+}

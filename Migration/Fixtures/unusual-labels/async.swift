@@ -1,0 +1,38 @@
+import Foundation
+import Vow
+
+final class Runner: Sendable {
+    @available(*, renamed: "run(_:)")
+    func run(_ command: String, execute: @escaping @Sendable (Swift.Result<Int, Error>) -> Void) {
+        execute(.success(0))
+    }
+
+    /// Async alternative to `run(_:execute:)`, added by vow-migrate.
+    func run(_ command: String) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            run(command) { result in
+                continuation.resume(with: result)
+            }
+        }
+    }
+
+    @available(*, renamed: "load(name:)")
+    func load(name: String, then: @escaping @Sendable (String?, Error?) -> Void) {
+        then(name, nil)
+    }
+
+    /// Async alternative to `load(name:then:)`, added by vow-migrate.
+    func load(name: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            load(name: name) { value, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+}

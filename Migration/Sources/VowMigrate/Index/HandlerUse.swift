@@ -1,0 +1,353 @@
+import SwiftSyntax
+
+/// How a function body uses one of its closure parameters, over every path through the body:
+/// the fewest and most calls on a path, where a second call can happen, where a path of the body
+/// itself ends without a call, and to which functions the handler is handed on.
+///
+/// A closure the body passes to another API (`URLSession`, `DispatchQueue`) is taken to run once,
+/// and a path inside it that ends without a call (the usual `guard let self else { return }`) is
+/// not held against the function: only paths of the body itself are. A closure passed to
+/// `forEach`, `map` and the like runs any number of times. Several closures handed to one call
+/// are taken for its alternative outcomes (a `success:`/`failure:` pair): one of them runs.
+struct HandlerUse: Sendable, Equatable {
+    /// The fewest and most calls on any path (2 stands for "two or more").
+    var minimum: Int
+    var maximum: Int
+    var repeatAt: MigrationIndex.Location?
+    var missingAt: MigrationIndex.Location?
+    var handOffs: [HandOff]
+    /// Whether the body mentions the handler at all.
+    var referenced: Bool
+
+    /// The handler passed by name to another function: `load(id: id, completion: completion)`.
+    struct HandOff: Sendable, Equatable {
+        var baseName: String
+        /// The labels of the call's listed arguments, nil for unlabelled ones.
+        var labels: [String?]
+        var trailingClosures: Int
+        /// The position of the handler among the call's arguments.
+        var argumentPosition: Int?
+        var location: MigrationIndex.Location
+
+        func matches(_ callee: MigrationIndex.CompletionFunctionSummary) -> Bool {
+            guard callee.argumentLabels.count == labels.count + trailingClosures else { return false }
+            return zip(callee.argumentLabels, labels).allSatisfy { $0.0 == $0.1 }
+        }
+    }
+
+    /// Counts a hand-off as the calls the callee makes (it was counted as one).
+    mutating func settle(_ handOff: HandOff, calls: Int) {
+        if calls >= 2 {
+            maximum = 2
+            repeatAt = repeatAt ?? handOff.location
+        }
+    }
+
+    var verdict: MigrationIndex.HandlerCalls {
+        if !referenced { return .never }
+        if maximum >= 2, let repeatAt { return .mayRepeat(repeatAt) }
+        if let missingAt { return .mayNotCall(missingAt) }
+        return .once
+    }
+}
+
+/// Computes a ``HandlerUse`` from a function body.
+struct HandlerUseAnalyzer {
+    /// The handler's names (both of a split `success:`/`failure:` pair).
+    let names: Set<String>
+    let fileName: String
+    let converter: SourceLocationConverter
+    private(set) var handOffs: [HandlerUse.HandOff] = []
+    private(set) var referenced = false
+
+    init(names: Set<String>, fileName: String, converter: SourceLocationConverter) {
+        self.names = names
+        self.fileName = fileName
+        self.converter = converter
+    }
+
+    /// A range of call counts over a set of paths, with witnesses.
+    struct Calls {
+        var minimum = 0
+        var maximum = 0
+        var firstCall: MigrationIndex.Location?
+        var repeatAt: MigrationIndex.Location?
+        var missingAt: MigrationIndex.Location?
+
+        static let zero = Calls()
+
+        static func one(at location: MigrationIndex.Location) -> Calls {
+            Calls(minimum: 1, maximum: 1, firstCall: location)
+        }
+
+        /// These calls, then those.
+        func then(_ next: Calls) -> Calls {
+            var result = Calls(minimum: minimum + next.minimum, maximum: min(2, maximum + next.maximum))
+            result.firstCall = firstCall ?? next.firstCall
+            result.repeatAt = repeatAt ?? next.repeatAt ?? (maximum >= 1 && next.maximum >= 1 ? next.firstCall : nil)
+            // A path that ends without a call stays one only if nothing before it called.
+            result.missingAt = result.minimum == 0 ? (next.missingAt ?? missingAt) : nil
+            return result
+        }
+
+        /// Either these paths or those.
+        func or(_ other: Calls) -> Calls {
+            Calls(minimum: Swift.min(minimum, other.minimum), maximum: Swift.max(maximum, other.maximum),
+                  firstCall: firstCall ?? other.firstCall, repeatAt: repeatAt ?? other.repeatAt,
+                  missingAt: (minimum == 0 ? missingAt : nil) ?? (other.minimum == 0 ? other.missingAt : nil))
+        }
+
+        /// Any number of times (a loop body, a `forEach` closure).
+        func repeated() -> Calls {
+            guard maximum >= 1 else { return Calls(minimum: 0, maximum: 0, missingAt: missingAt) }
+            return Calls(minimum: 0, maximum: 2, firstCall: firstCall, repeatAt: repeatAt ?? firstCall, missingAt: missingAt)
+        }
+    }
+
+    /// Paths through statements: those that reach the end, and those that left by `return`.
+    struct Paths {
+        var falling: Calls?
+        var exiting: Calls?
+
+        var all: Calls {
+            switch (falling, exiting) {
+            case (let falling?, let exiting?): return falling.or(exiting)
+            case (let falling?, nil): return falling
+            case (nil, let exiting?): return exiting
+            case (nil, nil): return .zero
+            }
+        }
+
+        func or(_ other: Paths) -> Paths {
+            Paths(falling: Self.join(falling, other.falling), exiting: Self.join(exiting, other.exiting))
+        }
+
+        static func join(_ lhs: Calls?, _ rhs: Calls?) -> Calls? {
+            guard let lhs else { return rhs }
+            guard let rhs else { return lhs }
+            return lhs.or(rhs)
+        }
+    }
+
+    private func location(of node: some SyntaxProtocol) -> MigrationIndex.Location {
+        let place = node.startLocation(converter: converter)
+        return MigrationIndex.Location(file: fileName, line: place.line, column: place.column)
+    }
+
+    /// The use of the handler by a whole function body.
+    mutating func analyze(body: CodeBlockSyntax) -> HandlerUse {
+        var paths = block(Array(body.statements), inClosure: false)
+        if var falling = paths.falling, falling.minimum == 0, falling.missingAt == nil {
+            falling.missingAt = location(of: body.rightBrace)
+            paths.falling = falling
+        }
+        let total = paths.all
+        return HandlerUse(minimum: total.minimum, maximum: total.maximum, repeatAt: total.repeatAt,
+                          missingAt: total.missingAt, handOffs: handOffs, referenced: referenced)
+    }
+
+    // MARK: - Statements
+
+    private mutating func block(_ items: [CodeBlockItemSyntax], inClosure: Bool) -> Paths {
+        var falling = Calls.zero
+        var exiting: Calls?
+        var deferred = Calls.zero
+        for item in items {
+            if let deferStatement = item.item.as(DeferStmtSyntax.self) {
+                deferred = deferred.then(block(Array(deferStatement.body.statements), inClosure: inClosure).all)
+                continue
+            }
+            let paths = statement(item.item, inClosure: inClosure)
+            if let leaving = paths.exiting {
+                exiting = Paths.join(exiting, falling.then(leaving))
+            }
+            guard let next = paths.falling else {
+                return Paths(falling: nil, exiting: exiting.map { $0.then(deferred) })
+            }
+            falling = falling.then(next)
+        }
+        return Paths(falling: falling.then(deferred), exiting: exiting.map { $0.then(deferred) })
+    }
+
+    private mutating func statement(_ node: CodeBlockItemSyntax.Item, inClosure: Bool) -> Paths {
+        switch node {
+        case .stmt(let statement):
+            return self.statement(statement, inClosure: inClosure)
+        case .expr(let expression):
+            return self.expression(expression, inClosure: inClosure)
+        case .decl(let declaration):
+            if declaration.is(FunctionDeclSyntax.self) { return Paths(falling: .zero) }
+            return Paths(falling: calls(in: declaration, inClosure: inClosure))
+        }
+    }
+
+    private mutating func statement(_ node: StmtSyntax, inClosure: Bool) -> Paths {
+        if let returnStatement = node.as(ReturnStmtSyntax.self) {
+            var calls = returnStatement.expression.map { self.calls(in: $0, inClosure: inClosure) } ?? .zero
+            if !inClosure && calls.minimum == 0 { calls.missingAt = calls.missingAt ?? location(of: returnStatement) }
+            return Paths(falling: nil, exiting: calls)
+        }
+        if let throwStatement = node.as(ThrowStmtSyntax.self) {
+            // A synchronous throw answers the caller instead of the handler.
+            var calls = self.calls(in: throwStatement.expression, inClosure: inClosure)
+            calls.minimum = 1
+            return Paths(falling: nil, exiting: calls)
+        }
+        if node.is(BreakStmtSyntax.self) || node.is(ContinueStmtSyntax.self) || node.is(FallThroughStmtSyntax.self) {
+            return Paths(falling: .zero)
+        }
+        if let expressionStatement = node.as(ExpressionStmtSyntax.self) {
+            return expression(expressionStatement.expression, inClosure: inClosure)
+        }
+        if let guardStatement = node.as(GuardStmtSyntax.self) {
+            let conditions = calls(in: guardStatement.conditions, inClosure: inClosure)
+            let elsePaths = block(Array(guardStatement.body.statements), inClosure: inClosure)
+            // The else branch leaves the scope, whichever way it does.
+            let leaving = Paths.join(elsePaths.exiting, elsePaths.falling).map { conditions.then($0) }
+            return Paths(falling: conditions, exiting: leaving)
+        }
+        if let forStatement = node.as(ForStmtSyntax.self) {
+            let sequence = calls(in: forStatement.sequence, inClosure: inClosure)
+            return loop(sequence, Array(forStatement.body.statements), inClosure: inClosure)
+        }
+        if let whileStatement = node.as(WhileStmtSyntax.self) {
+            let conditions = calls(in: whileStatement.conditions, inClosure: inClosure)
+            return loop(conditions, Array(whileStatement.body.statements), inClosure: inClosure)
+        }
+        if let repeatStatement = node.as(RepeatStmtSyntax.self) {
+            let condition = calls(in: repeatStatement.condition, inClosure: inClosure)
+            return loop(condition, Array(repeatStatement.body.statements), inClosure: inClosure)
+        }
+        if let doStatement = node.as(DoStmtSyntax.self) {
+            var paths = block(Array(doStatement.body.statements), inClosure: inClosure)
+            for clause in doStatement.catchClauses {
+                paths = paths.or(block(Array(clause.body.statements), inClosure: inClosure))
+            }
+            return paths
+        }
+        return Paths(falling: calls(in: node, inClosure: inClosure))
+    }
+
+    private mutating func loop(_ head: Calls, _ body: [CodeBlockItemSyntax], inClosure: Bool) -> Paths {
+        let paths = block(body, inClosure: inClosure)
+        // The body runs any number of times; a path that leaves it stops the repetition.
+        let falling = paths.falling.map { $0.repeated() } ?? .zero
+        return Paths(falling: head.then(falling), exiting: paths.exiting.map { head.then(falling).then($0) })
+    }
+
+    // MARK: - Expressions
+
+    private mutating func expression(_ node: ExprSyntax, inClosure: Bool) -> Paths {
+        if let ifExpression = node.as(IfExprSyntax.self) {
+            let conditions = calls(in: ifExpression.conditions, inClosure: inClosure)
+            var paths = block(Array(ifExpression.body.statements), inClosure: inClosure)
+            switch ifExpression.elseBody {
+            case .ifExpr(let elseIf):
+                paths = paths.or(expression(ExprSyntax(elseIf), inClosure: inClosure))
+            case .codeBlock(let elseBlock):
+                paths = paths.or(block(Array(elseBlock.statements), inClosure: inClosure))
+            case nil:
+                paths = paths.or(Paths(falling: .zero))
+            }
+            return Paths(falling: paths.falling.map { conditions.then($0) }, exiting: paths.exiting.map { conditions.then($0) })
+        }
+        if let switchExpression = node.as(SwitchExprSyntax.self) {
+            let subject = calls(in: switchExpression.subject, inClosure: inClosure)
+            var paths: Paths?
+            for element in switchExpression.cases {
+                let casePaths: Paths
+                if let switchCase = element.as(SwitchCaseSyntax.self) {
+                    casePaths = block(Array(switchCase.statements), inClosure: inClosure)
+                } else {
+                    casePaths = Paths(falling: calls(in: element, inClosure: inClosure))
+                }
+                paths = paths.map { $0.or(casePaths) } ?? casePaths
+            }
+            let result = paths ?? Paths(falling: .zero)
+            return Paths(falling: result.falling.map { subject.then($0) }, exiting: result.exiting.map { subject.then($0) })
+        }
+        if let call = node.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+           ["fatalError", "preconditionFailure"].contains(callee.baseName.text) {
+            var calls = calls(in: node, inClosure: inClosure)
+            calls.minimum = 1
+            return Paths(falling: nil, exiting: calls)
+        }
+        return Paths(falling: calls(in: node, inClosure: inClosure))
+    }
+
+    /// The calls an expression (or any other node) makes, its closures included, in order.
+    private mutating func calls(in node: some SyntaxProtocol, inClosure: Bool) -> Calls {
+        var result = Calls.zero
+        var children = Array(node.children(viewMode: .sourceAccurate))
+        if let reference = node.as(DeclReferenceExprSyntax.self), names.contains(reference.baseName.text), reference.argumentNames == nil {
+            referenced = true
+            return .one(at: location(of: reference)).then(handOffIfArgument(reference))
+        }
+        if let closure = node.as(ClosureExprSyntax.self) {
+            var calls = block(Array(closure.statements), inClosure: true).all
+            // A callback that may not call: trusted (see the type's comment).
+            if calls.maximum >= 1 { calls.minimum = max(calls.minimum, 1) }
+            if let call = closure.parent?.as(FunctionCallExprSyntax.self) ?? closure.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
+               let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+               Self.iterating.contains(member.declName.baseName.text) {
+                calls = calls.repeated()
+            }
+            return calls
+        }
+        if let ternary = node.as(TernaryExprSyntax.self) {
+            let condition = calls(in: ternary.condition, inClosure: inClosure)
+            let branches = calls(in: ternary.thenExpression, inClosure: inClosure).or(calls(in: ternary.elseExpression, inClosure: inClosure))
+            return condition.then(branches)
+        }
+        if node.is(FunctionDeclSyntax.self) { return .zero }
+        // Several closures handed to one call are its alternative outcomes (`success:`/`failure:`,
+        // `then:`/`catch:`): one of them runs, so they count as either, not as both.
+        if let call = node.as(FunctionCallExprSyntax.self) {
+            var closures = call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+            if let trailing = call.trailingClosure { closures.append(trailing) }
+            closures += call.additionalTrailingClosures.map(\.closure)
+            if closures.count > 1 {
+                result = calls(in: call.calledExpression, inClosure: inClosure)
+                for argument in call.arguments where !argument.expression.is(ClosureExprSyntax.self) {
+                    result = result.then(calls(in: argument, inClosure: inClosure))
+                }
+                var outcomes: Calls?
+                for closure in closures {
+                    let closureCalls = calls(in: closure, inClosure: inClosure)
+                    outcomes = outcomes.map { $0.or(closureCalls) } ?? closureCalls
+                }
+                return result.then(outcomes ?? .zero)
+            }
+            children = [Syntax(call.calledExpression), Syntax(call.arguments)]
+                + (call.trailingClosure.map { [Syntax($0)] } ?? [])
+                + call.additionalTrailingClosures.map { Syntax($0.closure) }
+        }
+        for child in children {
+            result = result.then(calls(in: child, inClosure: inClosure))
+        }
+        return result
+    }
+
+    private static let iterating: Set<String> = ["forEach", "map", "compactMap", "flatMap", "filter", "reduce", "sorted",
+                                                  "first", "contains", "allSatisfy", "enumerateObjects"]
+
+    /// Records `other(..., completion: handler)`; the index later counts it as `other` calls its own.
+    private mutating func handOffIfArgument(_ reference: DeclReferenceExprSyntax) -> Calls {
+        guard let argument = reference.parent?.as(LabeledExprSyntax.self),
+              let list = argument.parent?.as(LabeledExprListSyntax.self),
+              let call = list.parent?.as(FunctionCallExprSyntax.self) else { return .zero }
+        let baseName: String
+        if let callee = call.calledExpression.as(DeclReferenceExprSyntax.self) {
+            baseName = callee.baseName.text
+        } else if let callee = call.calledExpression.as(MemberAccessExprSyntax.self) {
+            baseName = callee.declName.baseName.text
+        } else {
+            return .zero
+        }
+        let position = list.firstIndex { $0.id == argument.id }.map { list.distance(from: list.startIndex, to: $0) }
+        handOffs.append(.init(baseName: baseName, labels: list.map { $0.label?.text }, trailingClosures:
+                                (call.trailingClosure == nil ? 0 : 1) + call.additionalTrailingClosures.count,
+                              argumentPosition: position, location: location(of: reference)))
+        return .zero
+    }
+}

@@ -1,0 +1,145 @@
+import SwiftSyntax
+
+/// One pass over a file for the index: typealiases, types with what they inherit and whether they
+/// have `cancel()`, and every function with its declaration text and how its body uses its
+/// closure parameters. Keeps text and locations only.
+final class IndexCollector: SyntaxVisitor {
+    private let fileName: String
+    private let converter: SourceLocationConverter
+    private(set) var aliases: [MigrationIndex.TypeAlias] = []
+    private(set) var types: [FileSummary.TypeRecord] = []
+    private(set) var functions: [FileSummary.FunctionRecord] = []
+
+    private var scopes: [String] = []
+    private var inProtocol: [Bool] = []
+
+    init(fileName: String, tree: SourceFileSyntax) {
+        self.fileName = fileName
+        self.converter = SourceLocationConverter(fileName: fileName, tree: tree)
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    private var scope: String { scopes.last ?? "" }
+
+    private func location(of node: some SyntaxProtocol) -> MigrationIndex.Location {
+        let place = node.startLocation(converter: converter)
+        return MigrationIndex.Location(file: fileName, line: place.line, column: place.column)
+    }
+
+    private func enter(_ name: String, inheritance: InheritanceClauseSyntax?, isProtocol: Bool = false,
+                       isExtension: Bool = false, isActor: Bool = false) {
+        let qualified = isExtension || scope.isEmpty ? name : "\(scope).\(name)"
+        let inherited = (inheritance?.inheritedTypes ?? []).map { inherited -> String in
+            var text = inherited.type.trimmedDescription
+            for prefix in ["@unchecked ", "@retroactive ", "@preconcurrency ", "any "] where text.hasPrefix(prefix) {
+                text = String(text.dropFirst(prefix.count))
+            }
+            return text
+        }
+        types.append(.init(name: qualified, isExtension: isExtension, inherited: inherited, hasCancel: false,
+                           isSendable: isActor || inherited.contains("Sendable") || inherited.contains("Swift.Sendable")))
+        scopes.append(qualified)
+        inProtocol.append(isProtocol)
+    }
+
+    private func leave() {
+        scopes.removeLast()
+        inProtocol.removeLast()
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, inheritance: node.inheritanceClause)
+        return .visitChildren
+    }
+    override func visitPost(_ node: ClassDeclSyntax) { leave() }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, inheritance: node.inheritanceClause)
+        return .visitChildren
+    }
+    override func visitPost(_ node: StructDeclSyntax) { leave() }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, inheritance: node.inheritanceClause)
+        return .visitChildren
+    }
+    override func visitPost(_ node: EnumDeclSyntax) { leave() }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, inheritance: node.inheritanceClause, isActor: true)
+        return .visitChildren
+    }
+    override func visitPost(_ node: ActorDeclSyntax) { leave() }
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, inheritance: node.inheritanceClause, isProtocol: true)
+        return .visitChildren
+    }
+    override func visitPost(_ node: ProtocolDeclSyntax) { leave() }
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        var name = node.extendedType.trimmedDescription
+        if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
+        enter(name, inheritance: node.inheritanceClause, isExtension: true)
+        return .visitChildren
+    }
+    override func visitPost(_ node: ExtensionDeclSyntax) { leave() }
+
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+        let name = node.name.text
+        aliases.append(.init(qualifiedName: scope.isEmpty ? name : "\(scope).\(name)",
+                             genericParameters: node.genericParameterClause?.parameters.map(\.name.text) ?? [],
+                             aliasedType: node.initializer.value.trimmedDescription,
+                             location: location(of: node.typealiasKeyword)))
+        return .skipChildren
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        let parameters = Array(node.signature.parameterClause.parameters)
+        let labels = parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+        let names = parameters.map { ($0.secondName ?? $0.firstName).text }
+        if node.name.text == "cancel" && parameters.isEmpty && !scope.isEmpty {
+            types.append(.init(name: scope, isExtension: true, inherited: [], hasCancel: true, isSendable: false))
+        }
+        let returnText = node.signature.returnClause?.type.trimmedDescription ?? ""
+        let closureLike = parameters.enumerated().filter { Self.mayBeClosure($0.element, name: names[$0.offset]) }.map(\.offset)
+        let isAsync = node.signature.effectSpecifiers?.asyncSpecifier != nil
+        var uses: [String: HandlerUse] = [:]
+        if let body = node.body, !isAsync {
+            for index in closureLike {
+                var analyzer = HandlerUseAnalyzer(names: [names[index]], fileName: fileName, converter: converter)
+                uses[names[index]] = analyzer.analyze(body: body)
+            }
+        }
+        functions.append(.init(
+            scope: scope,
+            swiftName: CompletionFunction.swiftName(node.name.text, labels: labels),
+            declarationText: closureLike.isEmpty || isAsync ? "" : node.with(\.body, nil).trimmedDescription,
+            parameterNames: names,
+            hasBody: node.body != nil,
+            isProtocolRequirement: inProtocol.last == true,
+            isAsync: isAsync,
+            returnsVowType: Self.isVowType(returnText),
+            mayBeCompletionFunction: !closureLike.isEmpty && !isAsync,
+            location: location(of: node.funcKeyword),
+            handlerUses: uses
+        ))
+        // Local functions inside bodies are implementation details.
+        return .skipChildren
+    }
+
+    // Closures and variables can hold nested declarations; they are not API.
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    static func isVowType(_ returnText: String) -> Bool {
+        for prefix in ["Promise<", "Guarantee<", "Vow.Promise<", "Vow.Guarantee<"] where returnText.hasPrefix(prefix) { return true }
+        return false
+    }
+
+    /// A closure type, or a name that may be a typealias of one (declared anywhere in the tree).
+    static func mayBeClosure(_ parameter: FunctionParameterSyntax, name: String) -> Bool {
+        let text = parameter.type.trimmedDescription
+        if text.contains("->") || text.contains("@escaping") { return true }
+        let words = "\(parameter.firstName.text) \(name) \(text)"
+        return CompletionFunctionReader.isCompletionName(words) || words.lowercased().contains("fail")
+            || words.lowercased().contains("success") || text.hasSuffix("Handler") || text.hasSuffix("Handler?")
+            || text.hasSuffix("Callback") || text.hasSuffix("Block") || text.hasSuffix("Block?") || text.hasSuffix("Closure")
+    }
+}

@@ -1,0 +1,563 @@
+import SwiftParser
+import SwiftSyntax
+
+/// What the whole tree declares, gathered before any file is rewritten, so that a file can use
+/// knowledge from the others: a handler's typealias, a returned handle's `cancel()`, a type's
+/// `Sendable` conformance, an async version of a function that already exists elsewhere.
+///
+/// ## Building
+/// One pass over every file: ``summarize(source:fileName:isContext:)`` reads one file into a
+/// ``FileSummary`` (pure, safe to call from many threads; the syntax tree is dropped on return),
+/// and ``init(summaries:)`` joins the summaries. Files named with `--context` are summarized with
+/// `isContext: true`: they add knowledge and are never rewritten. The index holds summaries only
+/// (names, type text, locations), never syntax trees, so its size follows the number of
+/// declarations, not the size of the sources.
+///
+/// ## What it knows
+/// - **Typealiases**, generic (`typealias Completion<T> = (Result<T, Error>) -> Void`), nested in
+///   a type (`OAuthSwiftHTTPRequest.CompletionHandler`) and reached qualified (`Moya.Completion`,
+///   where `Moya` may be a module): ``typeAlias(named:genericArguments:qualifier:from:)``.
+/// - **Cancellable types**: types and protocols with a `cancel()` method, declared directly, in an
+///   extension, or inherited from a protocol declared anywhere in the tree: ``isCancellable(_:)``.
+/// - **Sendable types**: declared `Sendable` (also `@unchecked`, through an extension, through a
+///   protocol refining `Sendable`, or an actor): ``isSendable(_:)``.
+/// - **Completion-handler functions** (the rule in Migration/README.md), each summarized as a
+///   ``CompletionFunctionSummary``: handler shape, value and error types, tuple labels of a
+///   multi-value handler, where the function is, how often its body calls the handler, and
+///   existing promise or async counterparts anywhere in the tree. Look them up by base name and
+///   argument labels with ``completionFunctions(baseName:argumentLabels:)``, as a call site spells
+///   them; ``CompletionFunctionSummary/alternative(for:)`` says whether a run adds its
+///   alternative, finds one, or why not.
+/// - **Counterparts**: every `async` or `Promise`/`Guarantee`-returning function by enclosing type
+///   and Swift name, for "already migrated" (with its place) and for clashes.
+///
+/// Lookups are syntax-level: a name is matched as written, an enclosing type by its written name
+/// (`Outer.Inner`, or `Inner` from an extension), without type checking.
+public struct MigrationIndex: Sendable {
+    /// A place in a file: 1-based line and column (UTF-8 bytes, as the compiler counts them).
+    public struct Location: Sendable, Hashable, Codable, CustomStringConvertible {
+        public var file: String
+        public var line: Int
+        public var column: Int
+
+        public init(file: String, line: Int, column: Int) {
+            self.file = file
+            self.line = line
+            self.column = column
+        }
+
+        /// `path:line:column`.
+        public var description: String { "\(file):\(line):\(column)" }
+    }
+
+    /// A typealias as declared: `Completion<T> = (Result<T, Error>) -> Void` in `Moya`.
+    public struct TypeAlias: Sendable, Equatable {
+        /// The name with its enclosing types: `OAuthSwiftHTTPRequest.CompletionHandler`.
+        public var qualifiedName: String
+        /// `["T"]` for `typealias Completion<T> = ...`.
+        public var genericParameters: [String]
+        /// The aliased type as written.
+        public var aliasedType: String
+        public var location: Location
+    }
+
+    /// An existing `async` or promise-returning function, for "already migrated".
+    public struct Counterpart: Sendable, Equatable {
+        public enum Kind: String, Sendable, Codable {
+            case async
+            case promise
+        }
+        public var kind: Kind
+        /// `fetchUser(id:)`.
+        public var swiftName: String
+        public var location: Location
+
+        public init(kind: Kind, swiftName: String, location: Location) {
+            self.kind = kind
+            self.swiftName = swiftName
+            self.location = location
+        }
+    }
+
+    /// How the body of a completion-handler function uses its handler, on every path through it.
+    public enum HandlerCalls: Sendable, Equatable {
+        /// Every path calls it exactly once (or hands it to code that does, or code the index
+        /// cannot see, which is trusted to call it once).
+        case once
+        /// Some path calls it twice or more (the place of the call that can be the second one).
+        case mayRepeat(Location)
+        /// Some path of the body itself ends without calling it (the place where it ends).
+        case mayNotCall(Location)
+        /// The body never calls it nor hands it on.
+        case never
+        /// Not known: a protocol requirement or another declaration without a body.
+        case unknown
+    }
+
+    /// A completion-handler function: everything a caller or a converter needs to know about it.
+    public struct CompletionFunctionSummary: Sendable, Equatable {
+        /// `fetchUser`.
+        public var baseName: String
+        /// The argument labels in declaration order, nil for `_`: `["id", "completion"]`.
+        public var argumentLabels: [String?]
+        /// `fetchUser(id:completion:)`.
+        public var swiftName: String
+        /// The enclosing type as written (`UserService`, `API.Users`), or "" at file scope.
+        public var scope: String
+        /// Where the `func` keyword is.
+        public var location: Location
+        /// Whether it comes from a `--context` file (known, never rewritten).
+        public var isContext: Bool
+        /// The handler's parameter position (the success handler of a split pair).
+        public var handlerIndex: Int
+        /// The failure handler's position of a split `success:`/`failure:` pair.
+        public var failureIndex: Int?
+        /// How the handler reports its outcome.
+        public var shape: HandlerShape
+        /// What the alternative produces: `User`, `Void`, `(data: Data, response: URLResponse)`.
+        public var valueType: String
+        /// The error the alternative can throw: `"any Error"`, a typed `Result`'s failure type, or
+        /// nil when the handler cannot fail and the function does not throw.
+        public var errorType: String?
+        /// The labels of a multi-value handler's tuple (`["data", "response"]`), else empty.
+        public var tupleLabels: [String]
+        /// The function also `throws` synchronously.
+        public var isThrowing: Bool
+        /// The type of the returned cancellable handle (`URLSessionDataTask`, `DownloadTask?`).
+        public var cancellableHandle: String?
+        /// The handler (or pair) is optional or has a default value (`completion: (...)? = nil`).
+        public var handlerIsOptional: Bool
+        /// How the body calls the handler.
+        public var handlerCalls: HandlerCalls
+        /// Why no alternative can be generated (not counting counterparts), or nil.
+        public var skipReason: String?
+        /// The labels the promise and async alternatives take: the argument labels without the
+        /// handlers (the promise form adds `cancellation` for a cancellable handle).
+        public var alternativeLabels: [String?]
+        /// Existing `Promise`/`Guarantee`-returning function with the alternative's name and labels
+        /// in the same type (any file of the tree).
+        public var promiseCounterpart: Counterpart?
+        /// Existing `async` function with the alternative's name and labels in the same type.
+        public var asyncCounterpart: Counterpart?
+        /// Why the promise / async alternative could not be generated though the function is
+        /// readable (a defaulted handler in async form, an opaque value type...), or nil.
+        public var promiseBlocker: String?
+        public var asyncBlocker: String?
+        /// The alternatives' Swift names: `fetchUser(id:)`, `download(from:cancellation:)`.
+        public var promiseAlternativeName: String
+        public var asyncAlternativeName: String
+
+        /// What a run with `--to target` does for this function, as `FileRewrite` decides it.
+        public func alternative(for target: MigrationTarget) -> AlternativeStatus {
+            let counterpart = target == .promise ? promiseCounterpart : asyncCounterpart
+            if let counterpart { return .existing(counterpart) }
+            if let skipReason { return .none(reason: skipReason) }
+            switch handlerCalls {
+            case .mayRepeat: return .none(reason: "its handler can be called more than once")
+            case .mayNotCall: return .none(reason: "a path through its body ends without calling its handler")
+            case .never: return .none(reason: "its body never calls its handler")
+            case .once, .unknown: break
+            }
+            if let blocker = target == .promise ? promiseBlocker : asyncBlocker { return .none(reason: blocker) }
+            return .generated(swiftName: target == .promise ? promiseAlternativeName : asyncAlternativeName)
+        }
+    }
+
+    /// Whether a function has (or gets, in a run) an alternative in a target form.
+    public enum AlternativeStatus: Sendable, Equatable {
+        /// The run adds it, with this Swift name.
+        case generated(swiftName: String)
+        /// It exists already, here.
+        case existing(Counterpart)
+        /// There is none, for this reason.
+        case none(reason: String)
+    }
+
+    // MARK: - Stored summaries
+
+    private var aliases: [String: TypeAlias] = [:]
+    /// Last component of a qualified alias name to its qualified names.
+    private var aliasesBySimpleName: [String: [String]] = [:]
+    private var cancellableTypes: Set<String> = []
+    private var sendableTypes: Set<String> = []
+    /// Names of declared types (qualified and simple), to tell a module qualifier from a type.
+    private var typeNames: Set<String> = []
+    private var functionsByBaseName: [String: [CompletionFunctionSummary]] = [:]
+    /// `scope|swiftName` to the functions declared with that name (any kind).
+    private var declarations: [String: [DeclaredFunction]] = [:]
+    /// Files the index was built from.
+    public private(set) var files: Set<String> = []
+    /// The summaries it was built from (text and locations only), for ``adding(_:)``.
+    private var summaries: [FileSummary] = []
+
+    struct DeclaredFunction: Sendable, Equatable {
+        var isAsync: Bool
+        var returnsVowType: Bool
+        var location: Location
+    }
+
+    /// An index that knows nothing.
+    public init() {}
+
+    // MARK: - Lookups
+
+    /// The completion-handler functions with this base name and these argument labels (nil for
+    /// `_`), in every type of the tree; one entry per declaration, in file order. A call site with
+    /// trailing closures gives their labels from the declaration, so prefer
+    /// ``completionFunctions(baseName:)`` and match the leading labels there.
+    public func completionFunctions(baseName: String, argumentLabels: [String?]) -> [CompletionFunctionSummary] {
+        (functionsByBaseName[baseName] ?? []).filter { $0.argumentLabels == argumentLabels }
+    }
+
+    /// Every completion-handler function with this base name.
+    public func completionFunctions(baseName: String) -> [CompletionFunctionSummary] {
+        functionsByBaseName[baseName] ?? []
+    }
+
+    /// Every completion-handler function of the tree, in no particular order.
+    public var allCompletionFunctions: [CompletionFunctionSummary] {
+        functionsByBaseName.values.flatMap { $0 }
+    }
+
+    /// The typealias a type name refers to from inside `scope` (the enclosing type as written,
+    /// "" at file scope): `Completion` inside `Moya.Provider` finds `Moya.Provider.Completion`,
+    /// `Moya.Completion` or a file-scope `Completion`. With a `qualifier` (`Moya` in
+    /// `Moya.Completion`) the alias must be a member of that type, or, when no type of that name
+    /// is declared (a module), a file-scope alias.
+    public func typeAlias(named name: String, qualifier: String? = nil, from scope: String = "") -> TypeAlias? {
+        if let qualifier {
+            if let alias = aliases["\(qualifier).\(name)"] { return alias }
+            for candidate in enclosingScopes(scope) where !candidate.isEmpty {
+                if let alias = aliases["\(candidate).\(qualifier).\(name)"] { return alias }
+            }
+            // `Moya.Completion` with `Moya` a module: the alias is at the module's file scope.
+            if !typeNames.contains(qualifier) { return aliases[name] }
+            return nil
+        }
+        for candidate in enclosingScopes(scope) {
+            let key = candidate.isEmpty ? name : "\(candidate).\(name)"
+            if let alias = aliases[key] { return alias }
+        }
+        return nil
+    }
+
+    /// The aliased type with generic arguments substituted, as a type node: `Completion<User>`
+    /// with `typealias Completion<T> = (Result<T, Error>) -> Void` is `(Result<User, Error>) -> Void`.
+    /// Nil when the alias is unknown or the number of arguments does not match.
+    func resolvedAlias(named name: String, qualifier: String?, genericArguments: [String], from scope: String) -> TypeSyntax? {
+        guard let alias = typeAlias(named: name, qualifier: qualifier, from: scope),
+              alias.genericParameters.count == genericArguments.count else { return nil }
+        var text = alias.aliasedType
+        if !genericArguments.isEmpty {
+            let mapping = Dictionary(zip(alias.genericParameters, genericArguments), uniquingKeysWith: { first, _ in first })
+            text = Self.substitute(mapping, in: text)
+        }
+        var parser = Parser(text)
+        return TypeSyntax.parse(from: &parser)
+    }
+
+    /// Whether the type (simple or qualified name, generic arguments ignored) has `cancel()`.
+    public func isCancellable(_ type: String) -> Bool {
+        let base = Self.baseTypeName(type)
+        return cancellableTypes.contains(base) || cancellableTypes.contains(Self.lastComponent(base))
+    }
+
+    /// Whether the type is declared `Sendable` somewhere in the tree (or is an actor).
+    public func isSendable(_ type: String) -> Bool {
+        let base = Self.baseTypeName(type)
+        return sendableTypes.contains(base) || sendableTypes.contains(Self.lastComponent(base))
+    }
+
+    /// Existing functions named `swiftName` (`fetchUser(id:)`) in `scope` or in an extension of
+    /// the same type anywhere in the tree, with their kind and place.
+    func declaredFunctions(named swiftName: String, in scope: String) -> [DeclaredFunction] {
+        var found = declarations["\(scope)|\(swiftName)"] ?? []
+        let last = Self.lastComponent(scope)
+        if last != scope { found += declarations["\(last)|\(swiftName)"] ?? [] }
+        return found
+    }
+
+    /// The existing counterpart in the target form, if any.
+    public func counterpart(of function: CompletionFunctionSummary, target: MigrationTarget) -> Counterpart? {
+        target == .promise ? function.promiseCounterpart : function.asyncCounterpart
+    }
+
+    // MARK: - Helpers
+
+    /// `A.B.C` gives `A.B.C`, `A.B`, `A`, "".
+    private func enclosingScopes(_ scope: String) -> [String] {
+        var result: [String] = []
+        var parts = scope.split(separator: ".").map(String.init)
+        while !parts.isEmpty {
+            result.append(parts.joined(separator: "."))
+            parts.removeLast()
+        }
+        result.append("")
+        return result
+    }
+
+    static func baseTypeName(_ type: String) -> String {
+        var text = type.trimmingSpaces()
+        while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
+        if text.hasPrefix("any ") { text = String(text.dropFirst(4)) }
+        if text.hasPrefix("some ") { text = String(text.dropFirst(5)) }
+        if let generic = text.firstIndex(of: "<") { text = String(text[..<generic]) }
+        return text
+    }
+
+    static func lastComponent(_ name: String) -> String {
+        name.split(separator: ".").last.map(String.init) ?? name
+    }
+
+    /// Replaces whole identifiers of `text` by the mapping.
+    static func substitute(_ mapping: [String: String], in text: String) -> String {
+        var output = ""
+        var word = ""
+        func flush() {
+            output += mapping[word] ?? word
+            word = ""
+        }
+        for character in text {
+            if character.isLetter || character.isNumber || character == "_" {
+                word.append(character)
+            } else {
+                flush()
+                output.append(character)
+            }
+        }
+        flush()
+        return output
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var text = Substring(self)
+        while text.first?.isWhitespace == true { text = text.dropFirst() }
+        while text.last?.isWhitespace == true { text = text.dropLast() }
+        return String(text)
+    }
+}
+
+// MARK: - Building
+
+extension MigrationIndex {
+    /// Reads one file's declarations into a summary. Pure and thread-safe; keeps no syntax.
+    public static func summarize(source: String, fileName: String, isContext: Bool = false) -> FileSummary {
+        let tree = Parser.parse(source: source)
+        return summarize(tree: tree, fileName: fileName, isContext: isContext)
+    }
+
+    static func summarize(tree: SourceFileSyntax, fileName: String, isContext: Bool) -> FileSummary {
+        let collector = IndexCollector(fileName: fileName, tree: tree)
+        collector.walk(tree)
+        return FileSummary(file: fileName, isContext: isContext, aliases: collector.aliases,
+                           types: collector.types, functions: collector.functions)
+    }
+
+    /// Joins the files' summaries: resolves typealiases, `cancel()` and `Sendable` through
+    /// extensions and protocol inheritance across files, reads every completion-handler function
+    /// with that knowledge, and follows handlers handed from one function to another.
+    public init(summaries: some Sequence<FileSummary>) {
+        var functionRecords: [(FileSummary.FunctionRecord, file: String, isContext: Bool)] = []
+        var inheritance: [String: Set<String>] = [:]
+        self.summaries = Array(summaries)
+        for summary in self.summaries {
+            files.insert(summary.file)
+            for alias in summary.aliases where aliases[alias.qualifiedName] == nil {
+                aliases[alias.qualifiedName] = alias
+                aliasesBySimpleName[Self.lastComponent(alias.qualifiedName), default: []].append(alias.qualifiedName)
+            }
+            for type in summary.types {
+                if !type.isExtension {
+                    typeNames.insert(type.name)
+                    typeNames.insert(Self.lastComponent(type.name))
+                }
+                if type.hasCancel {
+                    cancellableTypes.insert(type.name)
+                    cancellableTypes.insert(Self.lastComponent(type.name))
+                }
+                if type.isSendable {
+                    sendableTypes.insert(type.name)
+                    sendableTypes.insert(Self.lastComponent(type.name))
+                }
+                if !type.inherited.isEmpty {
+                    inheritance[type.name, default: []].formUnion(type.inherited)
+                    inheritance[Self.lastComponent(type.name), default: []].formUnion(type.inherited)
+                }
+            }
+            for function in summary.functions {
+                let key = "\(function.scope)|\(function.swiftName)"
+                declarations[key, default: []].append(DeclaredFunction(isAsync: function.isAsync, returnsVowType: function.returnsVowType,
+                                                                        location: function.location))
+                if function.mayBeCompletionFunction {
+                    functionRecords.append((function, summary.file, summary.isContext))
+                }
+            }
+        }
+        // Conformances reach across files: `extension DownloadTask: Cancellable {}` with
+        // `protocol Cancellable { func cancel() }` elsewhere; `protocol Handle: Sendable`.
+        var changed = true
+        while changed {
+            changed = false
+            for (type, parents) in inheritance {
+                let names = parents.map { Self.lastComponent(Self.baseTypeName($0)) }
+                if !cancellableTypes.contains(type), names.contains(where: cancellableTypes.contains) {
+                    cancellableTypes.insert(type)
+                    changed = true
+                }
+                if !sendableTypes.contains(type), names.contains(where: { sendableTypes.contains($0) || $0 == "Sendable" }) {
+                    sendableTypes.insert(type)
+                    changed = true
+                }
+            }
+        }
+
+        var pending: [(CompletionFunctionSummary, FileSummary.FunctionRecord)] = []
+        for (record, file, isContext) in functionRecords {
+            guard let summary = readCompletionFunction(record, file: file, isContext: isContext) else { continue }
+            pending.append((summary, record))
+        }
+        for (summary, _) in pending {
+            functionsByBaseName[summary.baseName, default: []].append(summary)
+        }
+        // Handlers handed on to other functions of the tree count as those functions call theirs.
+        var uses: [String: HandlerUse] = [:]
+        for (summary, record) in pending where summary.skipReason == nil {
+            if let use = record.handlerUses[record.parameterNames[summary.handlerIndex]] {
+                uses[summary.swiftName + "@" + summary.location.description] = use
+            }
+        }
+        var resolved: [CompletionFunctionSummary] = []
+        for (summary, _) in pending {
+            var summary = summary
+            let key = summary.swiftName + "@" + summary.location.description
+            if let use = uses[key] {
+                summary.handlerCalls = resolveCalls(use, uses: uses, visiting: [key])
+            }
+            resolved.append(summary)
+        }
+        functionsByBaseName = [:]
+        for summary in resolved {
+            functionsByBaseName[summary.baseName, default: []].append(summary)
+        }
+    }
+
+    /// This index with one more file (rebuilt: meant for a file the index was not built from).
+    public func adding(_ summary: FileSummary) -> MigrationIndex {
+        MigrationIndex(summaries: summaries.filter { $0.file != summary.file } + [summary])
+    }
+
+    /// The one-file index `SourceMigrator` uses when it is given none.
+    static func single(tree: SourceFileSyntax, fileName: String) -> MigrationIndex {
+        MigrationIndex(summaries: [summarize(tree: tree, fileName: fileName, isContext: false)])
+    }
+
+    private func readCompletionFunction(_ record: FileSummary.FunctionRecord, file: String, isContext: Bool) -> CompletionFunctionSummary? {
+        var parser = Parser(record.declarationText)
+        let parsed = DeclSyntax.parse(from: &parser)
+        guard let decl = parsed.as(FunctionDeclSyntax.self) else { return nil }
+        let reader = CompletionFunctionReader(index: self, scope: record.scope)
+        let location = record.location
+        switch reader.read(decl, isProtocolRequirement: record.isProtocolRequirement, hasBody: record.hasBody) {
+        case .notCandidate, .rejected:
+            return nil
+        case .skipped(let swiftName, let reason):
+            let labels = decl.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+            return CompletionFunctionSummary(
+                baseName: decl.name.text.filter { $0 != "`" }, argumentLabels: labels, swiftName: swiftName, scope: record.scope,
+                location: location, isContext: isContext, handlerIndex: 0, failureIndex: nil, shape: .nothing, valueType: "Void",
+                errorType: nil, tupleLabels: [], isThrowing: false, cancellableHandle: nil, handlerIsOptional: false,
+                handlerCalls: .unknown, skipReason: reason.message, alternativeLabels: [], promiseCounterpart: nil, asyncCounterpart: nil,
+                promiseBlocker: nil, asyncBlocker: nil, promiseAlternativeName: "", asyncAlternativeName: "")
+        case .candidate(let function):
+            let promiseEmitter = AlternativeEmitter(function: function, target: .promise)
+            let asyncEmitter = AlternativeEmitter(function: function, target: .async)
+            let promiseName = promiseEmitter.alternativeSwiftName
+            let asyncName = asyncEmitter.alternativeSwiftName
+            func counterpart(_ name: String, _ kind: Counterpart.Kind) -> Counterpart? {
+                declaredFunctions(named: name, in: record.scope)
+                    .first { kind == .promise ? $0.returnsVowType : $0.isAsync }
+                    .map { Counterpart(kind: kind, swiftName: name, location: $0.location) }
+            }
+            let errorType: String?
+            if case .result(_, let failure?) = function.shape, !function.isThrowing { errorType = failure }
+            else { errorType = function.shape.canFail || function.isThrowing ? "any Error" : nil }
+            return CompletionFunctionSummary(
+                baseName: function.name.filter { $0 != "`" }, argumentLabels: function.parameters.map(\.label),
+                swiftName: function.swiftName, scope: record.scope, location: location, isContext: isContext,
+                handlerIndex: function.handlerIndex, failureIndex: function.failureIndex, shape: function.shape,
+                valueType: function.shape.valueType, errorType: errorType, tupleLabels: function.shape.tupleLabels,
+                isThrowing: function.isThrowing, cancellableHandle: function.cancellableHandle?.type,
+                handlerIsOptional: function.handlerIsOptional, handlerCalls: record.hasBody ? .once : .unknown, skipReason: nil,
+                alternativeLabels: function.keptParameters.map(\.label),
+                promiseCounterpart: counterpart(promiseName, .promise), asyncCounterpart: counterpart(asyncName, .async),
+                promiseBlocker: promiseEmitter.cannotCompileReason, asyncBlocker: asyncEmitter.cannotCompileReason,
+                promiseAlternativeName: promiseName, asyncAlternativeName: asyncName)
+        }
+    }
+
+    /// Turns a body's handler use into a verdict, following hand-offs to functions of the tree.
+    func resolveCalls(_ use: HandlerUse, uses: [String: HandlerUse], visiting: Set<String>) -> HandlerCalls {
+        var use = use
+        for handOff in use.handOffs {
+            // The callee's verdict counts as a call (or two) at the hand-off.
+            var calls = 1
+            if let callee = completionFunctions(baseName: handOff.baseName).first(where: { handOff.matches($0) }),
+               let position = handOff.argumentPosition, position == callee.handlerIndex {
+                let key = callee.swiftName + "@" + callee.location.description
+                if !visiting.contains(key), let calleeUse = uses[key] {
+                    switch resolveCalls(calleeUse, uses: uses, visiting: visiting.union([key])) {
+                    case .mayRepeat: calls = 2
+                    case .never: calls = 0
+                    default: calls = 1
+                    }
+                } else {
+                    switch callee.handlerCalls {
+                    case .mayRepeat: calls = 2
+                    case .never: calls = 0
+                    default: calls = 1
+                    }
+                }
+            }
+            use.settle(handOff, calls: calls)
+        }
+        return use.verdict
+    }
+}
+
+/// What one file declares, without its syntax tree: the unit ``MigrationIndex`` is built from.
+public struct FileSummary: Sendable {
+    public var file: String
+    public var isContext: Bool
+    var aliases: [MigrationIndex.TypeAlias]
+    var types: [TypeRecord]
+    var functions: [FunctionRecord]
+
+    /// A type, protocol or extension: what it inherits and whether it has `cancel()`.
+    struct TypeRecord: Sendable {
+        var name: String
+        var isExtension: Bool
+        var inherited: [String]
+        var hasCancel: Bool
+        var isSendable: Bool
+    }
+
+    /// A function declaration: its declaration text without body (to be read once the whole
+    /// tree's typealiases are known) and how its body uses each closure parameter.
+    struct FunctionRecord: Sendable {
+        var scope: String
+        var swiftName: String
+        var declarationText: String
+        var parameterNames: [String]
+        var hasBody: Bool
+        var isProtocolRequirement: Bool
+        var isAsync: Bool
+        var returnsVowType: Bool
+        /// Has an escaping or optional closure-like parameter, or a parameter whose type may be
+        /// an alias of one: worth reading as a completion-handler function.
+        var mayBeCompletionFunction: Bool
+        var location: MigrationIndex.Location
+        var handlerUses: [String: HandlerUse]
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import VowMigrate
+
+extension MigrationIndex {
+    /// Reads every file of the run and every `--context` file into one index, in batches on all
+    /// cores, before anything is rewritten. Only summaries are kept, so memory follows the number
+    /// of declarations, not the size of the tree. A file that cannot be read or is not UTF-8 adds
+    /// nothing here; the run reports it when it gets to it.
+    public static func build(files: [String], context: [String], jobs: Int, batchSize: Int = 64) -> MigrationIndex {
+        let all = files.map { ($0, false) } + context.map { ($0, true) }
+        var summaries: [FileSummary] = []
+        summaries.reserveCapacity(all.count)
+        var start = 0
+        while start < all.count {
+            let batch = Array(all[start..<min(start + batchSize, all.count)])
+            let slots = SummarySlots(count: batch.count)
+            let summarize: @Sendable (Int) -> Void = { position in
+                let (path, isContext) = batch[position]
+                guard let data = FileManager.default.contents(atPath: path),
+                      let source = String(data: data, encoding: .utf8) else { return }
+                slots.store(MigrationIndex.summarize(source: source, fileName: path, isContext: isContext), at: position)
+            }
+            if jobs == 1 {
+                for position in batch.indices { summarize(position) }
+            } else {
+                DispatchQueue.concurrentPerform(iterations: batch.count, execute: summarize)
+            }
+            summaries.append(contentsOf: slots.summaries)
+            start += batch.count
+        }
+        return MigrationIndex(summaries: summaries)
+    }
+}
+
+/// Per-batch summaries written from many threads, read once the batch is done.
+private final class SummarySlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [FileSummary?]
+
+    init(count: Int) {
+        storage = Array(repeating: nil, count: count)
+    }
+
+    func store(_ summary: FileSummary, at index: Int) {
+        lock.lock()
+        storage[index] = summary
+        lock.unlock()
+    }
+
+    var summaries: [FileSummary] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage.compactMap { $0 }
+    }
+}

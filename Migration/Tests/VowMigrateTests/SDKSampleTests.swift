@@ -1,0 +1,86 @@
+import Foundation
+import VowMigrate
+import XCTest
+
+/// `Samples/SDK`: a callback-style SDK of 1,500+ lines over several files (networking, auth,
+/// storage, store purchases, image loading, GitHub/Twitter-style clients, a backend, sync), with
+/// typealiased handlers across files, multi-value handlers, handler pairs, handles with `cancel()`
+/// from a protocol in another file, generic results and handlers called twice. At least 85% of its
+/// completion-handler functions must gain an alternative that typechecks; the rest are listed here
+/// with their reasons.
+final class SDKSampleTests: XCTestCase {
+    private var sample: URL { TestSupport.samplesDirectory.appendingPathComponent("SDK") }
+
+    /// Skipped in both forms: `file:line: function` and a part of the reason.
+    private let skippedInBothForms: [(String, String)] = [
+        ("Auth.swift:138: cachedThenFreshUser(completion:)", "more than once (again at line 142)"),
+        ("Backend.swift:150: remoteConfig(key:completion:)", "more than once (again at line 154)"),
+        ("Backend.swift:161: logEvents(_:completion:)", "the variadic parameter `names` cannot be forwarded"),
+        ("GitHubClient.swift:82: allRepositories(query:completion:)", "more than once"),
+        ("ImageLoading.swift:76: progressiveImage(from:completion:)", "more than once (again at line 78)"),
+        ("Networking.swift:167: retrying(_:attempts:completion:)", "more than once"),
+        ("Purchases.swift:113: track(_:completion:)", "it returns `Int` besides calling its handler"),
+        ("Storage.swift:129: migrateFormat(version:completion:)", "ends without calling its handler `completion` (line 130)"),
+    ]
+
+    /// Also skipped in async form: defaulted handlers, whose omitting calls in async code would
+    /// become calls of the async alternative.
+    private let skippedInAsyncFormOnly: [(String, String)] = [
+        ("Auth.swift:56: renew(_:success:failure:)", "default value"),
+        ("GitHubClient.swift:139: post(text:completion:)", "default value"),
+        ("GitHubClient.swift:145: like(_:success:failure:)", "default value"),
+        ("Storage.swift:158: reset(completion:)", "default value"),
+    ]
+
+    func testTheSampleIsLargeAndTypechecksAsWritten() throws {
+        let files = TestSupport.swiftFiles(in: sample)
+        let lines = try files.reduce(0) { $0 + (try String(contentsOf: $1, encoding: .utf8)).split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
+        XCTAssertGreaterThanOrEqual(lines, 1_500)
+        XCTAssertGreaterThanOrEqual(files.count, 8)
+        if let diagnostics = try TestSupport.typecheckTogether(files) {
+            XCTFail("Samples/SDK does not typecheck:\n\(diagnostics)")
+        }
+    }
+
+    func testPromiseForm() throws {
+        try assertMigration(target: "promise", expectedSkips: skippedInBothForms)
+    }
+
+    func testAsyncForm() throws {
+        try assertMigration(target: "async", expectedSkips: skippedInBothForms + skippedInAsyncFormOnly)
+    }
+
+    private func assertMigration(target: String, expectedSkips: [(String, String)]) throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let copy = directory.appendingPathComponent("SDK")
+        try FileManager.default.copyItem(at: sample, to: copy)
+        let result = try TestSupport.migrate([copy.path, "--to", target, "--in-place", "--report", "json"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let summary = try XCTUnwrap(report["summary"] as? [String: Any]).compactMapValues { $0 as? Int }
+        let candidates = try XCTUnwrap(summary["candidates"])
+        let added = try XCTUnwrap(summary["added"])
+        XCTAssertEqual(candidates, 126, target)
+        XCTAssertEqual(added + summary["skipped"]! + summary["alreadyMigrated"]! + summary["replaced"]!, candidates, target)
+        XCTAssertEqual(added, candidates - expectedSkips.count, target)
+        XCTAssertGreaterThanOrEqual(Double(added) / Double(candidates), 0.85, "\(target): \(added) of \(candidates)")
+
+        var skipped: [String: String] = [:]
+        for file in try XCTUnwrap(report["files"] as? [[String: Any]]) {
+            let name = URL(fileURLWithPath: try XCTUnwrap(file["path"] as? String)).lastPathComponent
+            for finding in try XCTUnwrap(file["findings"] as? [[String: Any]]) where finding["kind"] as? String == "skipped" {
+                skipped["\(name):\(finding["line"] as? Int ?? 0): \(finding["function"] as? String ?? "")"] = finding["message"] as? String
+            }
+        }
+        XCTAssertEqual(Set(skipped.keys), Set(expectedSkips.map(\.0)), target)
+        for (place, reason) in expectedSkips {
+            XCTAssertTrue(skipped[place]?.contains(reason) == true, "\(target) \(place): \(skipped[place] ?? "not skipped")")
+        }
+
+        // Every alternative added typechecks, with the rest of the SDK, against Vow.
+        if let diagnostics = try TestSupport.typecheckTogether(TestSupport.swiftFiles(in: copy)) {
+            XCTFail("Samples/SDK --to \(target) does not typecheck:\n\(diagnostics)")
+        }
+    }
+}
