@@ -46,11 +46,11 @@ final class Screen: @unchecked Sendable {
     func load(_ user: String) {
         api.login(user) { [weak self] token, error in
             if let error = error { self?.present(error); return }
-            api.profile(token!) { result in
+            api.profile(token!) { [weak self] result in
                 switch result {
                 case .failure(let error): self?.present(error)
                 case .success(let profile):
-                    DispatchQueue.main.async { self?.render(profile) }
+                    DispatchQueue.main.async { [weak self] in self?.render(profile) }
                 }
             }
         }

@@ -86,7 +86,7 @@ struct PyramidReader {
             if let reason = callee.noAlternativeReason {
                 throw Refusal("the callee gets no alternative: \(reason)", at: call)
             }
-            throw Refusal("`\(callee.baseName)` has no \(target == .promise ? "promise" : "async") alternative", at: call)
+            throw Refusal("the callee has no \(target == .promise ? "promise" : "async") alternative yet (add them first: --stage declarations, or --stage all)", at: call)
         }
         if call.calledExpression.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .postfixQuestionMark }) {
             throw Refusal("the callee is reached through `?.`, so the call may not happen at all", at: call.calledExpression)
@@ -109,6 +109,10 @@ struct PyramidReader {
                                                          : "the callback's parameters do not match the handler", at: closure)
         }
         let statements = Array(closure.statements)
+        // A `guard` or `return` the shapes below do not read is the most useful thing to report.
+        if let guardStatement = statements.first?.item.as(GuardStmtSyntax.self), callee.shape.canFail || callee.shape.valueType != "Bool" {
+            throw Refusal("a `guard` inside a callback", at: guardStatement)
+        }
         var level = Pyramid.Level(call: call, callee: callee, invocation: matched.invocation, valueName: nil,
                                   success: statements, failure: nil)
         let useful = { (name: String) -> String? in name == "_" ? nil : name }
@@ -347,7 +351,12 @@ struct PyramidReader {
     static func mainQueueHop(_ item: CodeBlockItemSyntax) -> ClosureExprSyntax? {
         guard let call = callStatement(item), call.arguments.isEmpty, call.additionalTrailingClosures.isEmpty,
               call.calledExpression.trimmedDescription == "DispatchQueue.main.async",
-              let closure = call.trailingClosure, closure.signature == nil else { return nil }
+              let closure = call.trailingClosure else { return nil }
+        // No parameters; at most the `[weak self]` the chain's handlers get anyway.
+        if let signature = closure.signature {
+            guard signature.parameterClause == nil, let capture = signature.capture,
+                  ["[weakself]", "[unownedself]"].contains(capture.trimmedDescription.filter { $0 != " " }) else { return nil }
+        }
         return closure
     }
 
