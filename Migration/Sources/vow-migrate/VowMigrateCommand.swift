@@ -62,11 +62,26 @@ struct VowMigrateCommand: ParsableCommand {
         (`import PMKFoundation`) are reported, not removed. Given --to as well, it switches first \
         and then adds the alternatives.
 
+        CALL SITES: --stage call-sites rewrites the code that calls completion-handler functions \
+        which have an alternative: a pyramid of nested callbacks becomes one flat chain \
+        (firstly { }.then(on: nil) { }.done(on: nil) { }.catch(on: nil, policy: .allErrors) { }) with \
+        --to promise, or straight-line `try await` with --to async (inside a new `Task { }` in a \
+        synchronous function, reported). Handlers keep running where the callbacks ran (on: nil), \
+        a `DispatchQueue.main.async { }` body becomes on: .mainActor / MainActor.run. What would \
+        change behaviour (early returns, guard, loops, `default:` on a Result, `(nil, nil)` or \
+        `(false, nil)` answers, code after the pyramid in async form...) is left alone and reported \
+        with file:line:column and the reason. --stage all does declarations and call sites in one \
+        run; or run --stage declarations first and --stage call-sites later.
+
         EXAMPLES:
           Show the diff for a whole tree:
             vow-migrate Sources --to promise
           Rewrite one file, adding async alternatives:
             vow-migrate Sources/Api.swift --to async --in-place
+          Add alternatives and flatten the pyramids calling them, in one run:
+            vow-migrate Sources --to promise --stage all --in-place
+          Later, flatten call sites onto alternatives that already exist:
+            vow-migrate Sources/Screens --to async --stage call-sites
           In CI, fail while anything is left to migrate:
             vow-migrate Sources --to async --check
           Move a tree from PromiseKit to Vow:

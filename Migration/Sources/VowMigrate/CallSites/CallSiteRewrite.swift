@@ -188,6 +188,17 @@ private final class NestedCallFinder: SyntaxVisitor {
     override func visitPost(_ node: WhileStmtSyntax) { loopDepth -= 1 }
     override func visit(_ node: RepeatStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
     override func visitPost(_ node: RepeatStmtSyntax) { loopDepth -= 1 }
+
+    /// A callback inside `Promise { seal in }`, `Guarantee { }` or a continuation is a bridge (the
+    /// alternatives vow-migrate writes are such bridges): it settles the promise, nothing to flatten.
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+        let call = node.parent?.as(FunctionCallExprSyntax.self) ?? node.parent?.parent?.parent?.as(FunctionCallExprSyntax.self)
+        guard let callee = call?.calledExpression.trimmedDescription else { return .visitChildren }
+        let isBridge = callee.hasPrefix("Promise") || callee.hasPrefix("Guarantee")
+            || (callee.hasPrefix("with") && callee.hasSuffix("Continuation")) || callee == "withTaskCancellationHandler"
+        return isBridge ? .skipChildren : .visitChildren
+    }
+
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         if case .call = reader.match(node) {
             calls.append((node, loopDepth > 0))
