@@ -55,7 +55,7 @@ final class Flows: @unchecked Sendable {
         }
     }
 
-    // Each level fails in its own way (the promise form refuses it; async keeps each branch)
+    // Each level fails in its own way (tagged errors in promise form; async keeps each branch)
     func refresh() {
         store.count { count in
             self.log("count \(count)")

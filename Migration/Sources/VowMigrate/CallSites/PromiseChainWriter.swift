@@ -25,46 +25,51 @@ struct PromiseChainWriter {
         let errorLevels = levels.filter { $0.failure != nil && $0.flagName == nil }
         let flagLevels = levels.filter { $0.flagName != nil }
         let errorTexts = Set(errorLevels.map { StatementText.normalized($0.failure!.statements, errorName: $0.failure!.errorName) })
-        if errorTexts.count > 1, let second = errorLevels.dropFirst().first(where: {
-            StatementText.normalized($0.failure!.statements, errorName: $0.failure!.errorName)
-                != StatementText.normalized(errorLevels[0].failure!.statements, errorName: errorLevels[0].failure!.errorName)
-        }) {
-            throw Refusal("the error branches of the callbacks differ (`--to async` keeps each where it is)", at: second.call)
-        }
-        var caseNames: [String] = []
-        for level in flagLevels {
-            var name = level.callee.baseName.filter { $0 != "`" }
+        // Error branches that differ each get a case of the local error type: the callee's error
+        // is wrapped where it arises, and the `catch` runs the branch of the step that failed.
+        let tagged = errorTexts.count > 1
+        var caseNames: [Int: String] = [:]
+        var used: [String] = []
+        for (index, level) in levels.enumerated() where level.flagName != nil || (tagged && level.failure != nil) {
+            let base = level.callee.baseName.filter { $0 != "`" }
+            var name = base
             var suffix = 2
-            while caseNames.contains(name) { name = level.callee.baseName + "\(suffix)"; suffix += 1 }
-            caseNames.append(name)
+            while used.contains(name) { name = base + "\(suffix)"; suffix += 1 }
+            caseNames[index] = name
+            used.append(name)
         }
-        if !flagLevels.isEmpty && inGenericContext {
-            throw Refusal("a Bool flag's `false` branch needs a local error type, which a generic context cannot declare", at: flagLevels[0].call)
+        if !caseNames.isEmpty && inGenericContext {
+            throw Refusal("telling the failures apart needs a local error type, which a generic context cannot declare", at: levels[0].call)
+        }
+        let isTagged = { (index: Int) in tagged && levels[index].flagName == nil && levels[index].failure != nil }
+        let invocation = { (index: Int, text: StatementText) -> String in
+            let plain = text.invocation(levels[index])
+            guard isTagged(index), let name = caseNames[index] else { return plain }
+            return plain + ".recover(on: nil, policy: .allErrors) { error -> Promise<\(levels[index].callee.shape.valueType)> in throw \(failureTypeName).\(name)(error) }"
         }
 
         var lines = CodeLines()
         if !caseNames.isEmpty {
-            lines.add("enum \(failureTypeName): Error { case \(caseNames.joined(separator: ", ")) }", 0)
+            let cases = caseNames.keys.sorted().map { isTagged($0) ? "\(caseNames[$0]!)(any Error)" : caseNames[$0]! }
+            lines.add("enum \(failureTypeName): Error { case \(cases.joined(separator: ", ")) }", 0)
         }
         let text = StatementText(bytes: bytes)
 
         // MARK: Steps
         let first = levels[0]
         if levels.count == 1 {
-            lines.add(first.invocation + finalHandlerOpening(first), 0)
+            lines.add(invocation(0, text) + finalHandlerOpening(first), 0)
         } else {
             lines.add("firstly {", 0)
-            lines.add(first.invocation, 1)
-            var flagIndex = 0
+            lines.add(invocation(0, text), 1)
             for index in 0..<(levels.count - 1) {
                 let level = levels[index]
                 var body: [String] = []
                 if let flag = level.flagName {
-                    body.append("guard \(flag) else { throw \(failureTypeName).\(caseNames[flagIndex]) }")
-                    flagIndex += 1
+                    body.append("guard \(flag) else { throw \(failureTypeName).\(caseNames[index]!) }")
                 }
                 body += textFor(level).lines(level.success)
-                body.append("return " + textFor(level).invocation(levels[index + 1]))
+                body.append("return " + invocation(index + 1, textFor(level)))
                 let mentionsSelf = StatementText.mentionsSelf(level.success) || levels[index + 1].invocation.contains("self")
                 lines.add("}.then(on: nil) { \(capture(mentionsSelf))\(level.valueName ?? "_") in", 0)
                 for line in body { lines.add(line, 1) }
@@ -81,10 +86,15 @@ struct PromiseChainWriter {
             return lines
         }
         var branches: [(pattern: String?, statements: [CodeBlockItemSyntax], errorName: String?)] = []
-        for (index, level) in flagLevels.enumerated() {
-            branches.append(("\(failureTypeName).\(caseNames[index])", level.failure!.statements, nil))
+        for (index, level) in levels.enumerated() {
+            guard let name = caseNames[index], let failure = level.failure else { continue }
+            if level.flagName != nil {
+                branches.append(("\(failureTypeName).\(name)", failure.statements, nil))
+            } else {
+                branches.append(("\(failureTypeName).\(name)(let \(failure.errorName ?? "_"))", failure.statements, nil))
+            }
         }
-        if let errorLevel = errorLevels.first {
+        if !tagged, let errorLevel = errorLevels.first {
             branches.append((nil, errorLevel.failure!.statements, errorLevel.failure!.errorName))
         }
         let distinct = Set(branches.map { StatementText.normalized($0.statements, errorName: $0.errorName) })
@@ -96,7 +106,7 @@ struct PromiseChainWriter {
         var errorText = text
         if let name = errorLevels.first?.failure?.errorName, name != "error" { errorText.renamed[name] = "error" }
 
-        if distinct.count == 1 {
+        if distinct.count == 1 && !tagged {
             let usesError = errorLevels.first.map { level in StatementText.mentions(level.failure!.statements, level.failure!.errorName ?? "") } ?? false
             lines.add("}.catch(on: \(queue), policy: .allErrors) { \(capture(mentionsSelf))\(usesError ? "error" : "_") in", 0)
             for line in errorText.lines(bodies[bodies.count - 1]) { lines.add(line, 1) }
@@ -111,7 +121,7 @@ struct PromiseChainWriter {
             if body.isEmpty { lines.add("break", 2) }
             for line in body { lines.add(line, 2) }
         }
-        if errorLevels.isEmpty {
+        if errorLevels.isEmpty || tagged {
             lines.add("default:", 1)
             lines.add("break", 2)
         }
