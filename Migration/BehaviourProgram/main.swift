@@ -24,6 +24,9 @@ let scenarios: [(name: String, failing: Set<String>, run: @Sendable () -> Void)]
     ("check", [], { flows.check() }),
     ("check, network declined", ["network"], { flows.check() }),
     ("check, system declined", ["system"], { flows.check() }),
+    ("chained", [], { flows.chained("eve") }),
+    ("chained, login fails", ["login"], { flows.chained("eve") }),
+    ("chained, profile fails", ["profile"], { flows.chained("eve") }),
 ]
 
 Thread.detachNewThread {

@@ -4,7 +4,7 @@ import XCTest
 /// `BehaviourProgram/` (fake services that answer on their own queue, each step able to fail and
 /// each Bool flag able to be false, and a view model full of callback pyramids) is built and run
 /// before and after `--stage all` in both forms: every scenario must print the same effects, in
-/// the same order, on the same kind of queue (main or background).
+/// the same order, on the same kind of queue (main or background). An existing promise chain goes to async too.
 final class CallSiteBehaviourTests: XCTestCase {
     private static var programDirectory: URL {
         TestSupport.fixturesDirectory.deletingLastPathComponent().appendingPathComponent("BehaviourProgram")
@@ -43,7 +43,9 @@ final class CallSiteBehaviourTests: XCTestCase {
 
         // What was converted and what was refused, so a regression shows here first.
         XCTAssertTrue(promiseRun.standardError.contains("6 call sites converted, 0 left alone"), promiseRun.standardError)
-        XCTAssertTrue(asyncRun.standardError.contains("5 call sites converted, 1 left alone"), asyncRun.standardError)
+        XCTAssertTrue(asyncRun.standardError.contains("6 call sites converted, 1 left alone"), asyncRun.standardError)
+        let chains = try String(contentsOf: async.appendingPathComponent("Chains.swift"), encoding: .utf8)
+        XCTAssertTrue(chains.contains("let tokenPromise = promisedLogin(user)\n        Task { @MainActor in"), chains)
         XCTAssertTrue(asyncRun.standardError.contains("Flows.swift:77:9: call site left alone in `kick()`: code after the callbacks would run before them inside a `Task`"),
                       asyncRun.standardError)
         let flows = try String(contentsOf: promise.appendingPathComponent("Flows.swift"), encoding: .utf8)
@@ -55,6 +57,7 @@ final class CallSiteBehaviourTests: XCTestCase {
         let expected = try buildAndRun(original)
         XCTAssertTrue(expected.contains("== check, system declined\n[background] fetchNetworkData called\n[background] fetchSystemData called\n[background] show: no system\n"), expected)
         XCTAssertTrue(expected.contains("[main] render: name-token-ada"), expected)
+        XCTAssertTrue(expected.contains("== chained, profile fails\n[background] login(eve) called\n[main] profile(token-eve) called\n[main] present: failed(\"profile\")\n"), expected)
         XCTAssertFalse(expected.contains("TIMED OUT"), expected)
         for directory in [promise, async] {
             let actual = try buildAndRun(directory)

@@ -89,4 +89,13 @@ final class CallSiteTests: XCTestCase {
         XCTAssertFalse(SourceMigrator.migrate(source: screen, fileName: "Screen.swift",
                                               options: MigrationOptions(target: .promise, stage: .callSites)).changed)
     }
+
+    func testAnExistingPromiseChainBecomesATaskOnTheMainActorAndOtherQueuesAreLeftAlone() throws {
+        let input = try TestSupport.fixture("call-sites-promise-chains", "input.swift")
+        let migration = migrate(input, .async, .callSites)
+        XCTAssertEqual(migration.findings.map(\.kind), [.callSiteConverted, .callSiteRefused])
+        XCTAssertEqual(refusals(migration), ["50:30 openInBackground(_:): a chain link with `on: .global()`: only the default queue (main) is converted"])
+        // The promise form leaves promise chains as they are.
+        XCTAssertFalse(migrate(input, .promise, .callSites).changed)
+    }
 }

@@ -63,7 +63,10 @@ struct CallSiteRewrite {
                     refuse(Refusal("several functions named `\(PyramidReader.baseName(call) ?? "")` take these labels; the callee is ambiguous", at: call), context)
                     continue
                 case .none:
-                    break
+                    if target == .async && ChainToAsync.isChain(call) {
+                        convertChain(item, call: call, context: context)
+                        continue
+                    }
                 }
             }
             if let expression = PyramidReader.expression(item), let ifExpression = expression.as(IfExprSyntax.self) {
@@ -134,6 +137,20 @@ struct CallSiteRewrite {
             let end = item.endPositionBeforeTrailingTrivia.utf8Offset
             edits.append(TextEdit(offset: start, removing: end - start, text: rendered))
             report(.callSiteConverted, at: item, function, message)
+        } catch {
+            refuse(error, context)
+        }
+    }
+
+    private mutating func convertChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, context: Context) {
+        do throws(Refusal) {
+            let lines = try ChainToAsync(bytes: bytes, catalog: catalog).write(call)
+            let indent = Indentation.lineIndent(in: bytes, at: item.positionAfterSkippingLeadingTrivia.utf8Offset)
+            let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
+            let start = item.positionAfterSkippingLeadingTrivia.utf8Offset
+            edits.append(TextEdit(offset: start, removing: item.endPositionBeforeTrailingTrivia.utf8Offset - start, text: rendered))
+            report(.callSiteConverted, at: item, context.function,
+                   "converted a promise chain to `try await` inside a new `Task { @MainActor in }` (its first call is still made at once; the steps after it wait for the task)")
         } catch {
             refuse(error, context)
         }
