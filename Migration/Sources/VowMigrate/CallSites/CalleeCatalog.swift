@@ -12,6 +12,8 @@ struct CalleeSummary: Equatable {
     var hasAsyncAlternative: Bool
     /// Why the callee gets no alternative, when it does not.
     var noAlternativeReason: String?
+    /// The handler is optional or defaulted: a call without it could mean either function.
+    var handlerIsOptional = false
 
     func hasAlternative(for target: MigrationTarget) -> Bool {
         target == .promise ? hasPromiseAlternative : hasAsyncAlternative
@@ -52,7 +54,8 @@ struct IndexCalleeCatalog: CalleeCatalog {
                 producesGuarantee: !function.shape.canFail && !function.isThrowing && function.cancellableHandle == nil,
                 hasPromiseAlternative: function.promiseCounterpart != nil || gains,
                 hasAsyncAlternative: function.asyncCounterpart != nil || gains,
-                noAlternativeReason: function.skipReason
+                noAlternativeReason: function.skipReason,
+                handlerIsOptional: function.handlerIsOptional
             )
         }
     }

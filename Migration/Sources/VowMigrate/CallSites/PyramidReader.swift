@@ -88,6 +88,9 @@ struct PyramidReader {
             }
             throw Refusal("the callee has no \(target == .promise ? "promise" : "async") alternative yet (add them first: --stage declarations, or --stage all)", at: call)
         }
+        if callee.handlerIsOptional {
+            throw Refusal("the callee's handler is optional or defaulted, so a call without it could mean the original", at: call)
+        }
         if call.calledExpression.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .postfixQuestionMark }) {
             throw Refusal("the callee is reached through `?.`, so the call may not happen at all", at: call.calledExpression)
         }
