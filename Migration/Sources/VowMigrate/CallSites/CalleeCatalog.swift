@@ -10,8 +10,8 @@ struct CalleeSummary: Equatable {
     var producesGuarantee: Bool
     var hasPromiseAlternative: Bool
     var hasAsyncAlternative: Bool
-    /// Why the callee gets no alternative, when it does not.
-    var noAlternativeReason: String?
+    /// Why the callee gets no alternative in each form, when it does not.
+    var noAlternativeReasons: [MigrationTarget: String] = [:]
     /// The handler is optional or defaulted: a call without it could mean either function.
     var handlerIsOptional = false
 
@@ -40,11 +40,21 @@ struct IndexCalleeCatalog: CalleeCatalog {
 
     func callees(named baseName: String) -> [CalleeSummary] {
         index.completionFunctions(baseName: baseName).map { function in
-            let gains: Bool
-            if function.location.file == fileName {
-                gains = gainedHere.contains(function.swiftName)
-            } else {
-                gains = addingAlternatives && !function.isContext && function.skipReason == nil
+            func has(_ target: MigrationTarget) -> Bool {
+                switch function.alternative(for: target) {
+                case .existing: return true
+                case .none: return false
+                case .generated:
+                    // This file: what its declarations stage reported; other files: what the same
+                    // `--stage all` run adds there.
+                    return function.location.file == fileName
+                        ? gainedHere.contains(function.swiftName)
+                        : addingAlternatives && !function.isContext
+                }
+            }
+            var reasons: [MigrationTarget: String] = [:]
+            for target in MigrationTarget.allCases {
+                if case .none(let why) = function.alternative(for: target) { reasons[target] = why }
             }
             return CalleeSummary(
                 baseName: function.baseName,
@@ -52,9 +62,9 @@ struct IndexCalleeCatalog: CalleeCatalog {
                 handlerIndex: function.handlerIndex,
                 shape: function.failureIndex == nil ? function.shape : .split(value: function.valueType),
                 producesGuarantee: !function.shape.canFail && !function.isThrowing && function.cancellableHandle == nil,
-                hasPromiseAlternative: function.promiseCounterpart != nil || gains,
-                hasAsyncAlternative: function.asyncCounterpart != nil || gains,
-                noAlternativeReason: function.skipReason,
+                hasPromiseAlternative: has(.promise),
+                hasAsyncAlternative: has(.async),
+                noAlternativeReasons: reasons,
                 handlerIsOptional: function.handlerIsOptional
             )
         }

@@ -83,7 +83,7 @@ struct PyramidReader {
                            capture: inout String?) throws(Refusal) -> (level: Pyramid.Level, next: (FunctionCallExprSyntax, MatchedCall)?) {
         let callee = matched.callee
         guard callee.hasAlternative(for: target) else {
-            if let reason = callee.noAlternativeReason {
+            if let reason = callee.noAlternativeReasons[target] {
                 throw Refusal("the callee gets no alternative: \(reason)", at: call)
             }
             throw Refusal("the callee has no \(target == .promise ? "promise" : "async") alternative yet (add them first: --stage declarations, or --stage all)", at: call)
