@@ -2,6 +2,7 @@
 //
 //     swift run --package-path Migration vow-migrate Migration/Samples/LegacyService.swift --to promise
 //     swift run --package-path Migration vow-migrate Migration/Samples/LegacyService.swift --to async
+//     swift run --package-path Migration vow-migrate Migration/Samples/LegacyService.swift --to promise --stage all   # call sites too
 
 import Foundation
 
@@ -106,5 +107,39 @@ final class LegacyService: @unchecked Sendable {
     func enqueueSync(completion: @escaping @Sendable (Error?) -> Void) -> Int {
         queue.async { completion(nil) }
         return 0
+    }
+}
+
+/// A screen built on the service: the callback pyramids `--stage all` flattens into one chain
+/// (or straight-line `try await`) per action.
+final class DashboardScreen: @unchecked Sendable {
+    let service = LegacyService()
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func show(_ line: String) {
+        lock.lock()
+        lines.append(line)
+        lock.unlock()
+    }
+
+    func refresh(accountID: Int) {
+        service.account(id: accountID) { account, error in
+            if let error { self.show("failed: \(error)"); return }
+            self.show("signed in as \(account!.email)")
+            self.service.cachedAccountCount { count in
+                DispatchQueue.main.async { self.show("one of \(count) accounts") }
+            }
+        }
+    }
+
+    func signOut() {
+        service.signOut { error in
+            if let error {
+                self.show("sign-out failed: \(error)")
+            } else {
+                self.service.cachedAccountCount { count in self.show("\(count) accounts left") }
+            }
+        }
     }
 }

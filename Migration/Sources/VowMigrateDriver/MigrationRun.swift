@@ -42,6 +42,11 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var toReview = 0
     public var unparseableFiles = 0
     public var failedFiles = 0
+    /// `--stage call-sites`/`all`: statements calling completion handlers converted, and left alone.
+    public var callSitesConverted = 0
+    public var callSitesRefused = 0
+    /// Refused call sites by reason, for the summary.
+    public var refusalReasons: [String: Int] = [:]
 
     public init() {}
 
@@ -61,6 +66,10 @@ public struct RunSummary: Sendable, Codable, Equatable {
             case .switched: switched += 1
             case .review: toReview += 1
             case .rejected: rejected += 1
+            case .callSiteConverted: callSitesConverted += 1
+            case .callSiteRefused:
+                callSitesRefused += 1
+                refusalReasons[finding.message, default: 0] += 1
             }
         }
     }

@@ -4,6 +4,7 @@ import VowMigrate
 import VowMigrateDriver
 
 extension MigrationTarget: ExpressibleByArgument {}
+extension MigrationStage: ExpressibleByArgument {}
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text
@@ -61,11 +62,26 @@ struct VowMigrateCommand: ParsableCommand {
         (`import PMKFoundation`) are reported, not removed. Given --to as well, it switches first \
         and then adds the alternatives.
 
+        CALL SITES: --stage call-sites rewrites the code that calls completion-handler functions \
+        which have an alternative: a pyramid of nested callbacks becomes one flat chain \
+        (firstly { }.then(on: nil) { }.done(on: nil) { }.catch(on: nil, policy: .allErrors) { }) with \
+        --to promise, or straight-line `try await` with --to async (inside a new `Task { }` in a \
+        synchronous function, reported). Handlers keep running where the callbacks ran (on: nil), \
+        a `DispatchQueue.main.async { }` body becomes on: .mainActor / MainActor.run. What would \
+        change behaviour (early returns, guard, loops, `default:` on a Result, `(nil, nil)` or \
+        `(false, nil)` answers, code after the pyramid in async form...) is left alone and reported \
+        with file:line:column and the reason. --stage all does declarations and call sites in one \
+        run; or run --stage declarations first and --stage call-sites later.
+
         EXAMPLES:
           Show the diff for a whole tree:
             vow-migrate Sources --to promise
           Rewrite one file, adding async alternatives:
             vow-migrate Sources/Api.swift --to async --in-place
+          Add alternatives and flatten the pyramids calling them, in one run:
+            vow-migrate Sources --to promise --stage all --in-place
+          Later, flatten call sites onto alternatives that already exist:
+            vow-migrate Sources/Screens --to async --stage call-sites
           In CI, fail while anything is left to migrate:
             vow-migrate Sources --to async --check
           Move a tree from PromiseKit to Vow:
@@ -97,6 +113,11 @@ struct VowMigrateCommand: ParsableCommand {
           help: "Switch from PromiseKit to Vow: the import, and `.value` on evident promises to `.valueIfFulfilled`; report the uncertain ones.")
     var fromPromiseKit = false
 
+    @Option(help: ArgumentHelp(
+        "What to migrate: declarations (add alternatives; the default), call-sites (flatten the code calling functions that have alternatives), or all (both in one run).",
+        valueName: "declarations|call-sites|all"))
+    var stage: MigrationStage = .declarations
+
     @Flag var mode: OutputMode = .diff
 
     @Option(help: "Report format on stdout: text (diffs) or json (one document with every file's findings).")
@@ -119,6 +140,9 @@ struct VowMigrateCommand: ParsableCommand {
         if to == nil && !fromPromiseKit {
             throw ValidationError("Say what to do: `--to promise` or `--to async` to add alternatives, `--from-promisekit` to switch from PromiseKit to Vow, or both.")
         }
+        if stage != .declarations && to == nil {
+            throw ValidationError("--stage \(stage.rawValue) converts call sites to the form given by --to; add `--to promise` or `--to async`.")
+        }
         if replace && to == nil {
             throw ValidationError("--replace converts functions to the form given by --to; add `--to promise` or `--to async`.")
         }
@@ -139,7 +163,7 @@ struct VowMigrateCommand: ParsableCommand {
             throw ExitCode(ExitStatus.badPath)
         }
 
-        let options = MigrationOptions(target: to, replace: replace, fromPromiseKit: fromPromiseKit)
+        let options = MigrationOptions(target: to, replace: replace, fromPromiseKit: fromPromiseKit, stage: stage)
         var migrationRun = MigrationRun(options: options, mode: mode, includeDiffs: mode == .diff,
                                         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         if to != nil {
@@ -193,7 +217,11 @@ struct VowMigrateCommand: ParsableCommand {
                 text += "\(report.path):\(finding.line):\(finding.column): warning: `\(finding.function)` \(finding.message)\n"
             case .rejected:
                 text += "\(report.path):\(finding.line):\(finding.column): not a completion handler `\(finding.function)`: \(finding.message)\n"
-            case .added, .replaced, .alreadyMigrated, .switched:
+            case .callSiteRefused:
+                text += "\(report.path):\(finding.line):\(finding.column): call site left alone in `\(finding.function)`: \(finding.message)\n"
+            case .callSiteConverted where finding.message.contains("Task"):
+                text += "\(report.path):\(finding.line):\(finding.column): note: \(finding.message)\n"
+            case .added, .replaced, .alreadyMigrated, .switched, .callSiteConverted:
                 continue
             }
         }
@@ -211,6 +239,13 @@ struct VowMigrateCommand: ParsableCommand {
         text += "\(summary.added) alternative\(summary.added == 1 ? "" : "s") added, \(summary.replaced) replaced, "
         text += "\(summary.skipped) skipped, \(summary.alreadyMigrated) already migrated"
         if verbose { text += "; \(summary.rejected) not taken for completions" }
+        if stage != .declarations {
+            text += "; \(summary.callSitesConverted) call site\(summary.callSitesConverted == 1 ? "" : "s") converted, \(summary.callSitesRefused) left alone"
+            let reasons = summary.refusalReasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+            if !reasons.isEmpty {
+                text += " (" + reasons.map { "\($0.value) \($0.key)" }.joined(separator: "; ") + ")"
+            }
+        }
         if fromPromiseKit {
             text += "; \(summary.switched) PromiseKit spelling\(summary.switched == 1 ? "" : "s") switched, \(summary.toReview) to review"
         }

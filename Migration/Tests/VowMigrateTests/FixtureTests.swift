@@ -7,7 +7,8 @@ import XCTest
 /// rewriter to them, side by side.
 final class FixtureTests: XCTestCase {
     private func options(for name: String, _ target: MigrationTarget) -> MigrationOptions {
-        MigrationOptions(target: target, replace: TestSupport.isReplaceFixture(name))
+        MigrationOptions(target: target, replace: TestSupport.isReplaceFixture(name),
+                         stage: TestSupport.isCallSiteFixture(name) ? .all : .declarations)
     }
 
     func testThereAreFixturesForEveryHandlerShape() {

@@ -59,7 +59,8 @@ final class TypecheckTests: XCTestCase {
         for target in ["promise", "async"] {
             let copy = directory.appendingPathComponent("\(target).swift")
             try FileManager.default.copyItem(at: sample, to: copy)
-            let result = try TestSupport.migrate([copy.path, "--to", target, "--in-place"])
+            // `--stage all`: the alternatives and the sample's call sites flattened onto them.
+            let result = try TestSupport.migrate([copy.path, "--to", target, "--stage", "all", "--in-place"])
             XCTAssertEqual(result.status, 0, result.standardError)
             files.append(copy)
         }

@@ -15,9 +15,10 @@ struct FileRewrite {
     /// What the whole tree declares.
     let index: MigrationIndex
     let fileName: String
-    private(set) var findings: [Finding] = []
-    private var edits: [Edit] = []
-    private var needsVow = false
+    // Internal rather than private: the call-site stage (CallSites/FileRewrite+CallSites.swift) adds to them.
+    var findings: [Finding] = []
+    var edits: [Edit] = []
+    var needsVow = false
 
     init(source: String, fileName: String, tree: SourceFileSyntax, converter: SourceLocationConverter, options: MigrationOptions,
          target: MigrationTarget, index: MigrationIndex) {
@@ -42,7 +43,7 @@ struct FileRewrite {
             ? BodyReplacer(collector: collector, index: index, target: target, tree: tree, bytes: bytes)
             : nil
 
-        for site in collector.functions {
+        for site in collector.functions where options.stage != .callSites {
             let isRequirement = site.protocolDecl != nil
             let reader = CompletionFunctionReader(index: index, scope: site.scope)
             switch reader.read(site.decl, isProtocolRequirement: isRequirement) {
@@ -109,6 +110,7 @@ struct FileRewrite {
         for entry in protocolAlternatives {
             insertExtension(for: entry.protocolDecl, members: entry.lines, sendableAssociatedTypes: entry.sendableAssociatedTypes)
         }
+        if options.stage != .declarations { addCallSites(collector: collector) }
         if needsVow && !collector.importsVow && !edits.isEmpty {
             insertVowImport(after: collector.lastTopLevelImport)
             let replaced = edits.filter { $0.removing > 0 }

@@ -15,6 +15,11 @@ public struct Finding: Sendable, Codable, Equatable {
         case switched
         /// `--from-promisekit`: left alone, but may need a change by hand (the message says which).
         case review
+        /// `--stage call-sites`: a statement calling completion handlers became a promise chain or
+        /// `try await` code (`function` is the enclosing function; the message says which form).
+        case callSiteConverted
+        /// `--stage call-sites`: a call with a handler closure left alone; the message is the reason.
+        case callSiteRefused
         /// Not a completion-handler function by the rule, although it takes an escaping closure
         /// returning nothing (the message says why); listed with `--verbose`, not a candidate.
         case rejected
@@ -24,7 +29,7 @@ public struct Finding: Sendable, Codable, Equatable {
         public var isCandidateOutcome: Bool {
             switch self {
             case .added, .replaced, .alreadyMigrated, .skipped: return true
-            case .parseError, .switched, .review, .rejected: return false
+            case .parseError, .switched, .review, .rejected, .callSiteConverted, .callSiteRefused: return false
             }
         }
     }

@@ -17,10 +17,24 @@ public struct MigrationOptions: Sendable, Equatable {
     /// Switch the file from PromiseKit to Vow first: `import PromiseKit` becomes `import Vow`,
     /// and PromiseKit's synchronous `.value` on evident promises becomes `.valueIfFulfilled`.
     public var fromPromiseKit: Bool
+    /// Which code is migrated: the completion-handler functions, the code calling them, or both.
+    public var stage: MigrationStage
 
-    public init(target: MigrationTarget?, replace: Bool = false, fromPromiseKit: Bool = false) {
+    public init(target: MigrationTarget?, replace: Bool = false, fromPromiseKit: Bool = false, stage: MigrationStage = .declarations) {
         self.target = target
         self.replace = replace
         self.fromPromiseKit = fromPromiseKit
+        self.stage = stage
     }
+}
+
+/// The code a run migrates, so declarations and call sites can move in one run or one at a time.
+public enum MigrationStage: String, Sendable, Codable, CaseIterable {
+    /// Completion-handler functions get an alternative (or are converted with `replace`).
+    case declarations
+    /// Only the code calling completion-handler functions that already have an alternative:
+    /// callback pyramids become flat promise chains or `try await` code.
+    case callSites = "call-sites"
+    /// Both: alternatives are added, and call sites move to them in the same run.
+    case all
 }

@@ -1,0 +1,49 @@
+import Dispatch
+import Foundation
+
+// Runs every scenario and prints the effects in order, with the thread of each; the behaviour
+// test compares this output before and after migration.
+DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+let flows = Flows()
+let scenarios: [(name: String, failing: Set<String>, run: @Sendable () -> Void)] = [
+    ("reload", [], { flows.reload() }),
+    ("reload, network declined", ["network"], { flows.reload() }),
+    ("reload, system declined", ["system"], { flows.reload() }),
+    ("load", [], { flows.load("ada") }),
+    ("load, login fails", ["login"], { flows.load("ada") }),
+    ("load, profile fails", ["profile"], { flows.load("ada") }),
+    ("sync", [], { flows.sync("bob") }),
+    ("sync, login fails", ["login"], { flows.sync("bob") }),
+    ("sync, profile fails", ["profile"], { flows.sync("bob") }),
+    ("sync, save fails", ["save"], { flows.sync("bob") }),
+    ("refresh", [], { flows.refresh() }),
+    ("refresh, login fails", ["login"], { flows.refresh() }),
+    ("refresh, profile fails", ["profile"], { flows.refresh() }),
+    ("kick", [], { flows.kick() }),
+    ("kick, network declined", ["network"], { flows.kick() }),
+    ("check", [], { flows.check() }),
+    ("check, network declined", ["network"], { flows.check() }),
+    ("check, system declined", ["system"], { flows.check() }),
+    ("chained", [], { flows.chained("eve") }),
+    ("chained, login fails", ["login"], { flows.chained("eve") }),
+    ("chained, profile fails", ["profile"], { flows.chained("eve") }),
+]
+
+Thread.detachNewThread {
+    for scenario in scenarios {
+        Script.shared.set(scenario.failing)
+        // Services answer only once the scenario's synchronous part has returned, as a real
+        // service's network round trip would: no race with the code after a call.
+        serviceQueue.suspend()
+        scenario.run()
+        serviceQueue.resume()
+        Trace.shared.waitForFinalEffect()
+        // Anything a scenario did after its final effect would show up in the next one.
+        serviceQueue.sync {}
+        DispatchQueue.main.sync {}
+        print("== \(scenario.name)")
+        for line in Trace.shared.take() { print(line) }
+    }
+    exit(0)
+}
+dispatchMain()

@@ -1,0 +1,165 @@
+import Dispatch
+import Vow
+
+struct User: Sendable {
+    var name: String
+}
+
+enum LookupError: Error {
+    case offline
+}
+
+/// Services whose callbacks the call sites below cannot flatten without changing what they do.
+final class Directory: Sendable {
+    @available(*, renamed: "find(_:)")
+    func find(_ name: String, completion: @escaping @Sendable (User?, Error?) -> Void) {
+        DispatchQueue.global().async { completion(nil, nil) }
+    }
+
+    /// Async alternative to `find(_:completion:)`, added by vow-migrate.
+    func find(_ name: String) async throws -> User {
+        try await withCheckedThrowingContinuation { continuation in
+            find(name) { value, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+
+    @available(*, renamed: "load(_:)")
+    func load(_ name: String, completion: @escaping @Sendable (Swift.Result<User, Error>) -> Void) {
+        DispatchQueue.global().async { completion(.success(User(name: name))) }
+    }
+
+    /// Async alternative to `load(_:completion:)`, added by vow-migrate.
+    func load(_ name: String) async throws -> User {
+        try await withCheckedThrowingContinuation { continuation in
+            load(name) { result in
+                continuation.resume(with: result)
+            }
+        }
+    }
+
+    @available(*, renamed: "save(_:)")
+    func save(_ user: User, completion: @escaping @Sendable (Bool, Error?) -> Void) {
+        DispatchQueue.global().async { completion(false, nil) }
+    }
+
+    /// Async alternative to `save(_:completion:)`, added by vow-migrate.
+    func save(_ user: User) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            save(user) { success, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if success {
+                    continuation.resume()
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+
+    @available(*, renamed: "ping()")
+    func ping(completion: @escaping @Sendable (Error?) -> Void) {
+        DispatchQueue.global().async { completion(nil) }
+    }
+
+    /// Async alternative to `ping(completion:)`, added by vow-migrate.
+    func ping() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            ping { error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume()
+                }
+            }
+        }
+    }
+}
+
+final class DirectoryScreen: @unchecked Sendable {
+    let directory = Directory()
+    var names: [String] = []
+
+    func show(_ text: String) {}
+
+    // `(nil, nil)` means "nobody by that name" here: a rejection would change that.
+    func lookUp(_ name: String) {
+        directory.find(name) { user, error in
+            if let error { self.show("failed: \(error)"); return }
+            if let user { self.show(user.name) } else { self.show("nobody") }
+        }
+    }
+
+    // `(false, nil)` means "declined": the alternative would reject it.
+    func store(_ user: User) {
+        directory.save(user) { saved, error in
+            if let error { self.show("\(error)"); return }
+            self.show(saved ? "saved" : "declined")
+        }
+    }
+
+    // `default:` could hide a case the chain would have to tell apart.
+    func open(_ name: String) {
+        directory.load(name) { result in
+            switch result {
+            case .success(let user): self.show(user.name)
+            default: self.show("failed")
+            }
+        }
+    }
+
+    // A loop around a callback: the iterations would overlap differently.
+    func openAll() {
+        for name in names {
+            directory.load(name) { result in
+                switch result {
+                case .success(let user): self.show(user.name)
+                case .failure: self.show("failed")
+                }
+            }
+        }
+    }
+
+    // An early return in the middle of a callback.
+    func check() {
+        directory.ping { error in
+            if let error { self.show("\(error)"); return }
+            if self.names.isEmpty { return }
+            self.show("ok")
+        }
+    }
+
+    // A guard that leaves the callback.
+    func guarded(_ name: String) {
+        directory.load(name) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let user): self.show(user.name)
+            case .failure: self.show("failed")
+            }
+        }
+    }
+
+    // The nested call happens on one branch only.
+    func branch(_ name: String) {
+        directory.load(name) { result in
+            switch result {
+            case .success(let user):
+                if user.name.isEmpty {
+                    self.directory.ping { error in
+                        if let error { self.show("\(error)") } else { self.show("pinged") }
+                    }
+                }
+            case .failure: self.show("failed")
+            }
+        }
+    }
+}

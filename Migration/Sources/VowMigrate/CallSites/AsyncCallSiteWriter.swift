@@ -1,0 +1,136 @@
+import SwiftSyntax
+
+/// Writes a ``Pyramid`` as straight-line `try await` code: in the function itself when it is
+/// `async`, otherwise inside a new `Task { }` (which starts the work when the task first runs,
+/// not during the call; the report says so).
+///
+/// Error branches that do the same thing share one `do`/`catch`; otherwise each call gets its
+/// own `do`/`catch` ending in `return`, as the callback's branch did. A Bool flag's `false`
+/// branch becomes `guard flag else { ...; return }`. A final `DispatchQueue.main.async { }`
+/// becomes `await MainActor.run { }`.
+struct AsyncCallSiteWriter {
+    let pyramid: Pyramid
+    let bytes: [UInt8]
+    let enclosingIsAsync: Bool
+
+    func write() throws(Refusal) -> CodeLines {
+        let levels = pyramid.levels
+        let errorLevels = levels.filter { $0.failure != nil && $0.flagName == nil }
+        let errorTexts = Set(errorLevels.map { StatementText.normalized($0.failure!.statements, errorName: $0.failure!.errorName) })
+        let shared = errorTexts.count == 1
+
+        // Straight-line code declares every value in one scope: later duplicates are renamed.
+        var renames: [[String: String]] = []
+        var taken = Set<String>()
+        var current: [String: String] = [:]
+        for level in levels {
+            if let name = level.valueName {
+                var newName = name
+                var suffix = 2
+                while taken.contains(newName) { newName = "\(name)\(suffix)"; suffix += 1 }
+                taken.insert(newName)
+                current[name] = newName
+            }
+            for local in Self.declaredNames(level.success + (level.successOnMain ?? [])) {
+                if taken.contains(local) || current[local] != nil && current[local] != local {
+                    throw Refusal("`\(local)` would be declared twice in straight-line code", at: level.call)
+                }
+                taken.insert(local)
+            }
+            renames.append(current)
+        }
+        if shared {
+            for level in errorLevels {
+                for name in levels.compactMap(\.valueName) {
+                    if let use = level.failure!.statements.lazy.compactMap({ PromiseChainWriter.reference(to: name, in: Syntax($0)) }).first {
+                        throw Refusal("a failure branch reads `\(name)`, which the shared `catch` cannot see", at: use)
+                    }
+                }
+            }
+        }
+
+        var body = CodeLines()
+        let level = shared ? 1 : 0
+        for (index, step) in levels.enumerated() {
+            var text = StatementText(bytes: bytes)
+            text.renamed = renames[index].filter { $0.key != $0.value }
+            if step.unwrapsValue, let name = step.valueName { text.unwrapped.insert(name) }
+            // The call's arguments read the values bound before it.
+            var argumentText = StatementText(bytes: bytes)
+            argumentText.renamed = index > 0 ? renames[index - 1].filter { $0.key != $0.value } : [:]
+            if index > 0, levels[index - 1].unwrapsValue, let previous = levels[index - 1].valueName {
+                argumentText.unwrapped.insert(previous)
+            }
+            let invocation = argumentText.invocation(step)
+            let awaited = (step.callee.shape.canFail ? "try await " : "await ") + invocation
+            let name = step.valueName.map { renames[index][$0] ?? $0 }
+            let isVoid = step.callee.shape.valueType == "Void"
+
+            if !shared, let failure = step.failure, step.flagName == nil {
+                if let name, !isVoid {
+                    body.add("let \(name): \(step.callee.shape.valueType)", level)
+                    body.add("do {", level)
+                    body.add("\(name) = \(awaited)", level + 1)
+                } else {
+                    body.add("do {", level)
+                    body.add(isVoid ? awaited : "_ = \(awaited)", level + 1)
+                }
+                body.add("} catch {", level)
+                var errorText = text
+                if let errorName = failure.errorName, errorName != "error" { errorText.renamed[errorName] = "error" }
+                for line in errorText.lines(failure.statements) { body.add(line, level + 1) }
+                body.add("return", level + 1)
+                body.add("}", level)
+            } else if let name, !isVoid {
+                body.add("let \(name) = \(awaited)", level)
+            } else {
+                body.add(isVoid ? awaited : "_ = \(awaited)", level)
+            }
+            if let flag = step.flagName, let failure = step.failure {
+                body.add("guard \(renames[index][flag] ?? flag) else {", level)
+                for line in text.lines(failure.statements) { body.add(line, level + 1) }
+                body.add("return", level + 1)
+                body.add("}", level)
+            }
+            if let onMain = step.successOnMain {
+                let captured = pyramid.selfCapture != nil && StatementText.mentionsSelf(onMain) ? "\(pyramid.selfCapture!) in" : ""
+                body.add("await MainActor.run {" + (captured.isEmpty ? "" : " " + captured), level)
+                for line in text.lines(onMain) { body.add(line, level + 1) }
+                body.add("}", level)
+            } else {
+                for line in text.lines(step.success) { body.add(line, level) }
+            }
+        }
+        if shared, let failure = errorLevels[0].failure {
+            var lines = CodeLines()
+            lines.add("do {", 0)
+            lines.add(body, indentedBy: 0)
+            lines.add("} catch {", 0)
+            var text = StatementText(bytes: bytes)
+            if let errorName = failure.errorName, errorName != "error" { text.renamed[errorName] = "error" }
+            for line in text.lines(failure.statements) { lines.add(line, 1) }
+            lines.add("}", 0)
+            body = lines
+        }
+        if enclosingIsAsync { return body }
+        let mentionsSelf = body.lines.contains { $0.text.contains("self") }
+        var lines = CodeLines()
+        lines.add("Task {" + (mentionsSelf && pyramid.selfCapture != nil ? " \(pyramid.selfCapture!) in" : ""), 0)
+        lines.add(body, indentedBy: 1)
+        lines.add("}", 0)
+        return lines
+    }
+
+    /// Names the statements declare at their own level (`let x = ...`, `var (a, b) = ...`).
+    static func declaredNames(_ items: [CodeBlockItemSyntax]) -> [String] {
+        items.flatMap { item -> [String] in
+            guard let variable = item.item.as(VariableDeclSyntax.self) else { return [] }
+            return variable.bindings.flatMap { binding in
+                binding.pattern.tokens(viewMode: .sourceAccurate).compactMap { token in
+                    if case .identifier(let name) = token.tokenKind { return name }
+                    return nil
+                }
+            }
+        }
+    }
+}

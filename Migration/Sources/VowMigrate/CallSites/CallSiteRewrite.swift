@@ -1,0 +1,292 @@
+import SwiftSyntax
+
+/// The call-site stage: finds statements that call completion-handler functions with a closure
+/// (the pyramids), and replaces each with a flat promise chain or straight-line `try await`, or
+/// reports why it was left alone.
+///
+/// Pyramids are looked for in the bodies of functions and initializers, in nested `if`, `switch`
+/// and `do` blocks too; a call inside a loop, a closure or an expression is reported, not changed.
+struct CallSiteRewrite {
+    let bytes: [UInt8]
+    let converter: SourceLocationConverter
+    let target: MigrationTarget
+    let catalog: CalleeCatalog
+    let unit: String
+    /// Byte ranges already rewritten by another stage (functions converted by `--replace`).
+    let excluded: [Range<Int>]
+
+    private(set) var edits: [TextEdit] = []
+    private(set) var findings: [Finding] = []
+
+    init(bytes: [UInt8], converter: SourceLocationConverter, target: MigrationTarget, catalog: CalleeCatalog,
+         unit: String, excluded: [Range<Int>]) {
+        self.bytes = bytes
+        self.converter = converter
+        self.target = target
+        self.catalog = catalog
+        self.unit = unit
+        self.excluded = excluded
+    }
+
+    /// Whether a converted call site needs `import Vow`.
+    var needsVow: Bool { target == .promise && findings.contains { $0.kind == .callSiteConverted } }
+
+    mutating func run(_ tree: SourceFileSyntax) {
+        let finder = FunctionBodyFinder()
+        finder.walk(tree)
+        for function in finder.functions {
+            let range = function.body.position.utf8Offset..<function.body.endPosition.utf8Offset
+            if excluded.contains(where: { $0.overlaps(range) }) { continue }
+            var context = Context(function: function, failureTypes: 0)
+            process(function.body.statements, codeAfter: false, context: &context)
+        }
+    }
+
+    private struct Context {
+        var function: FunctionBodyFinder.Function
+        var failureTypes: Int
+    }
+
+    private var reader: PyramidReader { PyramidReader(catalog: catalog, target: target) }
+
+    private mutating func process(_ items: CodeBlockItemListSyntax, codeAfter outerCodeAfter: Bool, context: inout Context) {
+        let list = Array(items)
+        for (index, item) in list.enumerated() {
+            let rest = list[(index + 1)...]
+            let codeAfter = outerCodeAfter || !(rest.isEmpty || (rest.count == 1 && Self.isBareReturn(rest.first!)))
+            if let call = PyramidReader.callStatement(item) {
+                switch reader.match(call) {
+                case .call(let matched):
+                    convert(item, call: call, matched: matched, codeAfter: codeAfter, context: &context)
+                    continue
+                case .ambiguous:
+                    refuse(Refusal("several functions named `\(PyramidReader.baseName(call) ?? "")` take these labels; the callee is ambiguous", at: call), context)
+                    continue
+                case .none:
+                    if target == .async && ChainToAsync.isChain(call) {
+                        convertChain(item, call: call, context: context)
+                        continue
+                    }
+                }
+            }
+            if let expression = PyramidReader.expression(item), let ifExpression = expression.as(IfExprSyntax.self) {
+                processIf(ifExpression, codeAfter: codeAfter, context: &context)
+                continue
+            }
+            if let expression = PyramidReader.expression(item), let switchExpression = expression.as(SwitchExprSyntax.self) {
+                for element in switchExpression.cases {
+                    if let switchCase = element.as(SwitchCaseSyntax.self) {
+                        process(switchCase.statements, codeAfter: codeAfter, context: &context)
+                    }
+                }
+                continue
+            }
+            if let doStatement = item.item.as(DoStmtSyntax.self), doStatement.catchClauses.isEmpty {
+                process(doStatement.body.statements, codeAfter: codeAfter, context: &context)
+                continue
+            }
+            reportNestedCalls(in: item, context)
+        }
+    }
+
+    private mutating func processIf(_ node: IfExprSyntax, codeAfter: Bool, context: inout Context) {
+        for condition in node.conditions { reportNestedCalls(in: condition, context) }
+        process(node.body.statements, codeAfter: codeAfter, context: &context)
+        switch node.elseBody {
+        case .codeBlock(let block): process(block.statements, codeAfter: codeAfter, context: &context)
+        case .ifExpr(let elseIf): processIf(elseIf, codeAfter: codeAfter, context: &context)
+        case .none: break
+        }
+    }
+
+    private mutating func convert(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, matched: PyramidReader.MatchedCall,
+                                  codeAfter: Bool, context: inout Context) {
+        let function = context.function
+        do throws(Refusal) {
+            let pyramid = try reader.read(item, call: call, matched: matched)
+            let lines: CodeLines
+            var message: String
+            let count = pyramid.levels.count
+            let calls = count == 1 ? "1 callback" : "\(count) nested callbacks"
+            switch target {
+            case .promise:
+                context.failureTypes += pyramid.levels.contains { $0.flagName != nil } ? 1 : 0
+                let suffix = context.failureTypes > 1 ? "\(context.failureTypes)" : ""
+                let writer = PromiseChainWriter(pyramid: pyramid, bytes: bytes,
+                                                failureTypeName: function.typeNameStem + "Failure" + suffix,
+                                                inGenericContext: function.isGeneric)
+                lines = try writer.write()
+                message = "flattened \(calls) into a promise chain"
+            case .async:
+                if codeAfter && !function.isAsync {
+                    throw Refusal("code after the callbacks would run before them inside a `Task`", at: item)
+                }
+                if codeAfter {
+                    throw Refusal("code after the callbacks would run after them once they are awaited", at: item)
+                }
+                let writer = AsyncCallSiteWriter(pyramid: pyramid, bytes: bytes, enclosingIsAsync: function.isAsync)
+                lines = try writer.write()
+                message = "converted \(calls) to `try await`"
+                if !function.isAsync {
+                    message += " inside a new `Task { }`, which starts the work when the task runs instead of during the call"
+                }
+            }
+            let indent = Indentation.lineIndent(in: bytes, at: item.positionAfterSkippingLeadingTrivia.utf8Offset)
+            let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
+            let start = item.positionAfterSkippingLeadingTrivia.utf8Offset
+            let end = item.endPositionBeforeTrailingTrivia.utf8Offset
+            edits.append(TextEdit(offset: start, removing: end - start, text: rendered))
+            report(.callSiteConverted, at: item, function, message)
+        } catch {
+            refuse(error, context)
+        }
+    }
+
+    private mutating func convertChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, context: Context) {
+        do throws(Refusal) {
+            let lines = try ChainToAsync(bytes: bytes, catalog: catalog).write(call)
+            let indent = Indentation.lineIndent(in: bytes, at: item.positionAfterSkippingLeadingTrivia.utf8Offset)
+            let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
+            let start = item.positionAfterSkippingLeadingTrivia.utf8Offset
+            edits.append(TextEdit(offset: start, removing: item.endPositionBeforeTrailingTrivia.utf8Offset - start, text: rendered))
+            report(.callSiteConverted, at: item, context.function,
+                   "converted a promise chain to `try await` inside a new `Task { @MainActor in }` (its first call is still made at once; the steps after it wait for the task)")
+        } catch {
+            refuse(error, context)
+        }
+    }
+
+    private mutating func refuse(_ refusal: Refusal, _ context: Context) {
+        report(.callSiteRefused, at: refusal.node, context.function, refusal.reason)
+    }
+
+    private mutating func report(_ kind: Finding.Kind, at node: some SyntaxProtocol, _ function: FunctionBodyFinder.Function, _ message: String) {
+        let location = node.startLocation(converter: converter)
+        findings.append(Finding(kind: kind, function: function.swiftName, line: location.line, column: location.column, message: message))
+    }
+
+    /// Known calls with a closure handler that are not statements of a block: each is reported.
+    private mutating func reportNestedCalls(in node: some SyntaxProtocol, _ context: Context) {
+        let finder = NestedCallFinder(reader: reader)
+        finder.walk(node)
+        for (call, inLoop) in finder.calls {
+            let reason = inLoop ? "a loop around a callback" : "the call is inside a closure or an expression, not a statement of the function"
+            refuse(Refusal(reason, at: call), context)
+        }
+    }
+
+    private static func isBareReturn(_ item: CodeBlockItemSyntax) -> Bool {
+        item.item.as(ReturnStmtSyntax.self)?.expression == nil && item.item.is(ReturnStmtSyntax.self)
+    }
+}
+
+extension PyramidReader {
+    static func baseName(_ call: FunctionCallExprSyntax) -> String? {
+        if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        return call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+    }
+}
+
+/// The outermost known calls with a closure handler under a node; nested levels belong to them.
+private final class NestedCallFinder: SyntaxVisitor {
+    let reader: PyramidReader
+    private(set) var calls: [(FunctionCallExprSyntax, Bool)] = []
+    private var loopDepth = 0
+
+    init(reader: PyramidReader) {
+        self.reader = reader
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
+    override func visitPost(_ node: ForStmtSyntax) { loopDepth -= 1 }
+    override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
+    override func visitPost(_ node: WhileStmtSyntax) { loopDepth -= 1 }
+    override func visit(_ node: RepeatStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
+    override func visitPost(_ node: RepeatStmtSyntax) { loopDepth -= 1 }
+
+    /// A callback inside `Promise { seal in }`, `Guarantee { }` or a continuation is a bridge (the
+    /// alternatives vow-migrate writes are such bridges): it settles the promise, nothing to flatten.
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+        let call = node.parent?.as(FunctionCallExprSyntax.self) ?? node.parent?.parent?.parent?.as(FunctionCallExprSyntax.self)
+        guard let callee = call?.calledExpression.trimmedDescription else { return .visitChildren }
+        let isBridge = callee.hasPrefix("Promise") || callee.hasPrefix("Guarantee")
+            || (callee.hasPrefix("with") && callee.hasSuffix("Continuation")) || callee == "withTaskCancellationHandler"
+        return isBridge ? .skipChildren : .visitChildren
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if case .call = reader.match(node) {
+            calls.append((node, loopDepth > 0))
+            return .skipChildren
+        }
+        return .visitChildren
+    }
+}
+
+/// Every function and initializer body, with what the writers need to know about it.
+final class FunctionBodyFinder: SyntaxVisitor {
+    struct Function {
+        var body: CodeBlockSyntax
+        var swiftName: String
+        var isAsync: Bool
+        var isGeneric: Bool
+        /// `Reload` for `reload()`: the stem of local type names.
+        var typeNameStem: String
+    }
+
+    private(set) var functions: [Function] = []
+    private var genericTypes: [Bool] = []
+
+    init() {
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    private func enterType(_ generic: Bool) -> SyntaxVisitorContinueKind {
+        genericTypes.append(generic || genericTypes.last == true)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { enterType(node.genericParameterClause != nil) }
+    override func visitPost(_ node: ClassDeclSyntax) { genericTypes.removeLast() }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { enterType(node.genericParameterClause != nil) }
+    override func visitPost(_ node: StructDeclSyntax) { genericTypes.removeLast() }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { enterType(node.genericParameterClause != nil) }
+    override func visitPost(_ node: EnumDeclSyntax) { genericTypes.removeLast() }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { enterType(node.genericParameterClause != nil) }
+    override func visitPost(_ node: ActorDeclSyntax) { genericTypes.removeLast() }
+    // An extension of a generic type is generic too; without the type's declaration, assume it may be.
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind { enterType(node.genericWhereClause != nil) }
+    override func visitPost(_ node: ExtensionDeclSyntax) { genericTypes.removeLast() }
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        if let body = node.body {
+            let labels = node.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+            let name = node.name.text.filter { $0 != "`" }
+            functions.append(Function(
+                body: body,
+                swiftName: CompletionFunction.swiftName(node.name.text, labels: labels),
+                isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil,
+                isGeneric: node.genericParameterClause != nil || genericTypes.last == true,
+                typeNameStem: name.prefix(1).uppercased() + name.dropFirst()
+            ))
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+        if let body = node.body {
+            let labels = node.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+            functions.append(Function(
+                body: body,
+                swiftName: CompletionFunction.swiftName("init", labels: labels),
+                isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil,
+                isGeneric: node.genericParameterClause != nil || genericTypes.last == true,
+                typeNameStem: "Init"
+            ))
+        }
+        return .visitChildren
+    }
+}

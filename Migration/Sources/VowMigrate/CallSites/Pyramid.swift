@@ -1,0 +1,50 @@
+import SwiftSyntax
+
+/// A callback pyramid read from one statement: a call to a completion-handler function whose
+/// handler, on success, ends by calling the next one, and so on. Each level keeps the statements
+/// it runs before the next call, and the branch it runs on failure.
+struct Pyramid {
+    struct Failure {
+        /// What the branch does, its final `return` dropped.
+        var statements: [CodeBlockItemSyntax]
+        /// The name the branch gives the error; nil for the `false` branch of a Bool flag.
+        var errorName: String?
+    }
+
+    struct Level {
+        var call: FunctionCallExprSyntax
+        var callee: CalleeSummary
+        /// `api.login(user)`: the call without its handler, which is the alternative's call.
+        var invocation: String
+        /// The name the handler gives the value, nil when it has none or ignores it (`_`).
+        var valueName: String?
+        /// `(T?, Error?)`: the handler reads the value as `value!`; the alternative's value is
+        /// not optional, so those reads lose the `!`.
+        var unwrapsValue = false
+        /// A Bool flag whose `false` branch is this level's failure.
+        var flagName: String?
+        /// The statements run on success before the next level's call (the last level: all of them).
+        var success: [CodeBlockItemSyntax]
+        /// The last level's success statements were one `DispatchQueue.main.async { }`: these are
+        /// its body, to run on the main queue.
+        var successOnMain: [CodeBlockItemSyntax]?
+        var failure: Failure?
+    }
+
+    /// The statement the pyramid replaces.
+    var statement: CodeBlockItemSyntax
+    var levels: [Level]
+    /// `[weak self]` or `[unowned self]`, from the outermost handler.
+    var selfCapture: String?
+}
+
+/// Why a call site was left alone, and where.
+struct Refusal: Error {
+    var reason: String
+    var node: Syntax
+
+    init(_ reason: String, at node: some SyntaxProtocol) {
+        self.reason = reason
+        self.node = Syntax(node)
+    }
+}

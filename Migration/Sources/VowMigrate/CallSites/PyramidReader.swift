@@ -1,0 +1,440 @@
+import SwiftSyntax
+
+/// Reads a statement calling a completion-handler function into a ``Pyramid``, or says why it
+/// cannot be flattened without changing what the code does.
+///
+/// The handler of each level must have one of the shapes below; anything else is refused:
+/// - `Result`: `switch result { case .success(let v): ... case .failure(let e): ... }`, no `default:`;
+/// - an optional error: `if let error { ...; return }` first (or `if let error { } else { }`);
+/// - a Bool flag followed by another call: `if ok { next } else { ... }`, `guard ok else { ...; return }`;
+/// - a value or nothing: the whole body is the success path.
+struct PyramidReader {
+    let catalog: CalleeCatalog
+    let target: MigrationTarget
+
+    /// A call of a known completion-handler function with its handler written as a closure.
+    struct MatchedCall {
+        var callee: CalleeSummary
+        var handler: ClosureExprSyntax
+        var invocation: String
+    }
+
+    enum Match {
+        case none
+        case ambiguous
+        case call(MatchedCall)
+    }
+
+    // MARK: - Matching calls
+
+    func match(_ call: FunctionCallExprSyntax) -> Match {
+        let callee = call.calledExpression
+        let base: String
+        if let reference = callee.as(DeclReferenceExprSyntax.self) {
+            base = reference.baseName.text
+        } else if let member = callee.as(MemberAccessExprSyntax.self), member.base != nil {
+            base = member.declName.baseName.text
+        } else {
+            return .none
+        }
+        let candidates = catalog.callees(named: base)
+        if candidates.isEmpty { return .none }
+        let listed = Array(call.arguments)
+        var trailing: [ClosureExprSyntax] = []
+        if let closure = call.trailingClosure { trailing.append(closure) }
+        if !call.additionalTrailingClosures.isEmpty { return .none }
+        var found: [MatchedCall] = []
+        for summary in candidates {
+            guard summary.labels.count == listed.count + trailing.count else { continue }
+            guard zip(summary.labels, listed).allSatisfy({ $0.0 == $0.1.label?.text }) else { continue }
+            let handler: ClosureExprSyntax?
+            if summary.handlerIndex < listed.count {
+                handler = listed[summary.handlerIndex].expression.as(ClosureExprSyntax.self)
+            } else {
+                handler = trailing.first
+            }
+            guard let handler else { continue }
+            var kept: [String] = []
+            for (index, argument) in listed.enumerated() where index != summary.handlerIndex {
+                kept.append(argument.with(\.trailingComma, nil).trimmedDescription)
+            }
+            found.append(MatchedCall(callee: summary, handler: handler,
+                                     invocation: "\(callee.trimmedDescription)(\(kept.joined(separator: ", ")))"))
+        }
+        if found.count > 1 { return .ambiguous }
+        return found.first.map(Match.call) ?? .none
+    }
+
+    // MARK: - Reading a pyramid
+
+    func read(_ statement: CodeBlockItemSyntax, call: FunctionCallExprSyntax, matched: MatchedCall) throws(Refusal) -> Pyramid {
+        var levels: [Pyramid.Level] = []
+        var current: (call: FunctionCallExprSyntax, matched: MatchedCall)? = (call, matched)
+        var capture: String?
+        while let (call, matched) = current {
+            let outcome = try readLevel(call: call, matched: matched, isOutermost: levels.isEmpty, capture: &capture)
+            levels.append(outcome.level)
+            current = outcome.next
+        }
+        return Pyramid(statement: statement, levels: levels, selfCapture: capture)
+    }
+
+    private func readLevel(call: FunctionCallExprSyntax, matched: MatchedCall, isOutermost: Bool,
+                           capture: inout String?) throws(Refusal) -> (level: Pyramid.Level, next: (FunctionCallExprSyntax, MatchedCall)?) {
+        let callee = matched.callee
+        guard callee.hasAlternative(for: target) else {
+            if let reason = callee.noAlternativeReasons[target] {
+                throw Refusal("the callee gets no alternative: \(reason)", at: call)
+            }
+            throw Refusal("the callee has no \(target == .promise ? "promise" : "async") alternative yet (add them first: --stage declarations, or --stage all)", at: call)
+        }
+        if callee.handlerIsOptional {
+            throw Refusal("the callee's handler is optional or defaulted, so a call without it could mean the original", at: call)
+        }
+        if call.calledExpression.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .postfixQuestionMark }) {
+            throw Refusal("the callee is reached through `?.`, so the call may not happen at all", at: call.calledExpression)
+        }
+        let closure = matched.handler
+        if let list = closure.signature?.capture {
+            let text = list.trimmedDescription.filter { $0 != " " }
+            guard text == "[weakself]" || text == "[unownedself]" else {
+                throw Refusal("the callback's capture list is not `[weak self]`", at: list)
+            }
+            guard isOutermost || capture != nil else {
+                throw Refusal("`\(list.trimmedDescription)` on an inner callback only", at: list)
+            }
+            capture = text == "[weakself]" ? "[weak self]" : "[unowned self]"
+        }
+        let names = Self.parameterNames(closure)
+        let expected = callee.shape.closureParameters.count
+        guard let names, names.count == expected else {
+            throw Refusal(names == nil && expected > 0 ? "the callback names its parameters implicitly (`$0`)"
+                                                         : "the callback's parameters do not match the handler", at: closure)
+        }
+        let statements = Array(closure.statements)
+        // A `guard` or `return` the shapes below do not read is the most useful thing to report.
+        if let guardStatement = statements.first?.item.as(GuardStmtSyntax.self), callee.shape.canFail || callee.shape.valueType != "Bool" {
+            throw Refusal("a `guard` inside a callback", at: guardStatement)
+        }
+        var level = Pyramid.Level(call: call, callee: callee, invocation: matched.invocation, valueName: nil,
+                                  success: statements, failure: nil)
+        let useful = { (name: String) -> String? in name == "_" ? nil : name }
+
+        switch callee.shape {
+        case .nothing:
+            break
+        case .value(let type):
+            level.valueName = useful(names[0])
+            if type == "Bool", let name = level.valueName, let split = try flagSplit(statements, flag: name),
+               nextCall(in: split.success) != nil {
+                level.flagName = name
+                level.success = split.success
+                level.failure = Pyramid.Failure(statements: split.failure, errorName: nil)
+            }
+        case .result:
+            let split = try resultSplit(statements, subject: names[0], at: closure)
+            level.valueName = callee.shape.valueType == "Void" ? nil : split.valueName.flatMap(useful)
+            level.success = split.success
+            level.failure = split.failure
+        case .errorOnly:
+            let split = try errorSplit(statements, errorName: names[0], at: closure)
+            level.success = split.success
+            level.failure = split.failure
+        case .optionalValueAndError, .valueAndError:
+            let split = try errorSplit(statements, errorName: names[1], at: closure)
+            level.valueName = useful(names[0])
+            level.success = split.success
+            level.failure = split.failure
+            if let value = level.valueName {
+                if mentions(split.failure.statements, value) {
+                    throw Refusal("the failure branch uses the value sent together with the error", at: closure)
+                }
+                if case .optionalValueAndError = callee.shape {
+                    try requireForceUnwrappedOnly(value, in: split.success)
+                    level.unwrapsValue = true
+                }
+            }
+        case .successFlag:
+            throw Refusal("a (Bool, Error?) answer of `(false, nil)` would become a rejection the callback did not have", at: closure)
+        case .errorAndOptionalValue:
+            throw Refusal("(Error?, T?) callbacks are not flattened", at: closure)
+        case .split:
+            throw Refusal("separate success and failure callbacks are not flattened", at: closure)
+        case .tuple:
+            throw Refusal("callbacks passing several values are not flattened yet", at: closure)
+        }
+
+        if let failure = level.failure {
+            try checkPlain(failure.statements, where: "a failure branch")
+        }
+        // The last statement may be the next level; everything before it runs first.
+        var next: (FunctionCallExprSyntax, MatchedCall)?
+        if let (nextCall, nextMatched) = nextCall(in: level.success) {
+            next = (nextCall, nextMatched)
+            level.success.removeLast()
+        } else if level.success.count == 1, let hop = Self.mainQueueHop(level.success[0]) {
+            if containsKnownCall(hop) { throw Refusal("a nested callback inside a hop to the main queue", at: level.success[0]) }
+            level.successOnMain = Array(hop.statements)
+        }
+        try checkPlain(level.success, where: "a callback")
+        if let hop = level.successOnMain { try checkPlain(hop, where: "a callback") }
+        return (level, next)
+    }
+
+    /// The next level: the last statement, when it calls a known completion-handler function.
+    private func nextCall(in statements: [CodeBlockItemSyntax]) -> (FunctionCallExprSyntax, MatchedCall)? {
+        guard let last = statements.last, let call = Self.callStatement(last),
+              case .call(let matched) = match(call) else { return nil }
+        return (call, matched)
+    }
+
+    // MARK: - Branch shapes
+
+    /// `if ok { S } else { F }`, `if !ok { F } else { S }`, `if !ok { F; return } S`, `guard ok else { F; return } S`.
+    private func flagSplit(_ statements: [CodeBlockItemSyntax], flag: String) throws(Refusal) -> (success: [CodeBlockItemSyntax], failure: [CodeBlockItemSyntax])? {
+        guard let first = statements.first else { return nil }
+        if let guardStatement = first.item.as(GuardStmtSyntax.self), Self.isCondition(guardStatement.conditions, flag, negated: false) {
+            guard let failure = Self.droppingFinalReturn(Array(guardStatement.body.statements)) else { return nil }
+            return (Array(statements.dropFirst()), failure)
+        }
+        guard let ifExpression = Self.expression(first)?.as(IfExprSyntax.self) else { return nil }
+        let positive = Self.isCondition(ifExpression.conditions, flag, negated: false)
+        let negative = Self.isCondition(ifExpression.conditions, flag, negated: true)
+        guard positive || negative else { return nil }
+        switch ifExpression.elseBody {
+        case .codeBlock(let elseBlock) where statements.count == 1:
+            let body = Array(ifExpression.body.statements), other = Array(elseBlock.statements)
+            return positive ? (body, other) : (other, body)
+        case .none where negative:
+            guard let failure = Self.droppingFinalReturn(Array(ifExpression.body.statements)) else { return nil }
+            return (Array(statements.dropFirst()), failure)
+        default:
+            return nil
+        }
+    }
+
+    /// `if let error { F; return } S` or `if let error { F } else { S }` (also `if let e = error`).
+    private func errorSplit(_ statements: [CodeBlockItemSyntax], errorName: String, at closure: ClosureExprSyntax) throws(Refusal) -> (success: [CodeBlockItemSyntax], failure: Pyramid.Failure) {
+        guard let first = statements.first, let ifExpression = Self.expression(first)?.as(IfExprSyntax.self),
+              ifExpression.conditions.count == 1,
+              let binding = ifExpression.conditions.first?.condition.as(OptionalBindingConditionSyntax.self),
+              binding.bindingSpecifier.tokenKind == .keyword(.let),
+              binding.initializer == nil ? binding.pattern.trimmedDescription == errorName
+                                         : binding.initializer?.value.trimmedDescription == errorName else {
+            throw Refusal("the callback does not start by checking its error (`if let \(errorName) { ... return }`)", at: closure)
+        }
+        let bound = binding.pattern.trimmedDescription
+        let body = Array(ifExpression.body.statements)
+        switch ifExpression.elseBody {
+        case .codeBlock(let elseBlock) where statements.count == 1:
+            return (Array(elseBlock.statements), Pyramid.Failure(statements: body, errorName: bound))
+        case .none:
+            guard let failure = Self.droppingFinalReturn(body) else {
+                throw Refusal("the error branch does not end with `return`, so the success path runs after it too", at: ifExpression)
+            }
+            return (Array(statements.dropFirst()), Pyramid.Failure(statements: failure, errorName: bound))
+        default:
+            throw Refusal("an `else if` after the error check", at: ifExpression)
+        }
+    }
+
+    /// `switch result { case .success(let v): S  case .failure(let e): F }`.
+    private func resultSplit(_ statements: [CodeBlockItemSyntax], subject: String, at closure: ClosureExprSyntax) throws(Refusal) -> (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure) {
+        guard statements.count == 1, let switchExpression = Self.expression(statements[0])?.as(SwitchExprSyntax.self),
+              switchExpression.subject.trimmedDescription == subject else {
+            throw Refusal("the callback does not consist of one `switch \(subject)`", at: closure)
+        }
+        var success: (String?, [CodeBlockItemSyntax])?
+        var failure: Pyramid.Failure?
+        for element in switchExpression.cases {
+            guard let switchCase = element.as(SwitchCaseSyntax.self) else { throw Refusal("`#if` inside the switch", at: element) }
+            guard case .case(let label) = switchCase.label, label.caseItems.count == 1, let item = label.caseItems.first,
+                  item.whereClause == nil else {
+                throw Refusal("a switch on Result with `default:` or several patterns in a case", at: switchCase)
+            }
+            let body = Array(switchCase.statements)
+            if let binding = Self.caseBinding(item.pattern, "success") {
+                success = (binding.name, body)
+            } else if let binding = Self.caseBinding(item.pattern, "failure") {
+                failure = Pyramid.Failure(statements: body, errorName: binding.name)
+            } else {
+                throw Refusal("a case of the switch on Result this tool does not read", at: switchCase)
+            }
+        }
+        guard let success, let failure else { throw Refusal("the switch on Result lacks a case", at: switchExpression) }
+        return (success.0, success.1, failure)
+    }
+
+    /// `.success(let v)`, `let .success(v)`, `.success(_)`, `.success`: the bound name (nil for none).
+    private struct CaseBinding { var name: String? }
+
+    private static func caseBinding(_ pattern: PatternSyntax, _ caseName: String) -> CaseBinding? {
+        var pattern = pattern
+        if let valueBinding = pattern.as(ValueBindingPatternSyntax.self) { pattern = valueBinding.pattern }
+        guard let expression = pattern.as(ExpressionPatternSyntax.self)?.expression else { return nil }
+        if let member = expression.as(MemberAccessExprSyntax.self), member.base == nil, member.declName.baseName.text == caseName {
+            return CaseBinding(name: nil)
+        }
+        guard let call = expression.as(FunctionCallExprSyntax.self),
+              let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil,
+              member.declName.baseName.text == caseName, call.arguments.count == 1,
+              let argument = call.arguments.first, argument.label == nil else { return nil }
+        let inner = argument.expression
+        if let binding = inner.as(PatternExprSyntax.self) {
+            let innerPattern = binding.pattern.as(ValueBindingPatternSyntax.self)?.pattern ?? binding.pattern
+            if let identifier = innerPattern.as(IdentifierPatternSyntax.self) { return CaseBinding(name: identifier.identifier.text) }
+            if innerPattern.is(WildcardPatternSyntax.self) { return CaseBinding(name: nil) }
+            return nil
+        }
+        if let reference = inner.as(DeclReferenceExprSyntax.self) { return CaseBinding(name: reference.baseName.text) }
+        if inner.is(DiscardAssignmentExprSyntax.self) { return CaseBinding(name: nil) }
+        return nil
+    }
+
+    // MARK: - Checks
+
+    /// Statements copied into a handler must not leave it early or hide another callback.
+    private func checkPlain(_ statements: [CodeBlockItemSyntax], where place: String) throws(Refusal) {
+        for statement in statements {
+            let finder = ControlFlowFinder(reader: self)
+            finder.walk(statement)
+            if let (reason, node) = finder.problem { throw Refusal(reason.replacingPlace(with: place), at: node) }
+        }
+    }
+
+    fileprivate func isKnownCall(_ call: FunctionCallExprSyntax) -> Bool {
+        switch match(call) {
+        case .none: return false
+        case .ambiguous, .call: return true
+        }
+    }
+
+    private func containsKnownCall(_ closure: ClosureExprSyntax) -> Bool {
+        let finder = ControlFlowFinder(reader: self)
+        finder.walk(closure)
+        return finder.knownCall != nil
+    }
+
+    /// Every read of `name` must be `name!`; anything else treats a missing value as an answer.
+    private func requireForceUnwrappedOnly(_ name: String, in statements: [CodeBlockItemSyntax]) throws(Refusal) {
+        for statement in statements {
+            for token in statement.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(name) {
+                guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+                if reference.parent?.is(ForceUnwrapExprSyntax.self) == true { continue }
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+                throw Refusal("the callback reads `\(name)` as optional, so a `(nil, nil)` answer means something to it", at: reference)
+            }
+        }
+    }
+
+    private func mentions(_ statements: [CodeBlockItemSyntax], _ name: String) -> Bool {
+        statements.contains { $0.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier(name) } }
+    }
+
+    // MARK: - Syntax helpers
+
+    static func parameterNames(_ closure: ClosureExprSyntax) -> [String]? {
+        guard let signature = closure.signature else { return nil }
+        switch signature.parameterClause {
+        case .simpleInput(let shorthand): return shorthand.map(\.name.text)
+        case .parameterClause(let clause): return clause.parameters.map { ($0.secondName ?? $0.firstName).text }
+        case .none: return []
+        }
+    }
+
+    static func expression(_ item: CodeBlockItemSyntax) -> ExprSyntax? {
+        item.item.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ExprSyntax.self)
+    }
+
+    static func callStatement(_ item: CodeBlockItemSyntax) -> FunctionCallExprSyntax? {
+        expression(item)?.as(FunctionCallExprSyntax.self)
+    }
+
+    /// `DispatchQueue.main.async { ... }`: its closure.
+    static func mainQueueHop(_ item: CodeBlockItemSyntax) -> ClosureExprSyntax? {
+        guard let call = callStatement(item), call.arguments.isEmpty, call.additionalTrailingClosures.isEmpty,
+              call.calledExpression.trimmedDescription == "DispatchQueue.main.async",
+              let closure = call.trailingClosure else { return nil }
+        // No parameters; at most the `[weak self]` the chain's handlers get anyway.
+        if let signature = closure.signature {
+            guard signature.parameterClause == nil, let capture = signature.capture,
+                  ["[weakself]", "[unownedself]"].contains(capture.trimmedDescription.filter { $0 != " " }) else { return nil }
+        }
+        return closure
+    }
+
+    private static func isCondition(_ conditions: ConditionElementListSyntax, _ flag: String, negated: Bool) -> Bool {
+        guard conditions.count == 1, let expression = conditions.first?.condition.as(ExprSyntax.self) else { return false }
+        if negated {
+            guard let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" else { return false }
+            return prefix.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == flag
+        }
+        return expression.as(DeclReferenceExprSyntax.self)?.baseName.text == flag
+    }
+
+    /// The statements without their final bare `return`, or nil when they do not end with one.
+    private static func droppingFinalReturn(_ statements: [CodeBlockItemSyntax]) -> [CodeBlockItemSyntax]? {
+        guard let last = statements.last, let ret = last.item.as(ReturnStmtSyntax.self), ret.expression == nil else { return nil }
+        return Array(statements.dropLast())
+    }
+}
+
+/// Finds what stops a statement from being moved into a chain handler unchanged.
+private final class ControlFlowFinder: SyntaxVisitor {
+    enum Reason {
+        case earlyReturn, guardStatement, deferStatement, loop, nestedCallback, queueHop
+
+        func replacingPlace(with place: String) -> String {
+            switch self {
+            case .earlyReturn: return "an early `return` inside \(place)"
+            case .guardStatement: return "a `guard` inside \(place)"
+            case .deferStatement: return "`defer` inside \(place)"
+            case .loop: return "a loop around a callback"
+            case .nestedCallback: return "a callback called on some paths only, or before other code"
+            case .queueHop: return "a queue hop around a callback"
+            }
+        }
+    }
+
+    let reader: PyramidReader
+    private(set) var problem: (Reason, Syntax)?
+    private(set) var knownCall: FunctionCallExprSyntax?
+    private var closureDepth = 0
+    private var loopDepth = 0
+
+    init(reader: PyramidReader) {
+        self.reader = reader
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    private func note(_ reason: Reason, _ node: some SyntaxProtocol) -> SyntaxVisitorContinueKind {
+        if problem == nil { problem = (reason, Syntax(node)) }
+        return .skipChildren
+    }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { closureDepth += 1; return .visitChildren }
+    override func visitPost(_ node: ClosureExprSyntax) { closureDepth -= 1 }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
+        closureDepth == 0 ? note(.earlyReturn, node) : .visitChildren
+    }
+    override func visit(_ node: GuardStmtSyntax) -> SyntaxVisitorContinueKind {
+        closureDepth == 0 ? note(.guardStatement, node) : .visitChildren
+    }
+    override func visit(_ node: DeferStmtSyntax) -> SyntaxVisitorContinueKind {
+        closureDepth == 0 ? note(.deferStatement, node) : .visitChildren
+    }
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
+    override func visitPost(_ node: ForStmtSyntax) { loopDepth -= 1 }
+    override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
+    override func visitPost(_ node: WhileStmtSyntax) { loopDepth -= 1 }
+    override func visit(_ node: RepeatStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
+    override func visitPost(_ node: RepeatStmtSyntax) { loopDepth -= 1 }
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if reader.isKnownCall(node) {
+            if knownCall == nil { knownCall = node }
+            return note(loopDepth > 0 ? .loop : .nestedCallback, node)
+        }
+        return .visitChildren
+    }
+}

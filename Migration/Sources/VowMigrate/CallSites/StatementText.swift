@@ -1,0 +1,88 @@
+import SwiftSyntax
+
+/// Statements copied from a callback into generated code, as written, with a few names changed:
+/// `value!` becomes `value` where the alternative's value is not optional, and a name renamed
+/// where straight-line code would declare it twice.
+struct StatementText {
+    let bytes: [UInt8]
+    /// Reads of these names lose their `!`.
+    var unwrapped: Set<String> = []
+    /// References to these names are spelled with the new name.
+    var renamed: [String: String] = [:]
+
+    /// The lines of `items`, re-indented relative to the first one.
+    func lines(_ items: [CodeBlockItemSyntax]) -> [String] {
+        var result: [String] = []
+        for item in items {
+            for piece in item.leadingTrivia {
+                switch piece {
+                case .lineComment(let text), .docLineComment(let text): result.append(text)
+                default: continue
+                }
+            }
+            let indent = Indentation.lineIndent(in: bytes, at: item.positionAfterSkippingLeadingTrivia.utf8Offset)
+            for (position, line) in text(of: item.item).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                var text = String(line)
+                if position > 0 {
+                    if text.hasPrefix(indent) { text.removeFirst(indent.count) } else { text = String(text.drop { $0 == " " || $0 == "\t" }) }
+                }
+                result.append(text)
+            }
+        }
+        return result
+    }
+
+    /// One expression or statement on one line's worth of text (may still span lines).
+    func text(of node: some SyntaxProtocol) -> String {
+        let start = node.positionAfterSkippingLeadingTrivia.utf8Offset
+        let end = node.endPositionBeforeTrailingTrivia.utf8Offset
+        var replacements: [(start: Int, end: Int, text: String)] = []
+        if !unwrapped.isEmpty || !renamed.isEmpty {
+            for token in node.tokens(viewMode: .sourceAccurate) {
+                guard case .identifier(let name) = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self),
+                      reference.argumentNames == nil else { continue }
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+                let newName = renamed[name] ?? name
+                if unwrapped.contains(name), let unwrap = reference.parent?.as(ForceUnwrapExprSyntax.self) {
+                    replacements.append((unwrap.positionAfterSkippingLeadingTrivia.utf8Offset, unwrap.endPositionBeforeTrailingTrivia.utf8Offset, newName))
+                } else if newName != name {
+                    replacements.append((token.positionAfterSkippingLeadingTrivia.utf8Offset, token.endPositionBeforeTrailingTrivia.utf8Offset, newName))
+                }
+            }
+        }
+        var output: [UInt8] = []
+        var cursor = start
+        for replacement in replacements.sorted(by: { $0.start < $1.start }) where replacement.start >= cursor {
+            output += bytes[cursor..<replacement.start]
+            output += Array(replacement.text.utf8)
+            cursor = replacement.end
+        }
+        output += bytes[cursor..<end]
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The level's call without its handler (`api.profile(token)`), the alternative's call.
+    func invocation(_ level: Pyramid.Level) -> String {
+        let arguments = level.call.arguments.enumerated().filter { $0.offset != level.callee.handlerIndex }.map { entry in
+            (entry.element.label.map { $0.text + ": " } ?? "") + text(of: entry.element.expression)
+        }
+        return text(of: level.call.calledExpression) + "(" + arguments.joined(separator: ", ") + ")"
+    }
+
+    /// Whether `name` is read anywhere in `items`.
+    static func mentions(_ items: [CodeBlockItemSyntax], _ name: String) -> Bool {
+        items.contains { $0.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier(name) } }
+    }
+
+    static func mentionsSelf(_ items: [CodeBlockItemSyntax]) -> Bool {
+        items.contains { $0.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.self) } }
+    }
+
+    /// The statements' tokens with `errorName` spelled `error`: equal texts do the same thing.
+    static func normalized(_ items: [CodeBlockItemSyntax], errorName: String?) -> String {
+        items.flatMap { $0.item.tokens(viewMode: .sourceAccurate) }.map { token in
+            if let errorName, token.tokenKind == .identifier(errorName) { return "error" }
+            return token.text
+        }.joined(separator: " ")
+    }
+}

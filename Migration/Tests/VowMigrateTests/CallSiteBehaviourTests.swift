@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+/// `BehaviourProgram/` (fake services that answer on their own queue, each step able to fail and
+/// each Bool flag able to be false, and a view model full of callback pyramids) is built and run
+/// before and after `--stage all` in both forms: every scenario must print the same effects, in
+/// the same order, on the same kind of queue (main or background). An existing promise chain goes to async too.
+final class CallSiteBehaviourTests: XCTestCase {
+    private static var programDirectory: URL {
+        TestSupport.fixturesDirectory.deletingLastPathComponent().appendingPathComponent("BehaviourProgram")
+    }
+
+    private func buildAndRun(_ directory: URL) throws -> String {
+        let sources = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".swift") }.sorted().map { directory.appendingPathComponent($0).path }
+        let vowObjects = try FileManager.default.contentsOfDirectory(atPath: TestSupport.productsDirectory.appendingPathComponent("Vow.build").path)
+            .filter { $0.hasSuffix(".o") }.map { TestSupport.productsDirectory.appendingPathComponent("Vow.build").appendingPathComponent($0).path }
+        XCTAssertFalse(vowObjects.isEmpty, "the Vow objects this package builds were not found")
+        let binary = directory.appendingPathComponent("program")
+        let build = try TestSupport.run(TestSupport.swiftc, ["-swift-version", "6", "-I", TestSupport.modulesDirectory.path]
+                                        + sources + vowObjects + ["-o", binary.path])
+        XCTAssertEqual(build.status, 0, "\(directory.lastPathComponent) does not build:\n\(build.standardError)")
+        XCTAssertFalse(build.standardError.contains("warning:"), build.standardError)
+        let run = try TestSupport.run(binary, [])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        return run.standardOutput
+    }
+
+    private func migratedCopy(_ target: String, in root: URL) throws -> (URL, TestSupport.ProcessResult) {
+        let directory = root.appendingPathComponent(target)
+        try FileManager.default.copyItem(at: Self.programDirectory, to: directory)
+        let result = try TestSupport.migrate([directory.path, "--to", target, "--stage", "all", "--in-place"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        return (directory, result)
+    }
+
+    func testEveryScenarioPrintsTheSameEffectsBeforeAndAfterMigrationInBothForms() throws {
+        let root = try TestSupport.temporaryDirectory(self)
+        let original = root.appendingPathComponent("original")
+        try FileManager.default.copyItem(at: Self.programDirectory, to: original)
+        let (promise, promiseRun) = try migratedCopy("promise", in: root)
+        let (async, asyncRun) = try migratedCopy("async", in: root)
+
+        // What was converted and what was refused, so a regression shows here first.
+        XCTAssertTrue(promiseRun.standardError.contains("6 call sites converted, 0 left alone"), promiseRun.standardError)
+        XCTAssertTrue(asyncRun.standardError.contains("6 call sites converted, 1 left alone"), asyncRun.standardError)
+        let chains = try String(contentsOf: async.appendingPathComponent("Chains.swift"), encoding: .utf8)
+        XCTAssertTrue(chains.contains("let tokenPromise = promisedLogin(user)\n        Task { @MainActor in"), chains)
+        XCTAssertTrue(asyncRun.standardError.contains("Flows.swift:77:9: call site left alone in `kick()`: code after the callbacks would run before them inside a `Task`"),
+                      asyncRun.standardError)
+        let flows = try String(contentsOf: promise.appendingPathComponent("Flows.swift"), encoding: .utf8)
+        XCTAssertTrue(flows.contains("}.done(on: .mainActor) { [weak self] profile in"), flows)
+        XCTAssertTrue(flows.contains("case CheckFailure.fetchSystemData:"), flows)
+        XCTAssertTrue(flows.contains("return api.profile(token).recover(on: nil, policy: .allErrors) { error -> Promise<Profile> in throw RefreshFailure.profile(error) }"), flows)
+        XCTAssertTrue(flows.contains("case RefreshFailure.login(let error):"), flows)
+
+        let expected = try buildAndRun(original)
+        XCTAssertTrue(expected.contains("== check, system declined\n[background] fetchNetworkData called\n[background] fetchSystemData called\n[background] show: no system\n"), expected)
+        XCTAssertTrue(expected.contains("[main] render: name-token-ada"), expected)
+        XCTAssertTrue(expected.contains("== chained, profile fails\n[background] login(eve) called\n[main] profile(token-eve) called\n[main] present: failed(\"profile\")\n"), expected)
+        XCTAssertFalse(expected.contains("TIMED OUT"), expected)
+        for directory in [promise, async] {
+            let actual = try buildAndRun(directory)
+            if actual != expected {
+                XCTFail("\(directory.lastPathComponent) behaves differently:\n" +
+                        UnifiedDiffText.make(expected, actual))
+            }
+        }
+    }
+}
+
+/// A line diff for failure messages.
+enum UnifiedDiffText {
+    static func make(_ old: String, _ new: String) -> String {
+        let oldLines = old.split(separator: "\n", omittingEmptySubsequences: false)
+        let newLines = new.split(separator: "\n", omittingEmptySubsequences: false)
+        var text = ""
+        for index in 0..<max(oldLines.count, newLines.count) {
+            let before = index < oldLines.count ? String(oldLines[index]) : "<none>"
+            let after = index < newLines.count ? String(newLines[index]) : "<none>"
+            if before != after { text += "line \(index + 1): expected `\(before)`, got `\(after)`\n" }
+        }
+        return text
+    }
+}

@@ -1,0 +1,101 @@
+import VowMigrate
+import XCTest
+
+/// The call-site stage's reports: every refusal at its place with its reason, the stages on
+/// their own, and nothing converted that the callee has no alternative for.
+final class CallSiteTests: XCTestCase {
+    private func migrate(_ source: String, _ target: MigrationTarget, _ stage: MigrationStage) -> FileMigration {
+        SourceMigrator.migrate(source: source, fileName: "input.swift", options: MigrationOptions(target: target, stage: stage))
+    }
+
+    private func refusals(_ migration: FileMigration) -> [String] {
+        migration.findings.filter { $0.kind == .callSiteRefused }.map { "\($0.line):\($0.column) \($0.function): \($0.message)" }
+    }
+
+    func testEachRefusalIsReportedAtItsPlaceWithItsReason() throws {
+        let input = try TestSupport.fixture("call-sites-refused", "input.swift")
+        let expected = [
+            "40:37 lookUp(_:): the callback reads `user` as optional, so a `(nil, nil)` answer means something to it",
+            "46:30 store(_:): a (Bool, Error?) answer of `(false, nil)` would become a rejection the callback did not have",
+            "57:13 open(_:): a switch on Result with `default:` or several patterns in a case",
+            "65:13 openAll(): a loop around a callback",
+            "78:37 check(): an early `return` inside a callback",
+            "86:13 guarded(_:): a `guard` inside a callback",
+            "100:21 branch(_:): a callback called on some paths only, or before other code",
+        ]
+        for target in MigrationTarget.allCases {
+            let migration = migrate(input, target, .all)
+            XCTAssertEqual(refusals(migration), expected, "\(target)")
+            XCTAssertFalse(migration.findings.contains { $0.kind == .callSiteConverted }, "\(target)")
+        }
+    }
+
+    func testTheDeclarationsStageAloneLeavesCallSitesAndSaysNothingAboutThem() throws {
+        let input = try TestSupport.fixture("call-sites-issue-examples", "input.swift")
+        let migration = migrate(input, .promise, .declarations)
+        XCTAssertFalse(migration.findings.contains { $0.kind == .callSiteConverted || $0.kind == .callSiteRefused })
+        XCTAssertEqual(migration.findings.filter { $0.kind == .added }.count, 4)
+    }
+
+    func testTheCallSiteStageAloneNeedsAlternativesThatExist() throws {
+        let input = try TestSupport.fixture("call-sites-issue-examples", "input.swift")
+        // Nothing has an alternative yet: every call site is left alone, and no alternative is added.
+        let before = migrate(input, .promise, .callSites)
+        XCTAssertFalse(before.changed)
+        XCTAssertEqual(before.findings.map(\.kind), [.callSiteRefused, .callSiteRefused])
+        XCTAssertTrue(before.findings.allSatisfy { $0.message.hasPrefix("the callee has no promise alternative yet") })
+        // One step at a time: declarations, then call sites, gives what both in one run give.
+        let declarations = migrate(input, .promise, .declarations).output
+        let stepByStep = migrate(declarations, .promise, .callSites).output
+        XCTAssertEqual(stepByStep, try TestSupport.fixture("call-sites-issue-examples", "promise.swift"))
+        let asyncDeclarations = migrate(input, .async, .declarations).output
+        XCTAssertEqual(migrate(asyncDeclarations, .async, .callSites).output, try TestSupport.fixture("call-sites-issue-examples", "async.swift"))
+    }
+
+    func testCalleesInOtherFilesAreKnownThroughTheWholeTreeIndex() throws {
+        let services = """
+        import Vow
+        final class Api: Sendable {
+            func ping(completion: @escaping @Sendable (Error?) -> Void) { completion(nil) }
+            func ping() -> Promise<Void> { Promise { seal in ping { seal.resolve($0) } } }
+        }
+        """
+        let screen = """
+        import Vow
+        final class Screen: @unchecked Sendable {
+            let api = Api()
+            func show(_ text: String) {}
+            func refresh() {
+                api.ping { error in
+                    if let error { self.show("\\(error)") } else { self.show("pong") }
+                }
+            }
+        }
+        """
+        let index = MigrationIndex()
+            .adding(MigrationIndex.summarize(source: services, fileName: "Api.swift"))
+            .adding(MigrationIndex.summarize(source: screen, fileName: "Screen.swift"))
+        let migration = SourceMigrator.migrate(source: screen, fileName: "Screen.swift",
+                                               options: MigrationOptions(target: .promise, stage: .callSites), index: index)
+        XCTAssertEqual(migration.findings.map(\.kind), [.callSiteConverted])
+        XCTAssertTrue(migration.output.contains("""
+                api.ping().done(on: nil) { _ in
+                    self.show("pong")
+                }.catch(on: nil, policy: .allErrors) { error in
+                    self.show("\\(error)")
+                }
+        """), migration.output)
+        // Without the index the callee is unknown, and the call is not a candidate at all.
+        XCTAssertFalse(SourceMigrator.migrate(source: screen, fileName: "Screen.swift",
+                                              options: MigrationOptions(target: .promise, stage: .callSites)).changed)
+    }
+
+    func testAnExistingPromiseChainBecomesATaskOnTheMainActorAndOtherQueuesAreLeftAlone() throws {
+        let input = try TestSupport.fixture("call-sites-promise-chains", "input.swift")
+        let migration = migrate(input, .async, .callSites)
+        XCTAssertEqual(migration.findings.map(\.kind), [.callSiteConverted, .callSiteRefused])
+        XCTAssertEqual(refusals(migration), ["50:30 openInBackground(_:): a chain link with `on: .global()`: only the default queue (main) is converted"])
+        // The promise form leaves promise chains as they are.
+        XCTAssertFalse(migrate(input, .promise, .callSites).changed)
+    }
+}
