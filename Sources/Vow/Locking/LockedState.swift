@@ -1,30 +1,40 @@
+// The library's one lock. It sits below every other layer (Cancellation, Core, Combinators,
+// Bridges all use it) and knows nothing of tokens or promises.
+//
+// Two implementations of one shape:
+// - Linux (default): `Synchronization.Mutex`, stored inline, so a promise is one allocation with
+//   its lock inside it. Debug builds tell ThreadSanitizer about it (see `ThreadSanitizer`).
+// - Apple platforms: `Mutex` needs macOS 15 / iOS 18, above Vow's deployment floor, so the state
+//   and an `os_unfair_lock` live together in one `ManagedBuffer`.
+// Building with `-Xswiftc -DVOW_FORCE_PORTABLE_LOCKS` selects the Apple-platform structure on
+// Linux too, with a `pthread_mutex_t` standing in for `os_unfair_lock` (which only Darwin has),
+// so that CI compiles and tests that path (`scripts/test --portable-locks`).
+
 #if canImport(Darwin)
 import Darwin
-#else
-import Synchronization
-#if canImport(Glibc)
+#elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+#if !canImport(Darwin) && !VOW_FORCE_PORTABLE_LOCKS
+import Synchronization
 #endif
 
-/// State guarded by a lock that lives in the same allocation as its owner.
-///
-/// On Linux this is `Synchronization.Mutex`, stored inline: a promise is one allocation with its
-/// lock inside it. On Apple platforms `Mutex` needs macOS 15 / iOS 18, above Vow's floor, so the
-/// state and an `os_unfair_lock` live together in one `ManagedBuffer` instead.
+/// State guarded by a lock that lives in the same allocation as its owner (Linux) or in one
+/// allocation of its own beside it (Apple platforms).
 ///
 /// Only `withLock` reaches the state, so nothing can forget to take the lock. Callers compute an
-/// action under the lock and perform it afterwards: no user code ever runs while it is held.
+/// action under the lock and perform it afterwards: no user code ever runs while it is held. Not
+/// reentrant: `body` must not take the same lock again.
 @usableFromInline
 struct LockedState<State: Sendable>: ~Copyable, Sendable {
-    #if canImport(Darwin)
-    @usableFromInline let storage: UnfairLockStorage<State>
+    #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
+    @usableFromInline let storage: PortableLockStorage<State>
 
     @inlinable
     init(_ initialState: State) {
-        storage = UnfairLockStorage.make(initialState)
+        storage = PortableLockStorage.make(initialState)
     }
 
     @inlinable
@@ -59,7 +69,7 @@ struct LockedState<State: Sendable>: ~Copyable, Sendable {
     #endif
 }
 
-#if !canImport(Darwin)
+#if !canImport(Darwin) && !VOW_FORCE_PORTABLE_LOCKS
 /// Tells ThreadSanitizer about `Mutex`, in debug builds run under `--sanitize=thread`.
 ///
 /// On Linux, `Synchronization.Mutex` waits on a futex inside the standard library, which the
@@ -92,26 +102,56 @@ enum ThreadSanitizer {
         return unsafeBitCast(function, to: Annotation.self)
     }
 }
+#else
+/// The platform lock of the portable structure: `os_unfair_lock` on Apple platforms; elsewhere
+/// (only when forced, for testing) a `pthread_mutex_t`, which ThreadSanitizer understands as it
+/// understands `os_unfair_lock`.
+#if canImport(Darwin)
+@usableFromInline typealias PlatformLock = os_unfair_lock
+#else
+@usableFromInline typealias PlatformLock = pthread_mutex_t
 #endif
 
-#if canImport(Darwin)
-/// The state and its `os_unfair_lock` in one allocation (Apple platforms).
+/// The state and its platform lock in one allocation. A platform lock must keep one address while
+/// in use, which the buffer's element storage gives it (a struct's stored property would not).
 @usableFromInline
-final class UnfairLockStorage<State>: ManagedBuffer<State, os_unfair_lock>, @unchecked Sendable {
+final class PortableLockStorage<State>: ManagedBuffer<State, PlatformLock>, @unchecked Sendable {
     // @unchecked: every access to the header goes through `withLock`.
 
     @inlinable
-    static func make(_ initialState: State) -> UnfairLockStorage<State> {
+    static func make(_ initialState: State) -> PortableLockStorage<State> {
         let buffer = create(minimumCapacity: 1) { _ in initialState }
-        buffer.withUnsafeMutablePointerToElements { $0.initialize(to: os_unfair_lock()) }
-        return unsafeDowncast(buffer, to: UnfairLockStorage<State>.self)
+        buffer.withUnsafeMutablePointerToElements { lock in
+            #if canImport(Darwin)
+            lock.initialize(to: os_unfair_lock())
+            #else
+            lock.initialize(to: pthread_mutex_t())
+            let status = pthread_mutex_init(lock, nil)
+            precondition(status == 0, "Vow: pthread_mutex_init failed (\(status))")
+            #endif
+        }
+        return unsafeDowncast(buffer, to: PortableLockStorage<State>.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { lock in
+            #if !canImport(Darwin)
+            pthread_mutex_destroy(lock)
+            #endif
+            _ = lock.deinitialize(count: 1)
+        }
     }
 
     @inlinable
     func withLock<Outcome>(_ body: (inout State) -> Outcome) -> Outcome {
         withUnsafeMutablePointers { state, lock in
+            #if canImport(Darwin)
             os_unfair_lock_lock(lock)
             defer { os_unfair_lock_unlock(lock) }
+            #else
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            #endif
             return body(&state.pointee)
         }
     }
