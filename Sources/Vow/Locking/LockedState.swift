@@ -28,7 +28,7 @@ import Synchronization
 /// action under the lock and perform it afterwards: no user code ever runs while it is held. Not
 /// reentrant: `body` must not take the same lock again.
 @usableFromInline
-struct LockedState<State: Sendable>: ~Copyable, Sendable {
+struct LockedState<State: Sendable>: ~Copyable {
     #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
     @usableFromInline let storage: PortableLockStorage<State>
 
@@ -68,6 +68,13 @@ struct LockedState<State: Sendable>: ~Copyable, Sendable {
     }
     #endif
 }
+
+#if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
+// @unchecked: `ManagedBuffer` is not `Sendable`; the storage is only reached through `withLock`.
+extension LockedState: @unchecked Sendable {}
+#else
+extension LockedState: Sendable {}
+#endif
 
 #if !canImport(Darwin) && !VOW_FORCE_PORTABLE_LOCKS
 /// Tells ThreadSanitizer about `Mutex`, in debug builds run under `--sanitize=thread`.
@@ -115,8 +122,8 @@ enum ThreadSanitizer {
 /// The state and its platform lock in one allocation. A platform lock must keep one address while
 /// in use, which the buffer's element storage gives it (a struct's stored property would not).
 @usableFromInline
-final class PortableLockStorage<State>: ManagedBuffer<State, PlatformLock>, @unchecked Sendable {
-    // @unchecked: every access to the header goes through `withLock`.
+final class PortableLockStorage<State>: ManagedBuffer<State, PlatformLock> {
+    // Not `Sendable` (`ManagedBuffer` is not): `LockedState`, its only owner, vouches for it.
 
     @inlinable
     static func make(_ initialState: State) -> PortableLockStorage<State> {
