@@ -77,7 +77,7 @@ enum PendingHandlers<Value: Sendable>: Sendable {
         case .one(let handler):
             Trampoline.run(handler, with: value)
         case .many(let list):
-            Trampoline.run(list.handlers, with: value)
+            Trampoline.run(list.entries, with: value)
         }
     }
 }
@@ -110,8 +110,9 @@ final class HandlerList<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     init(_ first: @escaping @Sendable (Value) -> Void) {
-        entries = [Entry(key: 0, handler: first)]
-        entries.reserveCapacity(2)
+        entries = []
+        entries.reserveCapacity(4)
+        entries.append(Entry(key: 0, handler: first))
     }
 
     @inlinable
@@ -154,11 +155,6 @@ final class HandlerList<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// The live handlers, in registration order.
-    @inlinable
-    var handlers: [@Sendable (Value) -> Void] {
-        entries.compactMap(\.handler)
-    }
 }
 
 /// What a box holds: handlers while pending, then its value forever.
