@@ -20,6 +20,8 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        // SwiftNIO's EventLoopFuture is the side-by-side reference for the same workloads.
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         .executableTarget(
@@ -27,6 +29,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Vow", package: rootPackageIdentity),
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             path: "Benchmarks/VowBenchmarks",
             plugins: [
@@ -39,6 +43,8 @@ let package = Package(
             name: "VowInstructionCounts",
             dependencies: [
                 .product(name: "Vow", package: rootPackageIdentity),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             path: "Sources/VowInstructionCounts"
         ),

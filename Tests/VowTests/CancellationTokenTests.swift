@@ -678,10 +678,10 @@ final class CancellationTokenTests: XCTestCase {
 
 /// A value shared by test threads, reachable only under a lock.
 private final class Locked<Value: Sendable>: Sendable {
-    private let lock: CancellationLock<Value>
+    private let lock: LockedState<Value>
 
     init(_ value: Value) {
-        lock = CancellationLock(value)
+        lock = LockedState(value)
     }
 
     var value: Value {

@@ -16,6 +16,8 @@ enum MemoryMetrics {
     static let promiseHeapBytes = BenchmarkMetric.custom("promise heap bytes", useScalingFactor: false)
     /// The same for the `Resolver` that `pending()` returns beside the promise.
     static let resolverHeapBytes = BenchmarkMetric.custom("resolver heap bytes", useScalingFactor: false)
+    /// The same for the `EventLoopFuture<Int>` of a pending NIO promise (the reference).
+    static let nioFutureHeapBytes = BenchmarkMetric.custom("nio future heap bytes", useScalingFactor: false)
 }
 
 func registerMemoryBenchmarks() {

@@ -23,6 +23,7 @@ let benchmarks: @Sendable () -> Void = {
     registerCombinatorBenchmarks()
     registerBridgeBenchmarks()
     registerCancellationBenchmarks()
+    registerNIOReferenceBenchmarks()
 }
 
 /// Whether this is CI's quick pass (`VOW_BENCHMARK_SMOKE` set and not `0`).

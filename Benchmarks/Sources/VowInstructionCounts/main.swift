@@ -7,6 +7,8 @@
 //     VowInstructionCounts <case> <operations>
 
 import Dispatch
+import NIOCore
+import NIOEmbedded
 import Synchronization
 import Vow
 #if canImport(Glibc)
@@ -83,6 +85,56 @@ let syncCases: [String: (Int) -> Void] = [
             resolver.fulfill(index)
         }
     },
+    "vow: create, done, fulfil one pending promise": { count in
+        for index in 0..<count {
+            let (promise, resolver) = Promise<Int>.pending()
+            _ = promise.done(on: nil) { consume($0) }
+            resolver.fulfill(index)
+        }
+    },
+    "vow: 1M-link chain, resolve": { count in
+        // A million links are built in both runs, the measured run (count 1,000,000) resolves them;
+        // both exit at once, so the difference is the resolution (and the freeing it allows).
+        let (root, resolver) = Promise<Int>.pending()
+        var last = root
+        for _ in 0..<1_000_000 { last = last.map(on: nil) { $0 &+ 1 } }
+        if count > 0 { resolver.fulfill(0) }
+        consume(last)
+        exit(0)
+    },
+    "nio: map, fulfilled root": { count in
+        let loop = EmbeddedEventLoop()
+        let root = opaque(loop.makeSucceededFuture(1))
+        for _ in 0..<count { consume(root.map { $0 &+ 1 }) }
+    },
+    "nio: flatMap, fulfilled root": { count in
+        let loop = EmbeddedEventLoop()
+        let root = opaque(loop.makeSucceededFuture(1))
+        for _ in 0..<count { consume(root.flatMap { loop.makeSucceededFuture($0 &+ 1) }) }
+    },
+    "nio: create, observe, fulfil one pending promise": { count in
+        let loop = EmbeddedEventLoop()
+        for index in 0..<count {
+            let promise = loop.makePromise(of: Int.self)
+            promise.futureResult.whenSuccess { consume($0) }
+            promise.succeed(index)
+        }
+    },
+    "nio: whenAllSucceed over 100k": { count in
+        let loop = EmbeddedEventLoop()
+        let futures = (0..<100_000).map { loop.makeSucceededFuture($0) }
+        if count > 0 { consume(EventLoopFuture.whenAllSucceed(Array(futures.prefix(count)), on: loop)) }
+        consume(futures)
+    },
+    "nio: 1M-link chain, resolve": { count in
+        let loop = EmbeddedEventLoop()
+        let root = loop.makePromise(of: Int.self)
+        var last = root.futureResult
+        for _ in 0..<1_000_000 { last = last.map { $0 &+ 1 } }
+        if count > 0 { root.succeed(0) }
+        consume(last)
+        exit(0)
+    },
     "vow: when(fulfilled:) over 100k": { count in
         // `count` elements; the inputs are made in both the measured and the empty run.
         let promises = (0..<100_000).map { Promise.value($0) }
@@ -112,7 +164,34 @@ let asyncCases: [String: (Int) async throws -> Void] = [
     },
 ]
 
+#if !canImport(Darwin)
+/// glibc's `malloc_usable_size`, declared in <malloc.h>, which the Glibc module does not export.
+@_silgen_name("malloc_usable_size")
+func malloc_usable_size(_ pointer: UnsafeMutableRawPointer?) -> Int
+#endif
+
+/// What the allocator set aside for `object` (its size class, without the chunk header).
+func heapBytes(of object: AnyObject) -> Int {
+    let address = Unmanaged.passUnretained(object).toOpaque()
+    #if canImport(Darwin)
+    return malloc_size(address)
+    #else
+    return malloc_usable_size(address)
+    #endif
+}
+
 let arguments = CommandLine.arguments
+// `sizes 0`: the usable heap bytes of a pending `Promise<Int>`, its `Resolver` and a pending NIO
+// promise's `EventLoopFuture<Int>`, for `ratios.py --instructions`'s memory row.
+if arguments.count == 3, arguments[1] == "sizes" {
+    let (promise, resolver) = Promise<Int>.pending()
+    let loop = EmbeddedEventLoop()
+    let nioPromise = loop.makePromise(of: Int.self)
+    print(heapBytes(of: promise), heapBytes(of: resolver), heapBytes(of: nioPromise.futureResult))
+    resolver.fulfill(0)
+    nioPromise.succeed(0)
+    exit(0)
+}
 guard arguments.count == 3, let count = Int(arguments[2]) else {
     print("usage: VowInstructionCounts <case> <operations>; cases:")
     for name in (Array(syncCases.keys) + Array(asyncCases.keys)).sorted() { print("  \(name)") }

@@ -71,19 +71,25 @@ extension Promise {
     #endif
 
     /// Waits for a pending promise with one checked continuation and one small state object.
+    /// A cancelled awaiter removes its handler from the promise at once, so awaiters of a promise
+    /// that never settles do not accumulate.
     @inlinable
     func valueWhenSettled(isolation: isolated (any Actor)? = #isolation) async throws -> T {
         let awaiter = PromiseAwaiter()
         let settled = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                if awaiter.install(continuation) {
-                    // Runs at once, here, if the promise settled since `value` looked.
-                    box.observe { _ in awaiter.settle() }
-                    abandonIfOrphaned()
+                guard awaiter.install(continuation) else { return }
+                // Runs at once, here, if the promise settled since `value` looked (no key then).
+                if let key = box.observeRemovably({ _ in awaiter.settle() }),
+                   !awaiter.record(handlerKey: key) {
+                    box.removeHandler(key)
                 }
+                abandonIfOrphaned()
             }
         } onCancel: {
-            awaiter.cancel()
+            if let key = awaiter.cancel() {
+                box.removeHandler(key)
+            }
         }
         guard settled, let result = box.inspect() else {
             throw CancellationError()

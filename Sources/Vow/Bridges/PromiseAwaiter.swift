@@ -11,6 +11,10 @@
 /// before or after the continuation exists). Each transition happens under the lock and returns
 /// the continuation to resume, if any; the caller resumes it after the lock is released.
 ///
+/// A cancelled awaiter also takes its handler back out of the promise at once (the promise may
+/// never settle): the handler's key is recorded once registered, and whichever of `record(_:)`
+/// and `cancel()` comes second hands it to its caller for removal.
+///
 /// ```
 /// idle ──install──▶ waiting ──settle──▶ finished
 ///   │                  │
@@ -31,11 +35,21 @@ final class PromiseAwaiter: Sendable {
         case finished
     }
 
-    @usableFromInline let phase: LockedState<Phase>
+    @usableFromInline
+    struct State: Sendable {
+        @usableFromInline var phase: Phase = .idle
+        /// The key of the handler registered on the promise, once known.
+        @usableFromInline var handlerKey: UInt32?
+
+        @inlinable
+        init() {}
+    }
+
+    @usableFromInline let state: LockedState<State>
 
     @inlinable
     init() {
-        phase = LockedState(.idle)
+        state = LockedState(State())
     }
 
     /// Installs the continuation.
@@ -43,10 +57,10 @@ final class PromiseAwaiter: Sendable {
     ///   the task was already cancelled, in which case the continuation has been resumed.
     @inlinable
     func install(_ continuation: CheckedContinuation<Bool, Never>) -> Bool {
-        let alreadyCancelled: Bool = phase.withLock { phase in
-            switch phase {
+        let alreadyCancelled: Bool = state.withLock { state in
+            switch state.phase {
             case .idle:
-                phase = .waiting(continuation)
+                state.phase = .waiting(continuation)
                 return false
             case .cancelled:
                 return true
@@ -61,12 +75,23 @@ final class PromiseAwaiter: Sendable {
         return true
     }
 
+    /// Records the key of the handler registered on the promise.
+    /// - Returns: `false` if the awaiter was cancelled meanwhile: the caller removes the handler.
+    @inlinable
+    func record(handlerKey: UInt32) -> Bool {
+        state.withLock { state in
+            if case .cancelled = state.phase { return false }
+            state.handlerKey = handlerKey
+            return true
+        }
+    }
+
     /// Resumes the awaiter because the promise settled, unless it was cancelled first.
     @inlinable
     func settle() {
-        let continuation: CheckedContinuation<Bool, Never>? = phase.withLock { phase in
-            guard case .waiting(let continuation) = phase else { return nil }
-            phase = .finished
+        let continuation: CheckedContinuation<Bool, Never>? = state.withLock { state in
+            guard case .waiting(let continuation) = state.phase else { return nil }
+            state.phase = .finished
             return continuation
         }
         continuation?.resume(returning: true)
@@ -74,20 +99,24 @@ final class PromiseAwaiter: Sendable {
 
     /// Releases the awaiter as cancelled: now if it is waiting, or as soon as it installs its
     /// continuation. Does nothing once the promise's settlement was delivered.
+    /// - Returns: the key of the handler to remove from the promise, if one was recorded.
     @inlinable
-    func cancel() {
-        let continuation: CheckedContinuation<Bool, Never>? = phase.withLock { phase in
-            switch phase {
+    func cancel() -> UInt32? {
+        let (continuation, handlerKey): (CheckedContinuation<Bool, Never>?, UInt32?) = state.withLock { state in
+            switch state.phase {
             case .idle:
-                phase = .cancelled
-                return nil
+                state.phase = .cancelled
+                return (nil, nil)
             case .waiting(let continuation):
-                phase = .cancelled
-                return continuation
+                state.phase = .cancelled
+                let handlerKey = state.handlerKey
+                state.handlerKey = nil
+                return (continuation, handlerKey)
             case .cancelled, .finished:
-                return nil
+                return (nil, nil)
             }
         }
         continuation?.resume(returning: false)
+        return handlerKey
     }
 }

@@ -3,7 +3,7 @@ import Dispatch
 /// The life of one cancellation, as a value: which handlers wait, whether cancellation has begun,
 /// and who waits for a running handler.
 ///
-/// It is only ever used inside ``CancellationLock/withLock(_:)``. Every transition returns an
+/// It is only ever used inside ``LockedState/withLock(_:)``. Every transition returns an
 /// action; ``CancellationTokenStorage`` performs it after releasing the lock, so handlers run, and
 /// disposed handlers are released, with no lock held (the design of swift-async-algorithms'
 /// `MergeStateMachine`).

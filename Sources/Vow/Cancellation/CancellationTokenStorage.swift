@@ -4,7 +4,7 @@
 /// source is observable (its `deinit` calls ``abandon()``) while tokens live on.
 @usableFromInline
 final class CancellationTokenStorage: Sendable {
-    private let lock = CancellationLock(CancellationStateMachine())
+    private let lock = LockedState(CancellationStateMachine())
 
     init() {}
 

@@ -58,8 +58,7 @@ enum DescribedPhase<Value> {
 extension Box {
     /// Whether handlers wait on the box (a pending box with at least one).
     var hasHandlers: Bool {
-        if case .pending(let handlerCount) = phaseForDescription { return handlerCount > 0 }
-        return false
+        handlerCount > 0
     }
 
     /// The phase for a description; does not count as observing the outcome.
@@ -68,11 +67,7 @@ extension Box {
             switch state.phase {
             case .sealed(let value):
                 return .sealed(value)
-            case .pending(.none):
-                return .pending(handlerCount: 0)
-            case .pending(.one):
-                return .pending(handlerCount: 1)
-            case .pending(.many(let handlers)):
+            case .pending(let handlers):
                 return .pending(handlerCount: handlers.count)
             }
         }

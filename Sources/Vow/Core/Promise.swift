@@ -1,5 +1,5 @@
 import Dispatch
-#if !canImport(Darwin)
+#if !canImport(Darwin) && !VOW_FORCE_PORTABLE_LOCKS
 import Synchronization
 #endif
 
@@ -217,8 +217,9 @@ extension Promise where T == Void {
 /// its `deinit`, so relaxed atomics suffice.
 @usableFromInline
 struct SettlementMark: ~Copyable, Sendable {
-    #if canImport(Darwin)
-    // `Atomic` needs macOS 15 / iOS 18, above Vow's floor: always ask the box there.
+    #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
+    // `Atomic` needs macOS 15 / iOS 18, above Vow's floor: always ask the box there (and on Linux
+    // when `VOW_FORCE_PORTABLE_LOCKS` selects the Apple-platform structure, so CI tests this path).
     @inlinable init() {}
 
     @inlinable init(sealedWith result: Result<some Any>) {}

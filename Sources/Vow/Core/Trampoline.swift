@@ -72,16 +72,16 @@ final class Trampoline {
         }
     }
 
-    /// Calls every handler in `handlers`, in order, with `value`.
+    /// Calls every handler still in `entries` (removed ones are `nil`), in order, with `value`.
     @inlinable
-    static func run<Value>(_ handlers: [@Sendable (Value) -> Void], with value: Value) {
+    static func run<Value>(_ entries: [HandlerList<Value>.Entry], with value: Value) {
         let trampoline = current
         guard trampoline.depth < maximumDepth else {
-            trampoline.deferred.append { for handler in handlers { handler(value) } }
+            trampoline.deferred.append { for entry in entries { entry.handler?(value) } }
             return
         }
         trampoline.depth += 1
-        for handler in handlers { handler(value) }
+        for entry in entries { entry.handler?(value) }
         trampoline.depth -= 1
         if trampoline.depth == 0, trampoline.nextDeferred < trampoline.deferred.count {
             trampoline.drain()
