@@ -170,6 +170,11 @@ struct BoxState<Value: Sendable>: Sendable {
     /// Whether anything ever looked at the outcome: a handler or a synchronous inspection.
     /// A rejected promise that nobody observed is reported when it is deallocated.
     @usableFromInline var isObserved: Bool
+    #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
+    /// Whether the resolver went while the box was pending with nothing waiting on it, where the
+    /// promise's settlement mark cannot hold that (no `Atomic`): see Promise+Abandonment.swift.
+    @usableFromInline var isOrphaned = false
+    #endif
 
     @inlinable
     init(phase: BoxPhase<Value>) {

@@ -14,20 +14,42 @@
 //
 // Ordering: the resolver records the orphan mark, then reads the box's handlers under its lock; a
 // waiter adds its handler under the same lock, then reads the mark. Whichever comes second sees
-// the other, so a handler is never left waiting on an orphan. Where the mark cannot be recorded
-// (Apple platforms below the `Atomic` floor) the promise is abandoned at once instead.
+// the other, so a handler is never left waiting on an orphan. Where the mark has no `Atomic`
+// (Apple platforms, whose floor is below it) the box records the orphan under its own lock.
 
 extension Promise {
     /// The resolver (or callback completion) that was to settle this promise has been
     /// deallocated while it was pending.
     func resolverDeallocated() {
+        #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
+        // No atomic mark here: record the orphan in the box, in the same critical section that
+        // looks for waiting handlers.
+        let isWatched = box.state.withLock { state in
+            guard case .pending(let handlers) = state.phase else { return false }
+            if handlers.count > 0 { return true }
+            state.isOrphaned = true
+            return false
+        }
+        if isWatched { abandon() }
+        #else
         guard settlement.recordOrphaned(), !box.hasHandlers else { return abandon() }
+        #endif
     }
 
     /// Abandons the promise if its resolver has gone; called after a handler is added.
     @inlinable
     func abandonIfOrphaned() {
-        if settlement.isOrphaned { abandon() }
+        if isOrphaned { abandon() }
+    }
+
+    /// Whether the resolver went while the promise was pending and nothing waited on it.
+    @inlinable
+    var isOrphaned: Bool {
+        #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
+        box.state.withLock { $0.isOrphaned }
+        #else
+        settlement.isOrphaned
+        #endif
     }
 
     /// Rejects the promise with `VowError.abandoned` because nothing can settle it any more, and

@@ -175,7 +175,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         // Swift runs a generic class's deinit unspecialized, where reading the box costs several
         // generic-metadata lookups: skip that for promises that were never rejected (or left
         // pending by a dropped resolver).
-        guard settlement.wasRejected || settlement.isOrphaned else { return }
+        guard settlement.wasRejected || isOrphaned else { return }
         reportIfUnhandledRejection()
     }
 
@@ -183,7 +183,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// needs is not looked up at the top of every `deinit`, where the compiler would hoist it.
     @inline(never)
     func reportIfUnhandledRejection() {
-        if settlement.isOrphaned, box.isPending { return reportDeallocatedWhilePending() }
+        if isOrphaned, box.isPending { return reportDeallocatedWhilePending() }
         guard case .rejected(let error)? = box.unobservedValue() else { return }
         // An abandoned promise was reported as a diagnostic when it was abandoned; that nobody saw
         // it is PromiseKit's "pending promise deallocated" (Promise+Abandonment.swift).
@@ -230,10 +230,6 @@ struct SettlementMark: ~Copyable, Sendable {
 
     @inlinable var wasRejected: Bool { true }
 
-    /// Cannot be recorded here: a promise whose resolver goes is abandoned at once instead.
-    @inlinable func recordOrphaned() -> Bool { false }
-
-    @inlinable var isOrphaned: Bool { false }
     #else
     @usableFromInline static var sealedBit: UInt8 { 1 }
     @usableFromInline static var rejectedBit: UInt8 { 2 }
