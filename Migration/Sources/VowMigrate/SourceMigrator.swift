@@ -15,7 +15,16 @@ public enum SourceMigrator {
     /// - Running the result through again changes nothing.
     /// - With both steps, the alternatives' findings are located in the switched text, which
     ///   differs from the original only where a duplicate `import PromiseKit` line was removed.
-    public static func migrate(source: String, fileName: String, options: MigrationOptions) -> FileMigration {
+    ///
+    /// `progress`, if given, is called on the calling thread as the work moves through the file.
+    public static func migrate(source: String, fileName: String, options: MigrationOptions,
+                               progress: ((MigrationStage) -> Void)? = nil) -> FileMigration {
+        // A large file is read in pieces, so memory follows the piece and not the file.
+        if let target = options.target,
+           let chunked = ChunkedMigration.migrate(source: source, fileName: fileName, options: options, target: target, progress: progress) {
+            return chunked
+        }
+        progress?(MigrationStage("parsing"))
         let tree = Parser.parse(source: source)
         let converter = SourceLocationConverter(fileName: fileName, tree: tree)
         if tree.hasError {
@@ -25,6 +34,7 @@ public enum SourceMigrator {
         var text = source, textTree = tree, textConverter = converter
         var findings: [Finding] = []
         if options.fromPromiseKit {
+            progress?(MigrationStage("switching from PromiseKit"))
             var change = PromiseKitSwitch(source: source, tree: tree, converter: converter)
             change.run()
             findings = inSourceOrder(change.findings)
@@ -40,12 +50,14 @@ public enum SourceMigrator {
         }
 
         var rewrite = FileRewrite(source: text, tree: textTree, converter: textConverter, options: options, target: target)
+        rewrite.progress = progress
         rewrite.run()
         findings = options.fromPromiseKit ? inSourceOrder(findings + rewrite.findings) : rewrite.findings
         guard rewrite.hasEdits else {
             return FileMigration(output: text, changed: text != source, findings: findings)
         }
         let output = rewrite.apply()
+        progress?(MigrationStage("checking the output"))
         if Parser.parse(source: output).hasError { return unparseableOutput(source) }
         return FileMigration(output: output, changed: output != source, findings: findings)
     }

@@ -195,8 +195,9 @@ public struct MigrationRun: Sendable {
         } catch {
             return FileReport(path: path, changed: false, lines: 0, findings: [], error: error.description)
         }
-        progress?.stage(path, "migrating")
-        let migration = SourceMigrator.migrate(source: source.text, fileName: path, options: options)
+        let migration = SourceMigrator.migrate(source: source.text, fileName: path, options: options) { stage in
+            progress?.stage(path, stage.name, fraction: stage.fraction)
+        }
         var report = FileReport(path: path, changed: migration.changed, lines: source.newlines, findings: migration.findings)
         guard migration.changed else { return report }
         switch mode {

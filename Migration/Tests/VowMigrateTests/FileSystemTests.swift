@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import VowMigrate
 @testable import VowMigrateDriver
 #if canImport(Glibc)
 import Glibc
@@ -152,7 +153,7 @@ final class FileSystemTests: XCTestCase {
         let directory = try TestSupport.temporaryDirectory(self)
         let tree = directory.appendingPathComponent("Tree")
         let outside = try write(callbackFile, "Vendor/Client.swift", in: directory)
-        try write(callbackFile.replacingOccurrences(of: "ping", with: "pong"), "Own.swift", in: tree)
+        try write(callbackFile.replacingOccurrences(of: "func ping(", with: "func pong("), "Own.swift", in: tree)
         let link = tree.appendingPathComponent("Client.swift").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside)
         let result = try TestSupport.migrate([tree.path, "--to", "promise", "--in-place"])
@@ -265,6 +266,22 @@ final class FileSystemTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.standardError)
         XCTAssertFalse(result.standardOutput.contains("-import Foundation"), result.standardOutput)
         XCTAssertTrue(result.standardOutput.contains("+import Vow\n"), result.standardOutput)
+    }
+
+    func testInAFileMixingLineEndingsGeneratedLinesTakeTheirNeighboursEnding() {
+        // `Windows` was written on Windows (CRLF), `Unix` pasted in later (LF); the import line is LF.
+        let windows = "final class Windows: Sendable {\r\n    func ping(completion: @escaping @Sendable (Error?) -> Void) {\r\n        completion(nil)\r\n    }\r\n}\r\n"
+        let unix = "final class Unix: Sendable {\n    func pong(completion: @escaping @Sendable (Error?) -> Void) {\n        completion(nil)\n    }\n}\n"
+        let source = "import Foundation\n\n" + windows + "\n" + unix
+        let output = SourceMigrator.migrate(source: source, fileName: "Mixed.swift", options: .init(target: .promise)).output
+        XCTAssertTrue(output.hasPrefix("import Foundation\nimport Vow\n\nfinal class Windows"), output)
+        let windowsPart = String(output[output.range(of: "final class Windows")!.lowerBound..<output.range(of: "final class Unix")!.lowerBound])
+        let unixPart = String(output[output.range(of: "final class Unix")!.lowerBound...])
+        XCTAssertTrue(windowsPart.contains("func ping() -> Promise<Void> {\r\n        Promise { seal in\r\n"), windowsPart)
+        XCTAssertFalse(windowsPart.dropLast(2).replacingOccurrences(of: "\r\n", with: "").contains("\n"), "a bare LF among the CRLF lines")
+        XCTAssertTrue(unixPart.contains("func pong() -> Promise<Void> {\n        Promise { seal in\n"), unixPart)
+        XCTAssertFalse(unixPart.contains("\r"), "a CR among the LF lines")
+        XCTAssertFalse(SourceMigrator.migrate(source: output, fileName: "Mixed.swift", options: .init(target: .promise)).changed)
     }
 
     // MARK: - Clear errors

@@ -122,7 +122,7 @@ struct CompletionFunctionReader {
         for (index, parameter) in signature.parameterClause.parameters.enumerated() {
             let label = parameter.firstName.text == "_" ? nil : parameter.firstName.text
             let name = parameter.secondName?.text ?? parameter.firstName.text
-            parameters.append(.init(label: label, name: name, text: parameter.with(\.trailingComma, nil).trimmedDescription))
+            parameters.append(.init(label: label, name: name, text: parameter.detached.with(\.trailingComma, nil).trimmedDescription))
             if let closure = typeReader.closureType(of: parameter.type), closure.escaping,
                TypeReader.returnsVoid(closure.function) {
                 closures.append(Closure(index: index, name: name, words: "\(label ?? "") \(name)", function: closure.function))

@@ -11,10 +11,17 @@ struct FileRewrite {
     let converter: SourceLocationConverter
     let options: MigrationOptions
     let target: MigrationTarget
-    let unit: String
+    var unit: String
     private(set) var findings: [Finding] = []
-    private var edits: [Edit] = []
-    private var needsVow = false
+    private(set) var edits: [Edit] = []
+    private(set) var needsVow = false
+    /// For a piece of a large file (`ChunkedMigration`): the bytes whose functions this rewrite
+    /// handles, what the whole file declares, and whether to add `import Vow` (`nil`: when needed).
+    var ownedRange: Range<Int>?
+    var knowledge: FileKnowledge?
+    var vowImport: Bool?
+    /// Told where the rewrite is, function by function.
+    var progress: ((MigrationStage) -> Void)?
 
     init(source: String, tree: SourceFileSyntax, converter: SourceLocationConverter, options: MigrationOptions, target: MigrationTarget) {
         self.source = source
@@ -32,16 +39,23 @@ struct FileRewrite {
         let collector = DeclarationCollector()
         collector.walk(tree)
         let reader = CompletionFunctionReader(
-            typeReader: TypeReader(aliases: collector.aliases),
-            cancellableTypes: collector.cancellableTypes,
-            sendableTypes: collector.sendableTypes
+            typeReader: TypeReader(aliases: knowledge?.aliases(adding: collector.aliases) ?? collector.aliases),
+            cancellableTypes: knowledge?.cancellableTypes ?? collector.cancellableTypes,
+            sendableTypes: knowledge?.sendableTypes ?? collector.sendableTypes
         )
         var protocolAlternatives: [(protocolDecl: ProtocolDeclSyntax, lines: [CodeLines], sendableAssociatedTypes: [String])] = []
         let replacer = options.replace
             ? BodyReplacer(collector: collector, reader: reader, target: target, tree: tree, bytes: bytes)
             : nil
 
-        for site in collector.functions {
+        // By scope and name, so finding an existing alternative costs the same in a type of ten
+        // functions as in one of ten thousand.
+        var declared: [String: [DeclarationCollector.Signature]] = [:]
+        for (scope, signatures) in knowledge?.signatures ?? collector.signatures {
+            for signature in signatures { declared[scope + "\u{0}" + signature.swiftName, default: []].append(signature) }
+        }
+        for site in collector.functions where ownedRange?.contains(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset) ?? true {
+            progress?(MigrationStage("rewriting", fraction: Double(site.decl.position.utf8Offset) / Double(max(1, bytes.count))))
             let isRequirement = site.protocolDecl != nil
             switch reader.read(site.decl, isProtocolRequirement: isRequirement) {
             case .notCandidate:
@@ -51,7 +65,7 @@ struct FileRewrite {
             case .candidate(let function):
                 let emitter = AlternativeEmitter(function: function, target: target,
                                                  enclosingTypeParameters: site.nonSendableTypeParameters)
-                let existing = collector.signatures[site.scope, default: []].filter { $0.swiftName == emitter.alternativeSwiftName }
+                let existing = declared[site.scope + "\u{0}" + emitter.alternativeSwiftName] ?? []
                 if existing.contains(where: { target == .promise ? $0.returnsVowType : $0.isAsync }) {
                     report(.alreadyMigrated, function.swiftName, site.decl, "already has the alternative `\(emitter.alternativeSwiftName)`")
                     continue
@@ -95,7 +109,8 @@ struct FileRewrite {
         for entry in protocolAlternatives {
             insertExtension(for: entry.protocolDecl, members: entry.lines, sendableAssociatedTypes: entry.sendableAssociatedTypes)
         }
-        if needsVow && !collector.importsVow && !edits.isEmpty {
+        let importsVow = collector.importsVow || knowledge?.importsVow == true
+        if vowImport ?? (needsVow && !edits.isEmpty), !importsVow {
             insertVowImport(after: collector.lastTopLevelImport)
             let replaced = edits.filter { $0.removing > 0 }
             for offset in ResultQualifier.unqualifiedResultOffsets(in: tree)

@@ -1,0 +1,133 @@
+import SwiftParser
+import SwiftSyntax
+
+/// What a whole file declares, gathered piece by piece from a large file, as plain values (no
+/// syntax trees), so each piece is read knowing the others.
+struct FileKnowledge {
+    var aliasTexts: [String: String] = [:]
+    var cancellableTypes: Set<String> = []
+    var sendableTypes: Set<String> = []
+    var signatures: [String: [DeclarationCollector.Signature]] = [:]
+    var importsVow = false
+
+    /// The file's typealiases, those of the current piece as they are, the others parsed again
+    /// from their text (a node of another piece would keep that piece's whole tree alive).
+    func aliases(adding own: [String: TypeSyntax]) -> [String: TypeSyntax] {
+        var result = own
+        for (name, text) in aliasTexts where result[name] == nil {
+            let parsed = Parser.parse(source: "typealias \(name) = \(text)")
+            if let alias = parsed.statements.first?.item.as(TypeAliasDeclSyntax.self) {
+                result[name] = alias.initializer.value
+            }
+        }
+        return result
+    }
+
+    /// Adds what one piece's walk found, keeping only the functions the piece owns (the header
+    /// of a type cut in pieces is seen by each of them).
+    mutating func add(_ collector: DeclarationCollector, owned: Range<Int>) {
+        for (name, type) in collector.aliases where aliasTexts[name] == nil { aliasTexts[name] = type.trimmedDescription }
+        cancellableTypes.formUnion(collector.cancellableTypes)
+        sendableTypes.formUnion(collector.sendableTypes)
+        importsVow = importsVow || collector.importsVow
+        for site in collector.functions where owned.contains(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset) {
+            let labels = site.decl.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+            let returnText = site.decl.signature.returnClause?.type.trimmedDescription ?? ""
+            signatures[site.scope, default: []].append(DeclarationCollector.Signature(
+                swiftName: CompletionFunction.swiftName(site.decl.name.text, labels: labels),
+                isAsync: site.decl.signature.effectSpecifiers?.asyncSpecifier != nil,
+                returnsVowType: returnText.hasPrefix("Promise<") || returnText.hasPrefix("Guarantee<")
+            ))
+        }
+    }
+}
+
+/// Adds alternatives to a large file piece by piece (`SourceChunks`), so peak memory follows
+/// the size of a piece, not of the file: a first pass reads what the whole file declares, a
+/// second rewrites each piece knowing it, and each rewritten piece is parsed again to check it.
+/// Edits and findings are those of the whole-file path; anything unusual (a piece that does not
+/// parse, a file declaring its own `Result`) returns `nil` and the caller reads the whole file.
+enum ChunkedMigration {
+    /// Files at least this big are read in pieces of about this size.
+    static let pieceSize = 1 << 20
+
+    static func migrate(source: String, fileName: String, options: MigrationOptions, target: MigrationTarget,
+                        progress: ((MigrationStage) -> Void)?, pieceSize: Int = pieceSize) -> FileMigration? {
+        guard !options.replace, !options.fromPromiseKit, source.utf8.count >= 2 * pieceSize else { return nil }
+        let bytes = Array(source.utf8)
+        guard let chunks = SourceChunks.plan(bytes, targetSize: pieceSize) else { return nil }
+        let unit = Indentation.detectUnit(in: source)
+        let total = Double(chunks.count * 2)
+
+        // 1. What the whole file declares, and where it spells `Result`.
+        var knowledge = FileKnowledge()
+        var resultOffsets: [Int] = []
+        for (number, chunk) in chunks.enumerated() {
+            progress?(MigrationStage("reading", fraction: Double(number) / total))
+            let tree = Parser.parse(source: chunk.masked(bytes))
+            if tree.hasError { return nil }
+            let collector = DeclarationCollector()
+            collector.walk(tree)
+            knowledge.add(collector, owned: chunk.owned)
+            let qualifier = ResultQualifier()
+            qualifier.walk(tree)
+            if qualifier.declaresResult { return nil }
+            resultOffsets += qualifier.offsets.filter { chunk.owned.contains($0) }
+        }
+
+        // 2. Each piece rewritten with that knowledge; the first last, to add `import Vow` once
+        //    if any piece needs it.
+        var edits: [TextEdit] = []
+        var findings: [Finding] = []
+        var needsVow = false
+        var firstPiece: (edits: [TextEdit], findings: [Finding])?
+        for number in Array(1..<chunks.count) + [0] {
+            let chunk = chunks[number]
+            progress?(MigrationStage("rewriting", fraction: Double(chunks.count + (number == 0 ? chunks.count - 1 : number - 1)) / total))
+            let masked = chunk.masked(bytes)
+            let tree = Parser.parse(source: masked)
+            if tree.hasError { return nil }
+            var rewrite = FileRewrite(source: masked, tree: tree, converter: SourceLocationConverter(fileName: fileName, tree: tree),
+                                      options: options, target: target)
+            rewrite.unit = unit
+            rewrite.ownedRange = chunk.owned
+            rewrite.knowledge = knowledge
+            // The first piece adds the import if another piece needs it, or if it needs it itself.
+            rewrite.vowImport = number == 0 ? (needsVow ? true : nil) : false
+            rewrite.run()
+            if number == 0 {
+                firstPiece = (rewrite.edits, rewrite.findings)
+                needsVow = needsVow || rewrite.needsVow
+            } else {
+                edits += rewrite.edits
+                findings += rewrite.findings
+                needsVow = needsVow || rewrite.needsVow
+            }
+        }
+        guard let first = firstPiece else { return nil }
+        let anyEdits = !edits.isEmpty || !first.edits.isEmpty
+        let importsVow = knowledge.importsVow
+        edits += first.edits
+        findings += first.findings
+        if needsVow && anyEdits && !importsVow {
+            // `Swift.Result` in every piece once the file imports Vow; the first piece did its own.
+            let done = Set(edits.filter { $0.text == "Swift." }.map(\.offset))
+            for offset in resultOffsets where !done.contains(offset) && !chunks[0].owned.contains(offset) {
+                edits.append(TextEdit(offset: offset, removing: 0, text: "Swift."))
+            }
+        }
+        findings = findings.enumerated().sorted { lhs, rhs in
+            (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
+        }.map(\.element)
+        guard !edits.isEmpty else { return FileMigration(output: source, changed: false, findings: findings) }
+
+        // 3. Each piece of the output parses (the pieces are cut where the file's syntax allows).
+        progress?(MigrationStage("checking the output"))
+        for chunk in chunks {
+            let visible = edits.filter { edit in chunk.owned.contains(edit.offset) || chunk.kept.contains { $0.contains(edit.offset) } }
+            if Parser.parse(source: TextEdit.apply(visible, to: chunk.masked(bytes))).hasError { return nil }
+        }
+        let output = TextEdit.apply(edits, to: source)
+        return FileMigration(output: output, changed: output != source, findings: findings)
+    }
+}
