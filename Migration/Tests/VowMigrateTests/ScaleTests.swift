@@ -98,6 +98,10 @@ final class ScaleTests: XCTestCase {
                 XCTAssertTrue(assertSameAsWholeFile(source, target, pieceSize: pieceSize), "\(target) in pieces of \(pieceSize) was not cut")
             }
         }
+        // Without blank lines between members, cuts fall after a member's closing brace.
+        var dense = source
+        while dense.contains("\n\n") { dense = dense.replacingOccurrences(of: "\n\n", with: "\n") }
+        XCTAssertTrue(assertSameAsWholeFile(dense, .promise, pieceSize: 1_500), "a file without blank lines was not cut")
         let whole = SourceMigrator.migrate(source: source, fileName: "F.swift", options: .init(target: .promise))
         XCTAssertTrue(whole.findings.contains { $0.kind == .alreadyMigrated && $0.function == "ping(completion:)" })
         XCTAssertTrue(whole.findings.contains { $0.kind == .skipped && $0.function == "pong(completion:)" })

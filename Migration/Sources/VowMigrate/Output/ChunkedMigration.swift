@@ -92,6 +92,7 @@ enum ChunkedMigration {
             rewrite.unit = unit
             rewrite.ownedRange = chunk.owned
             rewrite.knowledge = knowledge
+            rewrite.fileBytes = bytes
             // The first piece adds the import if another piece needs it, or if it needs it itself.
             rewrite.vowImport = number == 0 ? (needsVow ? true : nil) : false
             rewrite.run()

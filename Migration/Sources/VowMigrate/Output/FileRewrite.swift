@@ -20,6 +20,8 @@ struct FileRewrite {
     var ownedRange: Range<Int>?
     var knowledge: FileKnowledge?
     var vowImport: Bool?
+    /// The whole file's bytes when `source` is a masked piece, to look at what follows a function.
+    var fileBytes: [UInt8]?
     /// Told where the rewrite is, function by function.
     var progress: ((MigrationStage) -> Void)?
 
@@ -142,6 +144,7 @@ struct FileRewrite {
         var text = "\n\n" + lines.render(baseIndent: indent(of: decl), unit: unit)
         // Keep a blank line before a member that followed the original directly.
         var next = decl.endPosition.utf8Offset
+        let bytes = fileBytes ?? bytes
         if next < bytes.count && bytes[next] == UInt8(ascii: "\n") {
             next += 1
             while next < bytes.count && (bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t")) { next += 1 }

@@ -44,7 +44,7 @@ struct SourceChunks {
     }
 
     /// A type body the file can be cut in.
-    private struct Body {
+    struct Body {
         var headerStart: Int
         var open: Int
         var close: Int
@@ -98,7 +98,7 @@ struct SourceChunks {
         case string(hashes: Int, multiline: Bool)
     }
 
-    private static func scan(_ bytes: [UInt8]) -> (bodies: [Body], importsEnd: Int)? {
+    static func scan(_ bytes: [UInt8]) -> (bodies: [Body], importsEnd: Int)? {
         let count = bytes.count
         var bodies: [Body] = []
         var stack: [Context] = [.code(parens: 0)]
@@ -106,6 +106,8 @@ struct SourceChunks {
         var itemStart = 0
         var importsEnd = 0
         var lineHasCode = false
+        var lastCode: UInt8 = 0
+        var pendingCut: Int?
         var index = 0
         func at(_ offset: Int) -> UInt8 { offset < count ? bytes[offset] : 0 }
         func startsWord(_ word: String, _ offset: Int) -> Bool {
@@ -152,15 +154,22 @@ struct SourceChunks {
             }
             // Code.
             if byte == UInt8(ascii: "\n") {
-                if !lineHasCode && braces == 1 && parens == 0 && brackets == 0 && poundIf == 0 && stack.count == 1,
-                   var body = bodies.last, body.close < 0, body.splittable {
-                    // A blank line between members: a place to cut, just after it.
-                    body.cuts.append(index + 1)
-                    bodies[bodies.count - 1] = body
+                // After a blank line or a member's closing brace, between members: a place to cut,
+                // unless the next line continues an expression (`.map { }`).
+                if (!lineHasCode || lastCode == UInt8(ascii: "}")) && braces == 1 && parens == 0 && brackets == 0
+                    && poundIf == 0 && stack.count == 1, let body = bodies.last, body.close < 0, body.splittable {
+                    pendingCut = index + 1
                 }
                 lineHasCode = false
                 index += 1
                 continue
+            }
+            if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r"), let cut = pendingCut {
+                pendingCut = nil
+                if byte != UInt8(ascii: ".") && braces == 1, var body = bodies.last, body.close < 0 {
+                    body.cuts.append(cut)
+                    bodies[bodies.count - 1] = body
+                }
             }
             if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
                 index += 1
@@ -184,6 +193,7 @@ struct SourceChunks {
             }
             let firstOnLine = !lineHasCode
             lineHasCode = true
+            lastCode = byte
             if stack.count == 1 && firstOnLine && braces == 0 && parens == 0 {
                 // A file-scope import (attributes before it allowed).
                 var word = index
