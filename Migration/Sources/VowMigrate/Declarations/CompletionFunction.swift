@@ -91,18 +91,18 @@ struct CompletionFunctionReader {
         let name = functionName.filter { $0 != "`" }
         if name.hasPrefix("on"), let third = name.dropFirst(2).first, third.isUppercase { return true }
         let lowered = name.lowercased()
-        return ["observe", "subscribe", "listen", "addhandler", "addobserver", "addlistener"].contains(where: lowered.contains)
+        return ["observe", "subscribe", "listen", "addhandler", "addobserver", "addlistener"].contains(where: lowered.hasSubstring)
     }
 
     static func isCompletionName(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        if repeatedCallWords.contains(where: lowered.contains) { return false }
-        return completionWords.contains(where: lowered.contains)
+        if repeatedCallWords.contains(where: lowered.hasSubstring) { return false }
+        return completionWords.contains(where: lowered.hasSubstring)
     }
 
     private static func isFailureName(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        return lowered.contains("fail") || lowered.contains("error")
+        return lowered.hasSubstring("fail") || lowered.hasSubstring("error")
     }
 
     func read(_ decl: FunctionDeclSyntax, isProtocolRequirement: Bool) -> Outcome {
@@ -155,7 +155,7 @@ struct CompletionFunctionReader {
             let successCandidates = closures.filter { closure in
                 closure.index != failureClosure.index && closure.function.parameters.count <= 1
                     && !closure.function.parameters.contains { TypeReader.isErrorType($0.type) }
-                    && !Self.repeatedCallWords.contains(where: closure.words.lowercased().contains)
+                    && !Self.repeatedCallWords.contains(where: closure.words.lowercased().hasSubstring)
             }
             if successCandidates.count == 1, let success = successCandidates.first {
                 handler = success
@@ -168,7 +168,7 @@ struct CompletionFunctionReader {
         if handler == nil {
             let named = closures.filter { Self.isCompletionName($0.words) && !Self.isFailureName($0.words) }
             let failing = closures.filter { closure in
-                if Self.repeatedCallWords.contains(where: closure.words.lowercased().contains) { return false }
+                if Self.repeatedCallWords.contains(where: closure.words.lowercased().hasSubstring) { return false }
                 if Self.scopedBodyNames.contains(closure.name.lowercased()) { return false }
                 if case .success(let shape) = TypeReader.shape(of: closure.function) { return shape.canFail }
                 return false

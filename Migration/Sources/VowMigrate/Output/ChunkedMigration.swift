@@ -55,17 +55,23 @@ enum ChunkedMigration {
                         progress: ((MigrationStage) -> Void)?, pieceSize: Int = pieceSize) -> FileMigration? {
         guard !options.replace, !options.fromPromiseKit, source.utf8.count >= 2 * pieceSize else { return nil }
         let bytes = Array(source.utf8)
-        guard let chunks = SourceChunks.plan(bytes, targetSize: pieceSize) else { return nil }
+        // Each piece is parsed with the whole file's line breaks, so the pieces grow with the file
+        // (at most about 12 of them) to keep that cost linear.
+        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 12)) else { return nil }
         let unit = Indentation.detectUnit(in: source)
         let total = Double(chunks.count * 2)
 
         // 1. What the whole file declares, and where it spells `Result`.
         var knowledge = FileKnowledge()
         var resultOffsets: [Int] = []
+        // Every masked piece has the file's line breaks at the same offsets, so one converter
+        // serves them all.
+        var converter: SourceLocationConverter?
         for (number, chunk) in chunks.enumerated() {
             progress?(MigrationStage("reading", fraction: Double(number) / total))
             let tree = Parser.parse(source: chunk.masked(bytes))
             if tree.hasError { return nil }
+            if converter == nil { converter = SourceLocationConverter(fileName: fileName, tree: tree) }
             let collector = DeclarationCollector()
             collector.walk(tree)
             knowledge.add(collector, owned: chunk.owned)
@@ -87,12 +93,13 @@ enum ChunkedMigration {
             let masked = chunk.masked(bytes)
             let tree = Parser.parse(source: masked)
             if tree.hasError { return nil }
-            var rewrite = FileRewrite(source: masked, tree: tree, converter: SourceLocationConverter(fileName: fileName, tree: tree),
-                                      options: options, target: target)
-            rewrite.unit = unit
+            guard let converter else { return nil }
+            // The file's own bytes: within the piece they are the masked text's, and beyond it they
+            // show what follows a function at the end of the piece.
+            var rewrite = FileRewrite(source: masked, tree: tree, converter: converter, options: options, target: target,
+                                      bytes: bytes, unit: unit)
             rewrite.ownedRange = chunk.owned
             rewrite.knowledge = knowledge
-            rewrite.fileBytes = bytes
             // The first piece adds the import if another piece needs it, or if it needs it itself.
             rewrite.vowImport = number == 0 ? (needsVow ? true : nil) : false
             rewrite.run()

