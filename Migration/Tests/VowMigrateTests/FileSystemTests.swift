@@ -259,6 +259,20 @@ final class FileSystemTests: XCTestCase {
         XCTAssertEqual(again.status, 0, again.standardError)
     }
 
+    /// The index pass reads files as the run does: `--context` through a linked folder, and a
+    /// file with a byte order mark, still lend their typealias to the file migrated.
+    func testTheIndexPassReadsContextThroughLinksAndByteOrderMarks() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        try write(Data([0xEF, 0xBB, 0xBF]) + Data("typealias Done = (Error?) -> Void\r\n".utf8), "Vendor/Types.swift", in: directory)
+        let link = directory.appendingPathComponent("VendorLink").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "Vendor")
+        let api = try write(callbackFile.replacingOccurrences(of: "(Error?) -> Void", with: "Done"), "App/Api.swift", in: directory)
+        let result = try TestSupport.migrate([api, "--context", link, "--to", "async"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardOutput.contains("+    func ping() async throws {"), result.standardOutput)
+        XCTAssertTrue(result.standardError.contains("1 candidate: 1 alternative added"), result.standardError)
+    }
+
     func testTheDiffOfAFileWithAByteOrderMarkDoesNotTouchItsFirstLine() throws {
         let directory = try TestSupport.temporaryDirectory(self)
         let file = try write(Data([0xEF, 0xBB, 0xBF]) + Data(callbackFile.utf8), "Api.swift", in: directory)

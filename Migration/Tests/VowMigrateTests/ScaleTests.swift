@@ -27,6 +27,15 @@ final class ScaleTests: XCTestCase {
         XCTAssertEqual(indexedPieces.output, indexedWhole.output, file: file, line: line)
         XCTAssertEqual(indexedPieces.findings, indexedWhole.findings, file: file, line: line)
         XCTAssertEqual(indexedWhole.output, whole.output, file: file, line: line)
+        // The index pass reads a large file in pieces too; the whole-file path gives the same with it.
+        if let summary = ChunkedMigration.summarize(source: source, fileName: "F.swift", isContext: false, pieceSize: pieceSize) {
+            let piecesIndexed = SourceMigrator.migrate(source: source, fileName: "F.swift", options: options,
+                                                       index: MigrationIndex(summaries: [summary]))
+            XCTAssertEqual(piecesIndexed.output, whole.output, file: file, line: line)
+            XCTAssertEqual(piecesIndexed.findings, whole.findings, file: file, line: line)
+        } else {
+            XCTFail("migrated in pieces, but not summarized in pieces", file: file, line: line)
+        }
         return true
     }
 

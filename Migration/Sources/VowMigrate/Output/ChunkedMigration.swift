@@ -109,6 +109,27 @@ enum ChunkedMigration {
     }
 }
 
+extension ChunkedMigration {
+    /// The index pass's summary of a large file, read piece by piece as `migrate` reads it, so the
+    /// index pass does not hold the whole file's syntax tree either. `nil` (read the file whole)
+    /// for a smaller file or one that cannot be cut or whose pieces do not parse.
+    static func summarize(source: String, fileName: String, isContext: Bool, pieceSize: Int = pieceSize) -> FileSummary? {
+        guard source.utf8.count >= 2 * pieceSize else { return nil }
+        let bytes = Array(source.utf8)
+        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 12)) else { return nil }
+        var summary = FileSummary(file: fileName, isContext: isContext, aliases: [], types: [], functions: [])
+        var converter: SourceLocationConverter?
+        for chunk in chunks {
+            let tree = Parser.parse(source: chunk.masked(bytes))
+            if tree.hasError { return nil }
+            let pieceConverter = converter ?? SourceLocationConverter(fileName: fileName, tree: tree)
+            converter = pieceConverter
+            summary.add(piece: tree, fileName: fileName, owned: chunk.owned, converter: pieceConverter)
+        }
+        return summary
+    }
+}
+
 extension FileSummary {
     /// Adds what one masked piece of a large file declares, keeping only the functions the piece
     /// owns (the header of a type cut in pieces is seen by each of them; its typealiases and
