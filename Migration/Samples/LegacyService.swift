@@ -1,8 +1,8 @@
 // LegacyService.swift: the kind of callback code vow-migrate is for. Try:
 //
-//     swift run --package-path Migration vow-migrate Migration/Samples/LegacyService.swift --to promise
-//     swift run --package-path Migration vow-migrate Migration/Samples/LegacyService.swift --to async
-//     swift run --package-path Migration vow-migrate Migration/Samples/LegacyService.swift --to promise --stage all   # call sites too
+//     scripts/vow-migrate Migration/Samples/LegacyService.swift --to promise
+//     scripts/vow-migrate Migration/Samples/LegacyService.swift --to async
+//     scripts/vow-migrate Migration/Samples/LegacyService.swift --to promise --stage all   # call sites too
 
 import Foundation
 

@@ -1,30 +1,63 @@
 #!/usr/bin/env bash
-# Measures vow-migrate's parse + rewrite throughput on a generated tree (500,000 lines by
-# default), single-threaded and on all cores, with peak memory. The tree goes to a temporary
-# directory and is deleted afterwards; nothing is written into the repository.
+# Measures vow-migrate's throughput and peak memory in a release build, on one core (--jobs 1):
 #
-#   Migration/Scripts/measure-throughput.sh [lines]
+#   1. one file of 10,000 lines,
+#   2. one file of 500,000 lines (the scale targets: >= 20,000 lines per CPU-second,
+#      peak memory <= 20x the file's size),
+#   3. a tree of about 2,000 files of about 257 lines (514,000 lines), then the same tree on all cores.
+#
+# Inputs come from `generate-callback-tree` into a temporary directory, deleted afterwards;
+# nothing is written into the repository. Each run is `--to promise --check`: it reads, parses,
+# rewrites and re-parses every file but writes nothing.
+#
+#   Migration/Scripts/measure-throughput.sh             all of the above
+#   Migration/Scripts/measure-throughput.sh --smoke     a 2,000-line file and a 20-file tree,
+#                                                        in a debug build (checks the script runs)
 set -euo pipefail
-lines="${1:-500000}"
 package="$(cd "$(dirname "$0")/.." && pwd)"
-scratch="$package/.build-release"
+configuration=release
+big=500000 small=10000 tree_files=2000 tree_file_lines=250
+if [ "${1:-}" = "--smoke" ]; then
+    configuration=debug big=2000 small=500 tree_files=20 tree_file_lines=100
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-swift build -c release --package-path "$package" --scratch-path "$scratch" --product vow-migrate >&2
-swift build -c release --package-path "$package" --scratch-path "$scratch" --product generate-callback-tree >&2
-tool="$scratch/release/vow-migrate"
-"$scratch/release/generate-callback-tree" "$work/tree" --lines "$lines" >&2
+swift build -c "$configuration" --package-path "$package" --product vow-migrate >&2
+swift build -c "$configuration" --package-path "$package" --product generate-callback-tree >&2
+bin="$(swift build -c "$configuration" --package-path "$package" --show-bin-path)"
+generate="$bin/generate-callback-tree"
+"$generate" "$work/small" --lines "$small" --lines-per-file "$small" >&2
+"$generate" "$work/big" --lines "$big" --lines-per-file "$big" >&2
+# A file of --lines-per-file 250 comes out at about 257 lines.
+"$generate" "$work/tree" --lines $((tree_files * (tree_file_lines + 7))) --lines-per-file "$tree_file_lines" >&2
 
+printf '%-30s %9s %6s %9s %8s %16s %12s %10s\n' run lines files MB "wall s" "lines/CPU-s" "peak MB" "peak/size"
 measure() {
-    local label="$1"; shift
-    # --check reads, parses, rewrites and re-parses every file but writes nothing.
-    /usr/bin/time -f "$label: peak memory %M KiB, wall %e s, user %U s, system %S s" \
-        "$tool" "$work/tree" --to promise --check "$@" > /dev/null 2> "$work/err" || true
-    grep -E "vow-migrate: |peak memory" "$work/err"
-    # Lines per CPU-second is the per-core figure, whatever else the machine is doing.
-    awk -v lines="$lines" '/peak memory/ { for (i = 1; i <= NF; i++) { if ($i == "user") u = $(i + 1); if ($i == "system") s = $(i + 1) } }
-        END { if (u + s > 0) printf "%s: %d lines per CPU-second\n", label, lines / (u + s) }' label="$label" "$work/err"
+    local label="$1" path="$2"; shift 2
+    local lines files bytes
+    lines=$(find "$path" -name '*.swift' -exec cat {} + | wc -l)
+    files=$(find "$path" -name '*.swift' | wc -l)
+    bytes=$(find "$path" -name '*.swift' -exec cat {} + | wc -c)
+    local largest
+    largest=$(find "$path" -name '*.swift' -printf '%s\n' | sort -n | tail -1)
+    /usr/bin/time -f "%M %e %U %S" -o "$work/time" \
+        "$bin/vow-migrate" "$path" --to promise --check "$@" > /dev/null 2> "$work/err" || true
+    if ! grep -q "would change" "$work/err"; then
+        echo "measure-throughput: '$label' did not finish:" >&2
+        cat "$work/err" >&2
+        exit 1
+    fi
+    read -r peak wall user system < <(tail -1 "$work/time")
+    awk -v label="$label" -v lines="$lines" -v files="$files" -v bytes="$bytes" -v largest="$largest" \
+        -v peak="$peak" -v wall="$wall" -v user="$user" -v sys="$system" 'BEGIN {
+        cpu = user + sys; if (cpu <= 0) cpu = 0.01
+        printf "%-30s %9d %6d %9.1f %8.2f %16d %12.1f %9.1fx\n", label, lines, files, bytes / 1e6, wall,
+            lines / cpu, peak / 1024, peak * 1024 / largest
+    }'
 }
-measure "1 core" --jobs 1
-measure "all cores ($(nproc))"
+measure "one file, ${small} lines" "$work/small" --jobs 1
+measure "one file, ${big} lines" "$work/big" --jobs 1
+measure "${tree_files} files, 1 core" "$work/tree" --jobs 1
+measure "${tree_files} files, all cores ($(nproc))" "$work/tree"
+echo "(peak/size: peak memory over the largest file's size; lines/CPU-s: lines over user + system time, the per-core rate)"

@@ -21,8 +21,19 @@ public enum SourceMigrator {
     /// - Every completion-handler function gets exactly one finding: `added`, `replaced`,
     ///   `alreadyMigrated` or `skipped` (so their number is the file's candidates); functions with
     ///   an escaping closure that the rule does not take for a completion get a `rejected` one.
+    /// - A file of 2 MB or more is read in pieces (`ChunkedMigration`), with the same output.
+    ///
+    /// `progress`, if given, is called on the calling thread as the work moves through the file.
     public static func migrate(source: String, fileName: String, options: MigrationOptions,
-                               index: MigrationIndex? = nil) -> FileMigration {
+                               index: MigrationIndex? = nil,
+                               progress: ((MigrationProgress) -> Void)? = nil) -> FileMigration {
+        // A large file is read in pieces, so memory follows the piece and not the file.
+        if let target = options.target,
+           let chunked = ChunkedMigration.migrate(source: source, fileName: fileName, options: options, target: target,
+                                                  index: index, progress: progress) {
+            return chunked
+        }
+        progress?(MigrationProgress("parsing"))
         let tree = Parser.parse(source: source)
         let converter = SourceLocationConverter(fileName: fileName, tree: tree)
         if tree.hasError {
@@ -32,6 +43,7 @@ public enum SourceMigrator {
         var text = source, textTree = tree, textConverter = converter
         var findings: [Finding] = []
         if options.fromPromiseKit {
+            progress?(MigrationProgress("switching from PromiseKit"))
             var change = PromiseKitSwitch(source: source, tree: tree, converter: converter)
             change.run()
             findings = inSourceOrder(change.findings)
@@ -52,12 +64,14 @@ public enum SourceMigrator {
         }
         var rewrite = FileRewrite(source: text, fileName: fileName, tree: textTree, converter: textConverter, options: options, target: target,
                                   index: knowledge)
+        rewrite.progress = progress
         rewrite.run()
         findings = options.fromPromiseKit ? inSourceOrder(findings + rewrite.findings) : rewrite.findings
         guard rewrite.hasEdits else {
             return FileMigration(output: text, changed: text != source, findings: findings)
         }
         let output = rewrite.apply()
+        progress?(MigrationProgress("checking the output"))
         if Parser.parse(source: output).hasError { return unparseableOutput(source, findings: findings) }
         return FileMigration(output: output, changed: output != source, findings: findings)
     }

@@ -5,7 +5,7 @@ extension MigrationIndex {
     /// Reads every file of the run and every `--context` file into one index, in batches on all
     /// cores, before anything is rewritten. Only summaries are kept, so memory follows the number
     /// of declarations, not the size of the tree. A file that cannot be read or is not UTF-8 adds
-    /// nothing here; the run reports it when it gets to it.
+    /// nothing here (read with ``SourceText``, as the run reads it); the run reports it when it gets to it.
     public static func build(files: [String], context: [String], jobs: Int, batchSize: Int = 64) -> MigrationIndex {
         let all = files.map { ($0, false) } + context.map { ($0, true) }
         var summaries: [FileSummary] = []
@@ -16,9 +16,10 @@ extension MigrationIndex {
             let slots = SummarySlots(count: batch.count)
             let summarize: @Sendable (Int) -> Void = { position in
                 let (path, isContext) = batch[position]
+                // Decoded as the run decodes it (a byte order mark dropped, invalid UTF-8 refused).
                 guard let data = FileManager.default.contents(atPath: path),
-                      let source = String(data: data, encoding: .utf8) else { return }
-                slots.store(MigrationIndex.summarize(source: source, fileName: path, isContext: isContext), at: position)
+                      let source = try? SourceText(decoding: [UInt8](data)) else { return }
+                slots.store(MigrationIndex.summarize(source: source.text, fileName: path, isContext: isContext), at: position)
             }
             if jobs == 1 {
                 for position in batch.indices { summarize(position) }

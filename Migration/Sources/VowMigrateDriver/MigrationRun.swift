@@ -14,6 +14,8 @@ public enum OutputMode: String, Sendable, CaseIterable {
 /// The outcome of one file, in the shape of the JSON report.
 public struct FileReport: Sendable, Codable {
     public var path: String
+    /// Whether the migration changes the file. In place, a file that could not be written has
+    /// `changed` and an `error`: it still needs the change, which was not made.
     public var changed: Bool
     public var lines: Int
     public var findings: [Finding]
@@ -21,11 +23,22 @@ public struct FileReport: Sendable, Codable {
     public var error: String?
     /// The unified diff, in diff mode.
     public var diff: String?
+
+    public init(path: String, changed: Bool, lines: Int, findings: [Finding], error: String? = nil, diff: String? = nil) {
+        self.path = path
+        self.changed = changed
+        self.lines = lines
+        self.findings = findings
+        self.error = error
+        self.diff = diff
+    }
 }
 
 /// Totals for the summary line and the JSON report.
 public struct RunSummary: Sendable, Codable, Equatable {
     public var files = 0
+    /// Files changed (in place: written; otherwise: that would change). A file whose write
+    /// failed is not counted here but in `failedFiles`.
     public var changedFiles = 0
     /// Completion-handler functions found: added + replaced + alreadyMigrated + skipped.
     public var candidates = 0
@@ -41,19 +54,23 @@ public struct RunSummary: Sendable, Codable, Equatable {
     /// `--from-promisekit`: places left alone that may need a change by hand.
     public var toReview = 0
     public var unparseableFiles = 0
+    /// Files that could not be read, decoded or written.
     public var failedFiles = 0
     /// `--stage call-sites`/`all`: statements calling completion handlers converted, and left alone.
     public var callSitesConverted = 0
     public var callSitesRefused = 0
     /// Refused call sites by reason, for the summary.
     public var refusalReasons: [String: Int] = [:]
+    /// Paths inside the named directories that were not migrated (link cycles, duplicates,
+    /// broken links, unreadable folders), each reported on its own line.
+    public var skippedPaths = 0
 
     public init() {}
 
     public mutating func count(_ report: FileReport) {
         files += 1
         lines += report.lines
-        if report.changed { changedFiles += 1 }
+        if report.changed && report.error == nil { changedFiles += 1 }
         if report.error != nil { failedFiles += 1 }
         for finding in report.findings {
             if finding.isCandidate { candidates += 1 }
@@ -72,6 +89,63 @@ public struct RunSummary: Sendable, Codable, Equatable {
                 refusalReasons[finding.message, default: 0] += 1
             }
         }
+    }
+}
+
+/// Where a run is, for a progress display: files and bytes done, and the stage of each file in
+/// progress. Updated from the worker threads; read from any thread.
+public final class RunProgress: @unchecked Sendable {
+    /// One file being migrated.
+    public struct Active: Sendable {
+        public var path: String
+        public var size: Int
+        public var stage: String
+        /// How far through the file the current stage is, 0...1, when known.
+        public var fraction: Double?
+    }
+
+    public let totalFiles: Int
+    public let totalBytes: Int
+    private let lock = NSLock()
+    private var filesDone = 0
+    private var bytesDone = 0
+    private var active: [String: Active] = [:]
+
+    public init(totalFiles: Int, totalBytes: Int) {
+        self.totalFiles = totalFiles
+        self.totalBytes = totalBytes
+    }
+
+    /// A snapshot: files done, bytes done (counting the part of the files in progress that is
+    /// done), and the file in progress that is furthest from done, the one worth showing.
+    public func snapshot() -> (files: Int, bytes: Int, slowest: Active?) {
+        lock.lock()
+        defer { lock.unlock() }
+        var bytes = bytesDone
+        for file in active.values { bytes += Int(Double(file.size) * (file.fraction ?? 0) * 0.999) }
+        let slowest = active.values.max { $0.size < $1.size }
+        return (filesDone, min(bytes, totalBytes), slowest)
+    }
+
+    func begin(_ path: String, size: Int) {
+        lock.lock()
+        active[path] = Active(path: path, size: size, stage: "reading", fraction: nil)
+        lock.unlock()
+    }
+
+    func stage(_ path: String, _ stage: String, fraction: Double? = nil) {
+        lock.lock()
+        active[path]?.stage = stage
+        active[path]?.fraction = fraction
+        lock.unlock()
+    }
+
+    func finish(_ path: String, size: Int) {
+        lock.lock()
+        active[path] = nil
+        filesDone += 1
+        bytesDone += size
+        lock.unlock()
     }
 }
 
@@ -98,17 +172,23 @@ public struct MigrationRun: Sendable {
 
     /// Processes `files`; `emit` is called on the calling thread once per file, in order.
     public func run(_ files: [String], emit: (FileReport) -> Void) {
+        run(files.map { SourceFiles.File(path: $0, size: 0) }, progress: nil, emit: emit)
+    }
+
+    /// Processes `files`, keeping `progress` up to date; `emit` is called on the calling thread
+    /// once per file, in order.
+    public func run(_ files: [SourceFiles.File], progress: RunProgress?, emit: (FileReport) -> Void) {
         var start = 0
         while start < files.count {
             let batch = Array(files[start..<min(start + batchSize, files.count)])
             if jobs == 1 {
-                for path in batch { emit(process(path)) }
+                for file in batch { emit(process(file, progress: progress)) }
                 start += batch.count
                 continue
             }
             let slots = ReportSlots(count: batch.count)
             DispatchQueue.concurrentPerform(iterations: batch.count) { index in
-                slots.store(process(batch[index]), at: index)
+                slots.store(process(batch[index], progress: progress), at: index)
             }
             for report in slots.reports { emit(report) }
             start += batch.count
@@ -117,28 +197,43 @@ public struct MigrationRun: Sendable {
 
     /// Reads, migrates and (in place mode) writes one file.
     public func process(_ path: String) -> FileReport {
+        process(SourceFiles.File(path: path, size: 0), progress: nil)
+    }
+
+    func process(_ file: SourceFiles.File, progress: RunProgress?) -> FileReport {
+        progress?.begin(file.path, size: file.size)
+        defer { progress?.finish(file.path, size: file.size) }
+        let path = file.path
         guard let data = FileManager.default.contents(atPath: path) else {
-            return FileReport(path: path, changed: false, lines: 0, findings: [], error: "cannot be read", diff: nil)
+            return FileReport(path: path, changed: false, lines: 0, findings: [], error: "cannot be read")
         }
-        guard let source = String(data: data, encoding: .utf8) else {
-            return FileReport(path: path, changed: false, lines: 0, findings: [], error: "is not UTF-8 text", diff: nil)
+        let source: SourceText
+        do {
+            source = try SourceText(decoding: [UInt8](data))
+        } catch {
+            return FileReport(path: path, changed: false, lines: 0, findings: [], error: error.description)
         }
-        let lines = source.utf8.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-        let migration = SourceMigrator.migrate(source: source, fileName: path, options: options, index: index)
-        var report = FileReport(path: path, changed: migration.changed, lines: lines, findings: migration.findings, error: nil, diff: nil)
+        let migration = SourceMigrator.migrate(source: source.text, fileName: path, options: options, index: index) { stage in
+            progress?.stage(path, stage.name, fraction: stage.fraction)
+        }
+        var report = FileReport(path: path, changed: migration.changed, lines: source.newlines, findings: migration.findings)
         guard migration.changed else { return report }
         switch mode {
         case .diff:
             if includeDiffs {
+                progress?.stage(path, "diffing")
                 // `a/` and `b/` prefix the path as git's diffs do; an absolute path keeps one slash.
                 let diffPath = path.hasPrefix("/") ? String(path.dropFirst()) : path
-                report.diff = UnifiedDiff.make(old: source, new: migration.output, oldName: "a/" + diffPath, newName: "b/" + diffPath)
+                report.diff = UnifiedDiff.make(old: source.text, new: migration.output, oldName: "a/" + diffPath, newName: "b/" + diffPath)
             }
         case .inPlace:
+            progress?.stage(path, "writing")
             do {
-                try AtomicFile.write(migration.output, to: path)
+                try AtomicFile.write(bytes: source.bytes(for: migration.output), to: path)
+            } catch let error as AtomicFile.WriteError {
+                report.error = error.reason + "; the file was left as it was"
             } catch {
-                report.error = String(describing: error)
+                report.error = "\(error)"
             }
         case .check:
             break

@@ -3,7 +3,7 @@ import VowMigrate
 import VowMigrateDriver
 
 /// Streams the JSON report file by file, so a large tree's report never sits in memory whole:
-/// `{"fromPromiseKit":…,"mode":…,"replace":…,"target":…,"version":1,"files":[…],"summary":{…}}`
+/// `{"fromPromiseKit":…,"mode":…,"replace":…,"target":…,"version":1,"skippedPaths":[…],"files":[…],"summary":{…}}`
 /// (`target` is `null` for a `--from-promisekit` run that adds no alternatives).
 final class JSONReportWriter {
     private let encoder: JSONEncoder
@@ -20,11 +20,14 @@ final class JSONReportWriter {
         }
         let target = options.target.map { "\"\($0.rawValue)\"" } ?? "null"
         header = "{\"fromPromiseKit\":\(options.fromPromiseKit),\"mode\":\"\(modeName)\",\"replace\":\(options.replace),"
-            + "\"target\":\(target),\"version\":1,\"files\":["
+            + "\"target\":\(target),\"version\":1,"
     }
 
-    func begin() {
-        write(header)
+    /// Starts the document; `skippedPaths` are the paths inside the named directories that were
+    /// not migrated (link cycles, duplicates, broken links, unreadable folders), with why.
+    func begin(skippedPaths: [SourceFiles.SkippedPath]) {
+        let skipped = (try? encoder.encode(skippedPaths)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        write(header + "\"skippedPaths\":" + skipped + ",\"files\":[")
     }
 
     func add(_ report: FileReport) {

@@ -11,24 +11,6 @@ enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case json
 }
 
-extension OutputMode: EnumerableFlag {
-    public static func name(for value: OutputMode) -> NameSpecification {
-        switch value {
-        case .diff: return .customLong("diff")
-        case .inPlace: return .customLong("in-place")
-        case .check: return .customLong("check")
-        }
-    }
-
-    public static func help(for value: OutputMode) -> ArgumentHelp? {
-        switch value {
-        case .diff: return "Print a unified diff of what would change, touching nothing (the default)."
-        case .inPlace: return "Rewrite the files in place, each atomically (temporary file + rename)."
-        case .check: return "Change nothing; exit 1 if any file would change (for CI)."
-        }
-    }
-}
-
 /// Exit statuses, documented in `--help` and the README.
 enum ExitStatus {
     static let wouldChange: Int32 = 1
@@ -73,6 +55,16 @@ struct VowMigrateCommand: ParsableCommand {
         with file:line:column and the reason. --stage all does declarations and call sites in one \
         run; or run --stage declarations first and --stage call-sites later.
 
+        WORKFLOW:
+          1. Look first: the default prints a unified diff and touches nothing.
+               vow-migrate Sources --to async
+          2. Rewrite when the diff looks right (each file atomically; owner, permissions,
+             byte order mark and line endings kept; read-only files are left alone).
+               vow-migrate Sources --to async --in-place
+          3. Build, run your tests, commit. Move call sites over at your pace.
+          4. Keep CI from regressing: --check exits 1 while anything is left to migrate.
+               vow-migrate Sources --to async --check
+
         EXAMPLES:
           Show the diff for a whole tree:
             vow-migrate Sources --to promise
@@ -91,11 +83,20 @@ struct VowMigrateCommand: ParsableCommand {
           Every change and skip as JSON:
             vow-migrate Sources --to promise --report json > migration.json
 
+        PATHS: symbolic links named on the command line are followed. Inside a directory, hidden \
+        entries (.build, .git) are skipped, links to files and folders are followed once, and a \
+        link cycle or a second path to the same file is skipped and reported. A named directory \
+        without any .swift file is an error (exit 2), so a wrong path cannot pass --check.
+
+        On a terminal, progress is shown on stderr; the summary ends with the lines per second.
+
         EXIT STATUS:
           0   success (with --check: nothing would change)
           1   --check: some file would change
-          2   a named path is missing, not a .swift file or unreadable; nothing done
-          3   files left alone: they do not parse, or could not be read or written
+          2   a named path is missing, not a .swift file, unreadable, or a directory without
+              .swift files; nothing was done
+          3   files left alone: they do not parse, are not valid UTF-8, could not be read, or
+              (--in-place) could not be written, such as read-only files; the others were done
           64  invalid command-line usage
         """
     )
@@ -118,7 +119,15 @@ struct VowMigrateCommand: ParsableCommand {
         valueName: "declarations|call-sites|all"))
     var stage: MigrationStage = .declarations
 
-    @Flag var mode: OutputMode = .diff
+    @Flag(help: "Print a unified diff of what would change, touching nothing (the default).")
+    var diff = false
+
+    @Flag(name: .customLong("in-place"),
+          help: "Rewrite the files, each atomically (temporary file + rename), keeping owner, permissions, byte order mark and line endings.")
+    var inPlace = false
+
+    @Flag(help: "Change nothing; list the files that would change and exit 1 if there are any (for CI).")
+    var check = false
 
     @Option(help: "Report format on stdout: text (diffs) or json (one document with every file's findings).")
     var report: ReportFormat = .text
@@ -133,9 +142,20 @@ struct VowMigrateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Files processed at once (default: all cores).", visibility: .hidden))
     var jobs: Int?
 
+    var mode: OutputMode {
+        if inPlace { return .inPlace }
+        if check { return .check }
+        return .diff
+    }
+
     func validate() throws {
         if paths.isEmpty {
             throw ValidationError("Name at least one Swift file or directory, e.g. `vow-migrate Sources --to promise`.")
+        }
+        let modes = [(diff, "--diff"), (inPlace, "--in-place"), (check, "--check")].filter(\.0).map(\.1)
+        if modes.count > 1 {
+            throw ValidationError("\(modes.joined(separator: " and ")) cannot be used together: --diff shows the changes, --in-place makes them, "
+                + "--check only tells whether there are any (exit 1). Run --in-place to migrate, then --check in CI.")
         }
         if to == nil && !fromPromiseKit {
             throw ValidationError("Say what to do: `--to promise` or `--to async` to add alternatives, `--from-promisekit` to switch from PromiseKit to Vow, or both.")
@@ -153,11 +173,11 @@ struct VowMigrateCommand: ParsableCommand {
 
     func run() throws {
         let standardError = FileHandle.standardError
-        let files: [String]
-        let contextFiles: [String]
+        let discovery: SourceFiles.Discovery
+        let contextDiscovery: SourceFiles.Discovery
         do {
-            files = try SourceFiles.collect(paths)
-            contextFiles = try SourceFiles.collect(context).filter { !files.contains($0) }
+            discovery = try SourceFiles.discover(paths)
+            contextDiscovery = try SourceFiles.discover(context)
         } catch {
             standardError.write(Data("vow-migrate: error: \(error)\n".utf8))
             throw ExitCode(ExitStatus.badPath)
@@ -167,36 +187,50 @@ struct VowMigrateCommand: ParsableCommand {
         var migrationRun = MigrationRun(options: options, mode: mode, includeDiffs: mode == .diff,
                                         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         if to != nil {
-            migrationRun.index = MigrationIndex.build(files: files, context: contextFiles, jobs: migrationRun.jobs)
+            // Read through the same discovery (links followed, duplicates dropped) and decoding
+            // (byte order mark, UTF-8 checked) as the files migrated.
+            let migrated = Set(discovery.paths)
+            migrationRun.index = MigrationIndex.build(files: discovery.paths,
+                                                      context: contextDiscovery.paths.filter { !migrated.contains($0) },
+                                                      jobs: migrationRun.jobs)
         }
-        let progress = ProgressLine(total: files.count)
+        let runProgress = RunProgress(totalFiles: discovery.files.count, totalBytes: discovery.totalBytes)
+        let progress = ProgressLine(progress: runProgress)
         let json = report == .json ? JSONReportWriter(options: options, mode: mode) : nil
         var summary = RunSummary()
+        summary.skippedPaths = discovery.skipped.count + contextDiscovery.skipped.count
         let clock = ContinuousClock.now
 
-        json?.begin()
-        migrationRun.run(files) { fileReport in
+        let skipped = discovery.skipped + contextDiscovery.skipped
+        if !skipped.isEmpty {
+            let text = skipped.map { "\($0.path): \($0.missedFiles ? "error" : "note"): skipped: \($0.reason)\n" }.joined()
+            standardError.write(Data(text.utf8))
+        }
+        json?.begin(skippedPaths: skipped)
+        progress.start()
+        migrationRun.run(discovery.files, progress: runProgress) { fileReport in
             var fileReport = fileReport
             summary.count(fileReport)
             if !verbose { fileReport.findings.removeAll { $0.kind == .rejected } }
-            progress.advance()
             if let json {
                 json.add(fileReport)
                 return
             }
-            progress.clear()
-            printFindings(of: fileReport)
-            if let diff = fileReport.diff {
-                FileHandle.standardOutput.write(Data(diff.utf8))
-            } else if mode == .check && fileReport.changed {
-                print("would change: \(fileReport.path)")
+            progress.whileCleared {
+                printFindings(of: fileReport)
+                if let diff = fileReport.diff {
+                    FileHandle.standardOutput.write(Data(diff.utf8))
+                } else if mode == .check && fileReport.changed {
+                    FileHandle.standardOutput.write(Data("would change: \(fileReport.path)\n".utf8))
+                }
             }
         }
-        progress.clear()
+        progress.stop()
         json?.end(summary)
         printSummary(summary, seconds: (ContinuousClock.now - clock).seconds)
 
-        if summary.unparseableFiles > 0 || summary.failedFiles > 0 { throw ExitCode(ExitStatus.filesLeftAlone) }
+        let missedFiles = discovery.skipped.contains(where: \.missedFiles)
+        if summary.unparseableFiles > 0 || summary.failedFiles > 0 || missedFiles { throw ExitCode(ExitStatus.filesLeftAlone) }
         if mode == .check && summary.changedFiles > 0 { throw ExitCode(ExitStatus.wouldChange) }
     }
 
@@ -229,7 +263,6 @@ struct VowMigrateCommand: ParsableCommand {
     }
 
     private func printSummary(_ summary: RunSummary, seconds: Double) {
-        let rate = seconds > 0 ? Int(Double(summary.lines) / seconds) : 0
         var text = "vow-migrate: \(summary.files) file\(summary.files == 1 ? "" : "s"), \(summary.changedFiles) "
         switch mode {
         case .diff, .check: text += "would change"
@@ -250,9 +283,22 @@ struct VowMigrateCommand: ParsableCommand {
             text += "; \(summary.switched) PromiseKit spelling\(summary.switched == 1 ? "" : "s") switched, \(summary.toReview) to review"
         }
         if summary.unparseableFiles > 0 { text += "; \(summary.unparseableFiles) unparseable file(s) left alone" }
-        if summary.failedFiles > 0 { text += "; \(summary.failedFiles) file(s) could not be read or written" }
-        text += String(format: "; %d lines in %.2fs (%d lines/s)\n", summary.lines, seconds, rate)
-        FileHandle.standardError.write(Data(text.utf8))
+        if summary.failedFiles > 0 {
+            text += mode == .inPlace
+                ? "; \(summary.failedFiles) file(s) could not be read or written (left as they were)"
+                : "; \(summary.failedFiles) file(s) could not be read"
+        }
+        if summary.skippedPaths > 0 { text += "; \(summary.skippedPaths) path(s) skipped (listed above)" }
+        text += "; \(summary.lines) lines in \(Self.formatSeconds(seconds))"
+        // A rate is meaningful once there is enough work to time.
+        if seconds >= 0.05 && summary.lines > 0 {
+            text += " (\(Int(Double(summary.lines) / seconds)) lines/s)"
+        }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func formatSeconds(_ seconds: Double) -> String {
+        String(format: "%.2fs", seconds)
     }
 }
 

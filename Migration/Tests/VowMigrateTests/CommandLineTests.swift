@@ -176,9 +176,29 @@ extension CommandLineTests {
         }
         let command = "\(TestSupport.executable.path) \(directory.path) --to promise --check"
         let onTerminal = try TestSupport.run(script, ["-qec", command, "/dev/null"])
-        XCTAssertTrue(onTerminal.standardOutput.contains("vow-migrate: 50/60 files"), onTerminal.standardOutput)
+        XCTAssertTrue(onTerminal.standardOutput.contains("vow-migrate: 0/60 files, 0%"), onTerminal.standardOutput)
+        XCTAssertTrue(onTerminal.standardOutput.contains("vow-migrate: 60/60 files, 100%"), onTerminal.standardOutput)
         let piped = try TestSupport.migrate([directory.path, "--to", "promise", "--check"])
         XCTAssertFalse(piped.standardError.contains("/60 files"))
+    }
+
+    func testOneLargeFileShowsItsStageOnATerminalAndTheSummaryARate() throws {
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        guard FileManager.default.isExecutableFile(atPath: script.path) else { throw XCTSkip("needs util-linux `script` for a terminal") }
+        let directory = try TestSupport.temporaryDirectory(self)
+        // Large enough to take well over the 0.2 s between redraws, even in a release build.
+        var text = "import Foundation\n\nfinal class Big: Sendable {\n"
+        for index in 0..<1_500 {
+            text += "    func load\(index)(id: Int, completion: @escaping @Sendable (Int?, Error?) -> Void) {\n        completion(id, nil)\n    }\n\n"
+        }
+        text += "}\n"
+        let file = try write(text, "Big.swift", in: directory)
+        let command = "\(TestSupport.executable.path) \(file) --to promise --check"
+        let onTerminal = try TestSupport.run(script, ["-qec", command, "/dev/null"])
+        XCTAssertTrue(onTerminal.standardOutput.contains("vow-migrate: 0/1 file, "), onTerminal.standardOutput)
+        XCTAssertTrue(onTerminal.standardOutput.contains("% · \(file): rewriting "), onTerminal.standardOutput)
+        XCTAssertTrue(onTerminal.standardOutput.contains("1500 alternatives added"), onTerminal.standardOutput)
+        XCTAssertTrue(onTerminal.standardOutput.contains(" lines/s)"), onTerminal.standardOutput)
     }
 }
 

@@ -56,7 +56,7 @@ struct PyramidReader {
             guard let handler else { continue }
             var kept: [String] = []
             for (index, argument) in listed.enumerated() where index != summary.handlerIndex {
-                kept.append(argument.with(\.trailingComma, nil).trimmedDescription)
+                kept.append(argument.detached.with(\.trailingComma, nil).trimmedDescription)
             }
             found.append(MatchedCall(callee: summary, handler: handler,
                                      invocation: "\(callee.trimmedDescription)(\(kept.joined(separator: ", ")))"))

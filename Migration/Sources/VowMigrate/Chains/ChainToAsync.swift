@@ -42,7 +42,7 @@ struct ChainToAsync {
             for argument in link.arguments {
                 let text = argument.trimmedDescription.filter { $0 != " " && $0 != "," }
                 guard text == "on:.main" || text == "on:DispatchQueue.main" else {
-                    throw Refusal("a chain link with `\(argument.with(\.trailingComma, nil).trimmedDescription)`: only the default queue (main) is converted", at: argument)
+                    throw Refusal("a chain link with `\(argument.detached.with(\.trailingComma, nil).trimmedDescription)`: only the default queue (main) is converted", at: argument)
                 }
             }
             guard let names = PyramidReader.parameterNames(closure), names.count <= 1 else {

@@ -149,7 +149,7 @@ struct AlternativeEmitter {
         let whereText = function.decl.genericWhereClause?.trimmedDescription ?? ""
         let parameters = clause.parameters.map { parameter -> String in
             let name = parameter.name.text
-            var text = parameter.with(\.trailingComma, nil).trimmedDescription
+            var text = parameter.detached.with(\.trailingComma, nil).trimmedDescription
             let alreadySendable = identifiers(in: parameter.inheritedType?.trimmedDescription ?? "").contains("Sendable")
                 || whereText.contains("\(name): Sendable")
             if mentioned.contains(name) && !alreadySendable && parameter.specifier == nil {

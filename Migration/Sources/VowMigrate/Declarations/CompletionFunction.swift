@@ -116,18 +116,18 @@ struct CompletionFunctionReader {
         let name = functionName.filter { $0 != "`" }
         if name.hasPrefix("on"), let third = name.dropFirst(2).first, third.isUppercase { return true }
         let lowered = name.lowercased()
-        return ["observe", "subscribe", "listen", "addhandler", "addobserver", "addlistener"].contains(where: lowered.contains)
+        return ["observe", "subscribe", "listen", "addhandler", "addobserver", "addlistener"].contains(where: lowered.hasSubstring)
     }
 
     static func isCompletionName(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        if repeatedCallWords.contains(where: lowered.contains) { return false }
-        return completionWords.contains(where: lowered.contains)
+        if repeatedCallWords.contains(where: lowered.hasSubstring) { return false }
+        return completionWords.contains(where: lowered.hasSubstring)
     }
 
     private static func isFailureName(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        return lowered.contains("fail") || lowered.contains("error")
+        return lowered.hasSubstring("fail") || lowered.hasSubstring("error")
     }
 
     func read(_ decl: FunctionDeclSyntax, isProtocolRequirement: Bool, hasBody: Bool? = nil) -> Outcome {
@@ -143,7 +143,7 @@ struct CompletionFunctionReader {
             let isAutoclosure = parameter.type.as(AttributedTypeSyntax.self)?.attributes.contains {
                 $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "autoclosure"
             } == true
-            parameters.append(.init(label: label, name: name, text: parameter.with(\.trailingComma, nil).trimmedDescription,
+            parameters.append(.init(label: label, name: name, text: parameter.detached.with(\.trailingComma, nil).trimmedDescription,
                                     isAutoclosure: isAutoclosure))
             if let closure = typeReader.closureType(of: parameter.type), closure.escaping, !isAutoclosure,
                TypeReader.returnsVoid(closure.function) {
@@ -192,7 +192,7 @@ struct CompletionFunctionReader {
             let successCandidates = closures.filter { closure in
                 closure.index != failureClosure.index && closure.function.parameters.count <= 1
                     && !closure.function.parameters.contains { TypeReader.isErrorType($0.type) }
-                    && !Self.repeatedCallWords.contains(where: closure.words.lowercased().contains)
+                    && !Self.repeatedCallWords.contains(where: closure.words.lowercased().hasSubstring)
             }
             if successCandidates.count == 1, let success = successCandidates.first {
                 handler = success
@@ -205,7 +205,7 @@ struct CompletionFunctionReader {
         if handler == nil {
             let named = closures.filter { Self.isCompletionName($0.words) && !Self.isFailureName($0.words) }
             let failing = closures.filter { closure in
-                if Self.repeatedCallWords.contains(where: closure.words.lowercased().contains) { return false }
+                if Self.repeatedCallWords.contains(where: closure.words.lowercased().hasSubstring) { return false }
                 if Self.scopedBodyNames.contains(closure.name.lowercased()) { return false }
                 if case .success(let shape) = TypeReader.shape(of: closure.function) { return shape.canFail }
                 return false
@@ -293,7 +293,7 @@ struct CompletionFunctionReader {
     /// Why none of the escaping closures counts as a completion handler, for `--verbose`.
     private static func rejection(of closures: [Closure]) -> String {
         let names = closures.map { "`\($0.name)`" }.joined(separator: ", ")
-        if closures.contains(where: { closure in repeatedCallWords.contains(where: closure.words.lowercased().contains) }) {
+        if closures.contains(where: { closure in repeatedCallWords.contains(where: closure.words.lowercased().hasSubstring) }) {
             return "its closure \(names) is named like a repeated event, not a completion"
         }
         if closures.contains(where: { scopedBodyNames.contains($0.name.lowercased()) }) {

@@ -138,8 +138,8 @@ final class IndexCollector: SyntaxVisitor {
         let text = parameter.type.trimmedDescription
         if text.contains("->") || text.contains("@escaping") { return true }
         let words = "\(parameter.firstName.text) \(name) \(text)"
-        return CompletionFunctionReader.isCompletionName(words) || words.lowercased().contains("fail")
-            || words.lowercased().contains("success") || text.hasSuffix("Handler") || text.hasSuffix("Handler?")
+        return CompletionFunctionReader.isCompletionName(words) || words.lowercased().hasSubstring("fail")
+            || words.lowercased().hasSubstring("success") || text.hasSuffix("Handler") || text.hasSuffix("Handler?")
             || text.hasSuffix("Callback") || text.hasSuffix("Block") || text.hasSuffix("Block?") || text.hasSuffix("Closure")
     }
 }

@@ -343,7 +343,9 @@ extension String {
 
 extension MigrationIndex {
     /// Reads one file's declarations into a summary. Pure and thread-safe; keeps no syntax.
+    /// A file of 2 MB or more is read in pieces, as its migration reads it.
     public static func summarize(source: String, fileName: String, isContext: Bool = false) -> FileSummary {
+        if let pieces = ChunkedMigration.summarize(source: source, fileName: fileName, isContext: isContext) { return pieces }
         let tree = Parser.parse(source: source)
         return summarize(tree: tree, fileName: fileName, isContext: isContext)
     }

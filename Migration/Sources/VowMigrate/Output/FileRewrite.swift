@@ -12,25 +12,35 @@ struct FileRewrite {
     let options: MigrationOptions
     let target: MigrationTarget
     let unit: String
-    /// What the whole tree declares.
+    /// What the whole tree declares (for a piece of a large file, that file's declarations are
+    /// those of all its pieces).
     let index: MigrationIndex
     let fileName: String
     // Internal rather than private: the call-site stage (CallSites/FileRewrite+CallSites.swift) adds to them.
     var findings: [Finding] = []
     var edits: [Edit] = []
     var needsVow = false
+    /// For a piece of a large file (`ChunkedMigration`): the bytes whose functions this rewrite
+    /// handles, whether another piece imports Vow, and whether to add `import Vow` (`nil`: when needed).
+    var ownedRange: Range<Int>?
+    var fileImportsVow = false
+    var vowImport: Bool?
+    /// Told where the rewrite is, function by function.
+    var progress: ((MigrationProgress) -> Void)?
 
+    /// `bytes` and `unit`, when given, are the file's (a masked piece of a large file reads them
+    /// from the whole file, once).
     init(source: String, fileName: String, tree: SourceFileSyntax, converter: SourceLocationConverter, options: MigrationOptions,
-         target: MigrationTarget, index: MigrationIndex) {
+         target: MigrationTarget, index: MigrationIndex, bytes: [UInt8]? = nil, unit: String? = nil) {
         self.index = index
         self.fileName = fileName
         self.source = source
-        self.bytes = Array(source.utf8)
+        self.bytes = bytes ?? Array(source.utf8)
         self.tree = tree
         self.converter = converter
         self.options = options
         self.target = target
-        self.unit = Indentation.detectUnit(in: source)
+        self.unit = unit ?? Indentation.detectUnit(in: source)
     }
 
     var hasEdits: Bool { !edits.isEmpty }
@@ -43,7 +53,9 @@ struct FileRewrite {
             ? BodyReplacer(collector: collector, index: index, target: target, tree: tree, bytes: bytes)
             : nil
 
-        for site in collector.functions where options.stage != .callSites {
+        for site in collector.functions
+        where options.stage != .callSites && ownedRange?.contains(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset) ?? true {
+            progress?(MigrationProgress("rewriting", fraction: Double(site.decl.position.utf8Offset) / Double(max(1, bytes.count))))
             let isRequirement = site.protocolDecl != nil
             let reader = CompletionFunctionReader(index: index, scope: site.scope)
             switch reader.read(site.decl, isProtocolRequirement: isRequirement) {
@@ -111,7 +123,8 @@ struct FileRewrite {
             insertExtension(for: entry.protocolDecl, members: entry.lines, sendableAssociatedTypes: entry.sendableAssociatedTypes)
         }
         if options.stage != .declarations { addCallSites(collector: collector) }
-        if needsVow && !collector.importsVow && !edits.isEmpty {
+        let importsVow = collector.importsVow || fileImportsVow
+        if vowImport ?? (needsVow && !edits.isEmpty), !importsVow {
             insertVowImport(after: collector.lastTopLevelImport)
             let replaced = edits.filter { $0.removing > 0 }
             for offset in ResultQualifier.unqualifiedResultOffsets(in: tree)

@@ -5,21 +5,50 @@ struct TextEdit {
     var removing: Int
     var text: String
 
+    /// Applies `edits` (which must not overlap) in one forward pass, so the cost is linear in the
+    /// size of the file plus the inserted text, however many edits there are. Edits at the same
+    /// offset appear in the order they were made.
+    ///
+    /// Generated code is written with `\n`; each inserted text takes the line ending of the line
+    /// it is inserted into (`\r\n` in a Windows file, and in a file mixing both, whichever the
+    /// neighbouring line uses), so the output never mixes endings where the input did not.
     static func apply(_ edits: [TextEdit], to source: String) -> String {
-        var output = Array(source.utf8)
-        // From the end backwards so that earlier offsets stay valid; equal offsets keep their order.
+        guard !edits.isEmpty else { return source }
         let ordered = edits.enumerated().sorted { lhs, rhs in
-            lhs.element.offset != rhs.element.offset ? lhs.element.offset > rhs.element.offset : lhs.offset > rhs.offset
-        }
-        // Generated code is written with "\n"; a file with Windows line endings gets its own.
-        let windowsLineEndings = source.contains("\r\n")
-        for (_, edit) in ordered {
-            var text = edit.text
-            if windowsLineEndings {
-                text = text.replacing("\r\n", with: "\n").replacing("\n", with: "\r\n")
+            lhs.element.offset != rhs.element.offset ? lhs.element.offset < rhs.element.offset : lhs.offset < rhs.offset
+        }.map(\.element)
+        var source = source
+        return source.withUTF8 { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + ordered.reduce(0) { $0 + $1.text.utf8.count + 16 })
+            var cursor = 0
+            for edit in ordered {
+                let start = max(edit.offset, cursor)
+                output.append(contentsOf: bytes[cursor..<start])
+                var text = edit.text
+                if text.utf8.contains(UInt8(ascii: "\n")) {
+                    let windows = usesWindowsLineEnding(bytes, around: edit.offset)
+                    if windows || text.utf8.contains(UInt8(ascii: "\r")) {
+                        text = text.replacing("\r\n", with: "\n")
+                        if windows { text = text.replacing("\n", with: "\r\n") }
+                    }
+                }
+                output.append(contentsOf: text.utf8)
+                cursor = max(cursor, min(bytes.count, edit.offset + edit.removing))
             }
-            output.replaceSubrange(edit.offset..<(edit.offset + edit.removing), with: Array(text.utf8))
+            output.append(contentsOf: bytes[cursor...])
+            return String(decoding: output, as: UTF8.self)
         }
-        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether the line holding `offset` ends with `\r\n`; for the last line, which may have no
+    /// ending, the line before it decides.
+    static func usesWindowsLineEnding(_ bytes: UnsafeBufferPointer<UInt8>, around offset: Int) -> Bool {
+        var index = min(offset, bytes.count)
+        while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
+        if index < bytes.count { return index > 0 && bytes[index - 1] == UInt8(ascii: "\r") }
+        index = min(offset, bytes.count) - 1
+        while index >= 0 && bytes[index] != UInt8(ascii: "\n") { index -= 1 }
+        return index > 0 && bytes[index - 1] == UInt8(ascii: "\r")
     }
 }

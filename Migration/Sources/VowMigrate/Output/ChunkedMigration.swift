@@ -1,0 +1,150 @@
+import SwiftParser
+import SwiftSyntax
+
+/// Adds alternatives to a large file piece by piece (`SourceChunks`), so peak memory follows
+/// the size of a piece, not of the file: a first pass reads what the whole file declares into
+/// the `MigrationIndex` (unless the index was built from this file already), a second rewrites
+/// each piece with that index, and each rewritten piece is parsed again to check it.
+/// Edits and findings are those of the whole-file path; anything unusual (a piece that does not
+/// parse, a file declaring its own `Result`, the call-site stage) returns `nil` and the caller
+/// reads the whole file.
+enum ChunkedMigration {
+    /// Files at least this big are read in pieces of about this size.
+    static let pieceSize = 1 << 20
+
+    static func migrate(source: String, fileName: String, options: MigrationOptions, target: MigrationTarget,
+                        index: MigrationIndex? = nil, progress: ((MigrationProgress) -> Void)?, pieceSize: Int = pieceSize) -> FileMigration? {
+        guard !options.replace, !options.fromPromiseKit, options.stage == .declarations, source.utf8.count >= 2 * pieceSize else { return nil }
+        let bytes = Array(source.utf8)
+        // Each piece is parsed with the whole file's line breaks, so the pieces grow with the file
+        // (at most about 12 of them) to keep that cost linear.
+        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 12)) else { return nil }
+        let unit = Indentation.detectUnit(in: source)
+        let total = Double(chunks.count * 2)
+
+        // 1. What the whole file declares, and where it spells `Result`.
+        // The index built from the whole tree already holds this file; otherwise the pieces'
+        // declarations are joined into one summary of the file, as the whole-file path adds it.
+        let indexed = index?.files.contains(fileName) == true
+        var summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [])
+        var importsVow = false
+        var resultOffsets: [Int] = []
+        // Every masked piece has the file's line breaks at the same offsets, so one converter
+        // serves them all.
+        var converter: SourceLocationConverter?
+        for (number, chunk) in chunks.enumerated() {
+            progress?(MigrationProgress("reading", fraction: Double(number) / total))
+            let tree = Parser.parse(source: chunk.masked(bytes))
+            if tree.hasError { return nil }
+            if converter == nil { converter = SourceLocationConverter(fileName: fileName, tree: tree) }
+            let collector = DeclarationCollector()
+            collector.walk(tree)
+            importsVow = importsVow || collector.importsVow
+            if !indexed, let converter {
+                summary.add(piece: tree, fileName: fileName, owned: chunk.owned, converter: converter)
+            }
+            let qualifier = ResultQualifier()
+            qualifier.walk(tree)
+            if qualifier.declaresResult { return nil }
+            resultOffsets += qualifier.offsets.filter { chunk.owned.contains($0) }
+        }
+
+        let knowledge = indexed ? index ?? MigrationIndex() : (index ?? MigrationIndex()).adding(summary)
+
+        // 2. Each piece rewritten with that knowledge; the first last, to add `import Vow` once
+        //    if any piece needs it.
+        var edits: [TextEdit] = []
+        var findings: [Finding] = []
+        var needsVow = false
+        var firstPiece: (edits: [TextEdit], findings: [Finding])?
+        for number in Array(1..<chunks.count) + [0] {
+            let chunk = chunks[number]
+            progress?(MigrationProgress("rewriting", fraction: Double(chunks.count + (number == 0 ? chunks.count - 1 : number - 1)) / total))
+            let masked = chunk.masked(bytes)
+            let tree = Parser.parse(source: masked)
+            if tree.hasError { return nil }
+            guard let converter else { return nil }
+            // The file's own bytes: within the piece they are the masked text's, and beyond it they
+            // show what follows a function at the end of the piece.
+            var rewrite = FileRewrite(source: masked, fileName: fileName, tree: tree, converter: converter, options: options, target: target,
+                                      index: knowledge, bytes: bytes, unit: unit)
+            rewrite.ownedRange = chunk.owned
+            rewrite.fileImportsVow = importsVow
+            // The first piece adds the import if another piece needs it, or if it needs it itself.
+            rewrite.vowImport = number == 0 ? (needsVow ? true : nil) : false
+            rewrite.run()
+            if number == 0 {
+                firstPiece = (rewrite.edits, rewrite.findings)
+                needsVow = needsVow || rewrite.needsVow
+            } else {
+                edits += rewrite.edits
+                findings += rewrite.findings
+                needsVow = needsVow || rewrite.needsVow
+            }
+        }
+        guard let first = firstPiece else { return nil }
+        let anyEdits = !edits.isEmpty || !first.edits.isEmpty
+        edits += first.edits
+        findings += first.findings
+        if needsVow && anyEdits && !importsVow {
+            // `Swift.Result` in every piece once the file imports Vow; the first piece did its own.
+            let done = Set(edits.filter { $0.text == "Swift." }.map(\.offset))
+            for offset in resultOffsets where !done.contains(offset) && !chunks[0].owned.contains(offset) {
+                edits.append(TextEdit(offset: offset, removing: 0, text: "Swift."))
+            }
+        }
+        findings = findings.enumerated().sorted { lhs, rhs in
+            (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
+        }.map(\.element)
+        guard !edits.isEmpty else { return FileMigration(output: source, changed: false, findings: findings) }
+
+        // 3. Each piece of the output parses (the pieces are cut where the file's syntax allows).
+        progress?(MigrationProgress("checking the output"))
+        for chunk in chunks {
+            let visible = edits.filter { edit in chunk.owned.contains(edit.offset) || chunk.kept.contains { $0.contains(edit.offset) } }
+            if Parser.parse(source: TextEdit.apply(visible, to: chunk.masked(bytes))).hasError { return nil }
+        }
+        let output = TextEdit.apply(edits, to: source)
+        return FileMigration(output: output, changed: output != source, findings: findings)
+    }
+}
+
+extension ChunkedMigration {
+    /// The index pass's summary of a large file, read piece by piece as `migrate` reads it, so the
+    /// index pass does not hold the whole file's syntax tree either. `nil` (read the file whole)
+    /// for a smaller file or one that cannot be cut or whose pieces do not parse.
+    static func summarize(source: String, fileName: String, isContext: Bool, pieceSize: Int = pieceSize) -> FileSummary? {
+        guard source.utf8.count >= 2 * pieceSize else { return nil }
+        let bytes = Array(source.utf8)
+        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 12)) else { return nil }
+        var summary = FileSummary(file: fileName, isContext: isContext, aliases: [], types: [], functions: [])
+        var converter: SourceLocationConverter?
+        for chunk in chunks {
+            let tree = Parser.parse(source: chunk.masked(bytes))
+            if tree.hasError { return nil }
+            let pieceConverter = converter ?? SourceLocationConverter(fileName: fileName, tree: tree)
+            converter = pieceConverter
+            summary.add(piece: tree, fileName: fileName, owned: chunk.owned, converter: pieceConverter)
+        }
+        return summary
+    }
+}
+
+extension FileSummary {
+    /// Adds what one masked piece of a large file declares, keeping only the functions the piece
+    /// owns (the header of a type cut in pieces is seen by each of them; its typealiases and
+    /// conformances are the same in each, and joining them is harmless).
+    mutating func add(piece tree: SourceFileSyntax, fileName: String, owned: Range<Int>, converter: SourceLocationConverter) {
+        let collector = IndexCollector(fileName: fileName, tree: tree)
+        collector.walk(tree)
+        let start = converter.location(for: AbsolutePosition(utf8Offset: owned.lowerBound))
+        let end = converter.location(for: AbsolutePosition(utf8Offset: owned.upperBound))
+        let known = Set(aliases.map(\.qualifiedName))
+        aliases += collector.aliases.filter { !known.contains($0.qualifiedName) }
+        types += collector.types
+        functions += collector.functions.filter { function in
+            let place = (function.location.line, function.location.column)
+            return place >= (start.line, start.column) && place < (end.line, end.column)
+        }
+    }
+}

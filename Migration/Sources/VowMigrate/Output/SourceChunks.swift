@@ -1,0 +1,297 @@
+/// Splits a large file into pieces that can be parsed one at a time, so that memory follows the
+/// size of a piece rather than of the file (a SwiftSyntax tree takes about 45 bytes per byte of
+/// source, more once walked).
+///
+/// A piece *owns* a range of the file, cut at blank lines between the members of a type (never
+/// inside a protocol, a string, a comment, brackets or `#if`). It is parsed as a *masked* copy of
+/// the whole file: every byte outside what it owns is a space, except the line breaks, the
+/// imports at the top, and the header and closing brace of the type its range starts or ends in.
+/// So a masked piece parses as the same declarations in the same types, at the same byte offsets,
+/// lines and columns as in the file: edits and findings need no translation.
+///
+/// The scan is lexical (comments, string literals with interpolation and `#` delimiters, braces);
+/// whatever it misreads shows up as a piece that does not parse, and the caller then falls back
+/// to the whole file.
+struct SourceChunks {
+    struct Chunk {
+        /// The bytes this piece is responsible for: its functions and their edits.
+        var owned: Range<Int>
+        /// Other bytes kept readable: the imports, the enclosing type's header and closing brace.
+        var kept: [Range<Int>]
+
+        func contains(_ offset: Int) -> Bool { owned.contains(offset) }
+
+        /// The whole file with everything but `owned` and `kept` blanked out (spaces, in a block
+        /// comment), line breaks kept.
+        func masked(_ bytes: [UInt8]) -> String {
+            var copy = bytes
+            var visible = [owned] + kept
+            visible.sort { $0.lowerBound < $1.lowerBound }
+            var cursor = 0
+            copy.withUnsafeMutableBufferPointer { buffer in
+                func isBreak(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
+                func blank(_ range: Range<Int>) {
+                    for index in range where !isBreak(buffer[index]) {
+                        buffer[index] = UInt8(ascii: " ")
+                    }
+                    // One block comment over the blanked bytes: the lexer reads it a third faster
+                    // than lines of spaces, and every piece reads the whole file's length.
+                    var open = range.lowerBound
+                    while open + 1 < range.upperBound && (isBreak(buffer[open]) || isBreak(buffer[open + 1])) { open += 1 }
+                    var close = range.upperBound - 1
+                    while close - 1 > open + 1 && (isBreak(buffer[close]) || isBreak(buffer[close - 1])) { close -= 1 }
+                    guard open + 1 < close - 1 else { return }
+                    buffer[open] = UInt8(ascii: "/")
+                    buffer[open + 1] = UInt8(ascii: "*")
+                    buffer[close - 1] = UInt8(ascii: "*")
+                    buffer[close] = UInt8(ascii: "/")
+                }
+                for range in visible {
+                    if range.lowerBound > cursor { blank(cursor..<range.lowerBound) }
+                    cursor = max(cursor, range.upperBound)
+                }
+                if cursor < buffer.count { blank(cursor..<buffer.count) }
+            }
+            return String(decoding: copy, as: UTF8.self)
+        }
+    }
+
+    /// A type body the file can be cut in.
+    struct Body {
+        var headerStart: Int
+        var open: Int
+        var close: Int
+        var splittable: Bool
+        var cuts: [Int]
+    }
+
+    /// Pieces of about `targetSize` bytes, or `nil` when the file cannot be cut (no type body
+    /// with blank lines between members, an import below the first cut, unbalanced braces).
+    static func plan(_ bytes: [UInt8], targetSize: Int) -> [Chunk]? {
+        guard let scan = scan(bytes) else { return nil }
+        // Greedy: cut at the last candidate before each piece would pass the target size.
+        var cuts: [(offset: Int, body: Int)] = []
+        var pieceStart = 0
+        var previous: (offset: Int, body: Int)?
+        for (index, body) in scan.bodies.enumerated() where body.splittable {
+            for cut in body.cuts {
+                if cut - pieceStart >= targetSize, let chosen = previous, chosen.offset > pieceStart {
+                    cuts.append(chosen)
+                    pieceStart = chosen.offset
+                }
+                previous = (cut, index)
+            }
+        }
+        guard !cuts.isEmpty else { return nil }
+        if bytes.count - pieceStart >= targetSize / 2 || cuts.count == 1, let last = previous, last.offset > pieceStart,
+           bytes.count - last.offset >= targetSize / 4 {
+            cuts.append(last)
+        }
+        guard let firstCut = cuts.first, scan.importsEnd <= firstCut.offset else { return nil }
+        var chunks: [Chunk] = []
+        let boundaries: [(offset: Int, body: Int?)] = [(0, nil)] + cuts.map { ($0.offset, $0.body) } + [(bytes.count, nil)]
+        for index in 0..<(boundaries.count - 1) {
+            let start = boundaries[index], end = boundaries[index + 1]
+            var kept: [Range<Int>] = []
+            if scan.importsEnd > 0 && start.offset > 0 { kept.append(0..<scan.importsEnd) }
+            if let body = start.body.map({ scan.bodies[$0] }) {
+                kept.append(body.headerStart..<(body.open + 1))
+            }
+            if let body = end.body.map({ scan.bodies[$0] }) {
+                kept.append(body.close..<(body.close + 1))
+            }
+            chunks.append(Chunk(owned: start.offset..<end.offset, kept: kept))
+        }
+        return chunks
+    }
+
+    private enum Context {
+        /// Code, with its open parentheses; in an interpolation, the `(` that opened it is one.
+        case code(parens: Int)
+        case string(hashes: Int, multiline: Bool)
+    }
+
+    static func scan(_ bytes: [UInt8]) -> (bodies: [Body], importsEnd: Int)? {
+        let count = bytes.count
+        var bodies: [Body] = []
+        var stack: [Context] = [.code(parens: 0)]
+        var braces = 0, brackets = 0, poundIf = 0
+        var itemStart = 0
+        var importsEnd = 0
+        var lineHasCode = false
+        var lastCode: UInt8 = 0
+        var pendingCut: Int?
+        var index = 0
+        func at(_ offset: Int) -> UInt8 { offset < count ? bytes[offset] : 0 }
+        func startsWord(_ word: String, _ offset: Int) -> Bool {
+            let utf8 = Array(word.utf8)
+            guard offset + utf8.count <= count, Array(bytes[offset..<(offset + utf8.count)]) == utf8 else { return false }
+            let next = at(offset + utf8.count)
+            return !(next == UInt8(ascii: "_") || (next >= 0x30 && next <= 0x39) || (next | 0x20 >= 0x61 && next | 0x20 <= 0x7A))
+        }
+        while index < count {
+            let byte = bytes[index]
+            guard case .code(let parens) = stack[stack.count - 1] else {
+                // Inside a string literal.
+                guard case .string(let hashes, let multiline) = stack[stack.count - 1] else { return nil }
+                if byte == UInt8(ascii: "\\") {
+                    var hashCount = 0
+                    while hashCount < hashes && at(index + 1 + hashCount) == UInt8(ascii: "#") { hashCount += 1 }
+                    if hashCount == hashes {
+                        let after = index + 1 + hashes
+                        if at(after) == UInt8(ascii: "(") {
+                            stack.append(.code(parens: 1))
+                            index = after + 1
+                            continue
+                        }
+                        index = after + 1
+                        continue
+                    }
+                    index += 1
+                    continue
+                }
+                if byte == UInt8(ascii: "\"") {
+                    let quotes = multiline ? 3 : 1
+                    var closes = true
+                    for offset in 0..<quotes where at(index + offset) != UInt8(ascii: "\"") { closes = false }
+                    for offset in 0..<hashes where at(index + quotes + offset) != UInt8(ascii: "#") { closes = false }
+                    if closes {
+                        stack.removeLast()
+                        index += quotes + hashes
+                        continue
+                    }
+                }
+                if byte == UInt8(ascii: "\n") && !multiline { return nil }
+                index += 1
+                continue
+            }
+            // Code.
+            if byte == UInt8(ascii: "\n") {
+                // After a blank line or a member's closing brace, between members: a place to cut,
+                // unless the next line continues an expression (`.map { }`).
+                if (!lineHasCode || lastCode == UInt8(ascii: "}")) && braces == 1 && parens == 0 && brackets == 0
+                    && poundIf == 0 && stack.count == 1, let body = bodies.last, body.close < 0, body.splittable {
+                    pendingCut = index + 1
+                }
+                lineHasCode = false
+                index += 1
+                continue
+            }
+            if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r"), let cut = pendingCut {
+                pendingCut = nil
+                if byte != UInt8(ascii: ".") && braces == 1, var body = bodies.last, body.close < 0 {
+                    body.cuts.append(cut)
+                    bodies[bodies.count - 1] = body
+                }
+            }
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "/") && at(index + 1) == UInt8(ascii: "/") {
+                lineHasCode = true
+                while index < count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
+                continue
+            }
+            if byte == UInt8(ascii: "/") && at(index + 1) == UInt8(ascii: "*") {
+                var depth = 1
+                index += 2
+                while index < count && depth > 0 {
+                    if bytes[index] == UInt8(ascii: "/") && at(index + 1) == UInt8(ascii: "*") { depth += 1; index += 2; continue }
+                    if bytes[index] == UInt8(ascii: "*") && at(index + 1) == UInt8(ascii: "/") { depth -= 1; index += 2; continue }
+                    index += 1
+                }
+                lineHasCode = true
+                continue
+            }
+            let firstOnLine = !lineHasCode
+            lineHasCode = true
+            lastCode = byte
+            if stack.count == 1 && firstOnLine && braces == 0 && parens == 0 {
+                // A file-scope import (attributes before it allowed).
+                var word = index
+                while at(word) == UInt8(ascii: "@") {
+                    while word < count && bytes[word] != UInt8(ascii: " ") && bytes[word] != UInt8(ascii: "\n") { word += 1 }
+                    while at(word) == UInt8(ascii: " ") { word += 1 }
+                }
+                if startsWord("import", word) {
+                    var end = word
+                    while end < count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                    importsEnd = end
+                }
+            }
+            if stack.count == 1 && firstOnLine && byte == UInt8(ascii: "#") {
+                if startsWord("#if", index) { poundIf += 1 } else if startsWord("#endif", index) { poundIf -= 1 }
+            }
+            switch byte {
+            case UInt8(ascii: "#"), UInt8(ascii: "\""):
+                var hashes = 0
+                while at(index + hashes) == UInt8(ascii: "#") { hashes += 1 }
+                guard at(index + hashes) == UInt8(ascii: "\"") else {
+                    index += max(hashes, 1)
+                    continue
+                }
+                let multiline = at(index + hashes + 1) == UInt8(ascii: "\"") && at(index + hashes + 2) == UInt8(ascii: "\"")
+                stack.append(.string(hashes: hashes, multiline: multiline))
+                index += hashes + (multiline ? 3 : 1)
+                continue
+            case UInt8(ascii: "("):
+                stack[stack.count - 1] = .code(parens: parens + 1)
+            case UInt8(ascii: ")"):
+                if parens == 1 && stack.count > 1 {
+                    stack.removeLast()
+                } else {
+                    stack[stack.count - 1] = .code(parens: max(0, parens - 1))
+                }
+            case UInt8(ascii: "["):
+                if stack.count == 1 { brackets += 1 }
+            case UInt8(ascii: "]"):
+                if stack.count == 1 { brackets = max(0, brackets - 1) }
+            case UInt8(ascii: "{"):
+                if stack.count == 1 {
+                    if braces == 0 && parens == 0 {
+                        let header = bytes[itemStart..<index]
+                        let splittable = !containsWord(header, "protocol") && brackets == 0
+                        bodies.append(Body(headerStart: itemStart, open: index, close: -1, splittable: splittable, cuts: []))
+                    }
+                    braces += 1
+                }
+            case UInt8(ascii: "}"):
+                if stack.count == 1 {
+                    braces -= 1
+                    if braces < 0 { return nil }
+                    if braces == 0 && parens == 0 {
+                        if var body = bodies.last, body.close < 0 {
+                            body.close = index
+                            bodies[bodies.count - 1] = body
+                        }
+                        itemStart = index + 1
+                    }
+                }
+            default:
+                break
+            }
+            index += 1
+        }
+        guard stack.count == 1, braces == 0, poundIf == 0, bodies.allSatisfy({ $0.close >= 0 }) else { return nil }
+        return (bodies, importsEnd)
+    }
+
+    private static func containsWord(_ bytes: ArraySlice<UInt8>, _ word: String) -> Bool {
+        let utf8 = Array(word.utf8)
+        var index = bytes.startIndex
+        while index + utf8.count <= bytes.endIndex {
+            if bytes[index..<(index + utf8.count)].elementsEqual(utf8) {
+                let before = index > bytes.startIndex ? bytes[index - 1] : UInt8(ascii: " ")
+                let after = index + utf8.count < bytes.endIndex ? bytes[index + utf8.count] : UInt8(ascii: " ")
+                if !isIdentifierByte(before) && !isIdentifierByte(after) { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte >= 0x80
+    }
+}
