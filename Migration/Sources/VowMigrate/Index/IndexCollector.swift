@@ -13,9 +13,9 @@ final class IndexCollector: SyntaxVisitor {
     private var scopes: [String] = []
     private var inProtocol: [Bool] = []
 
-    init(fileName: String, tree: SourceFileSyntax) {
+    init(fileName: String, converter: SourceLocationConverter) {
         self.fileName = fileName
-        self.converter = SourceLocationConverter(fileName: fileName, tree: tree)
+        self.converter = converter
         super.init(viewMode: .sourceAccurate)
     }
 
@@ -109,7 +109,7 @@ final class IndexCollector: SyntaxVisitor {
         functions.append(.init(
             scope: scope,
             swiftName: CompletionFunction.swiftName(node.name.text, labels: labels),
-            declarationText: closureLike.isEmpty || isAsync ? "" : node.with(\.body, nil).trimmedDescription,
+            declarationText: closureLike.isEmpty || isAsync ? "" : node.detached.with(\.body, nil).trimmedDescription,
             parameterNames: names,
             hasBody: node.body != nil,
             isProtocolRequirement: inProtocol.last == true,

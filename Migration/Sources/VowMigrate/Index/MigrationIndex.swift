@@ -182,7 +182,10 @@ public struct MigrationIndex: Sendable {
     private var sendableTypes: Set<String> = []
     /// Names of declared types (qualified and simple), to tell a module qualifier from a type.
     private var typeNames: Set<String> = []
-    private var functionsByBaseName: [String: [CompletionFunctionSummary]] = [:]
+    /// Every completion-handler function, once, in the order the summaries list them.
+    private var completionFunctionList: [CompletionFunctionSummary] = []
+    /// Base name to positions in `completionFunctionList` (one copy of each summary, not two).
+    private var functionsByBaseName: [String: [Int]] = [:]
     /// `scope|swiftName` to the functions declared with that name (any kind).
     private var declarations: [String: [DeclaredFunction]] = [:]
     /// Files the index was built from.
@@ -206,17 +209,17 @@ public struct MigrationIndex: Sendable {
     /// trailing closures gives their labels from the declaration, so prefer
     /// ``completionFunctions(baseName:)`` and match the leading labels there.
     public func completionFunctions(baseName: String, argumentLabels: [String?]) -> [CompletionFunctionSummary] {
-        (functionsByBaseName[baseName] ?? []).filter { $0.argumentLabels == argumentLabels }
+        completionFunctions(baseName: baseName).filter { $0.argumentLabels == argumentLabels }
     }
 
     /// Every completion-handler function with this base name.
     public func completionFunctions(baseName: String) -> [CompletionFunctionSummary] {
-        functionsByBaseName[baseName] ?? []
+        (functionsByBaseName[baseName] ?? []).map { completionFunctionList[$0] }
     }
 
     /// Every completion-handler function of the tree, in no particular order.
     public var allCompletionFunctions: [CompletionFunctionSummary] {
-        functionsByBaseName.values.flatMap { $0 }
+        completionFunctionList
     }
 
     /// The typealias a type name refers to from inside `scope` (the enclosing type as written,
@@ -351,7 +354,7 @@ extension MigrationIndex {
     }
 
     static func summarize(tree: SourceFileSyntax, fileName: String, isContext: Bool) -> FileSummary {
-        let collector = IndexCollector(fileName: fileName, tree: tree)
+        let collector = IndexCollector(fileName: fileName, converter: SourceLocationConverter(fileName: fileName, tree: tree))
         collector.walk(tree)
         return FileSummary(file: fileName, isContext: isContext, aliases: collector.aliases,
                            types: collector.types, functions: collector.functions)
@@ -415,33 +418,36 @@ extension MigrationIndex {
             }
         }
 
-        var pending: [(CompletionFunctionSummary, FileSummary.FunctionRecord)] = []
+        // One array of summaries (the dictionary holds positions): each summary is stored once.
+        // Read into locals (the reader holds a copy of this index: appending to a stored array
+        // while a copy shares it would copy the array each time).
+        var list: [CompletionFunctionSummary] = []
+        list.reserveCapacity(functionRecords.count)
+        var byBaseName: [String: [Int]] = [:]
+        var uses: [String: HandlerUse] = [:]
         for (record, file, isContext) in functionRecords {
             guard let summary = readCompletionFunction(record, file: file, isContext: isContext) else { continue }
-            pending.append((summary, record))
-        }
-        for (summary, _) in pending {
-            functionsByBaseName[summary.baseName, default: []].append(summary)
-        }
-        // Handlers handed on to other functions of the tree count as those functions call theirs.
-        var uses: [String: HandlerUse] = [:]
-        for (summary, record) in pending where summary.skipReason == nil {
-            if let use = record.handlerUses[record.parameterNames[summary.handlerIndex]] {
+            byBaseName[summary.baseName, default: []].append(list.count)
+            // Handlers handed on to other functions of the tree count as those functions call theirs.
+            if summary.skipReason == nil, let use = record.handlerUses[record.parameterNames[summary.handlerIndex]] {
                 uses[summary.swiftName + "@" + summary.location.description] = use
             }
+            list.append(summary)
         }
-        var resolved: [CompletionFunctionSummary] = []
-        for (summary, _) in pending {
-            var summary = summary
+        functionRecords = []
+        completionFunctionList = list
+        list = []
+        functionsByBaseName = byBaseName
+        // Every verdict is worked out from the unresolved summaries, then stored.
+        var verdicts: [(Int, HandlerCalls)] = []
+        for (position, summary) in completionFunctionList.enumerated() {
             let key = summary.swiftName + "@" + summary.location.description
             if let use = uses[key] {
-                summary.handlerCalls = resolveCalls(use, uses: uses, visiting: [key])
+                verdicts.append((position, resolveCalls(use, uses: uses, visiting: [key])))
             }
-            resolved.append(summary)
         }
-        functionsByBaseName = [:]
-        for summary in resolved {
-            functionsByBaseName[summary.baseName, default: []].append(summary)
+        for (position, verdict) in verdicts {
+            completionFunctionList[position].handlerCalls = verdict
         }
     }
 

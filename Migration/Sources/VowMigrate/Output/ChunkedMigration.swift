@@ -135,7 +135,9 @@ extension FileSummary {
     /// owns (the header of a type cut in pieces is seen by each of them; its typealiases and
     /// conformances are the same in each, and joining them is harmless).
     mutating func add(piece tree: SourceFileSyntax, fileName: String, owned: Range<Int>, converter: SourceLocationConverter) {
-        let collector = IndexCollector(fileName: fileName, tree: tree)
+        // The piece's converter is the file's (every masked piece has the file's line breaks):
+        // not built again for each piece.
+        let collector = IndexCollector(fileName: fileName, converter: converter)
         collector.walk(tree)
         let start = converter.location(for: AbsolutePosition(utf8Offset: owned.lowerBound))
         let end = converter.location(for: AbsolutePosition(utf8Offset: owned.upperBound))
