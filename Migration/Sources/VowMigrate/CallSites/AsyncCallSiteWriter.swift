@@ -52,15 +52,16 @@ struct AsyncCallSiteWriter {
         var body = CodeLines()
         let level = shared ? 1 : 0
         for (index, step) in levels.enumerated() {
+            // Reads of every `(T?, Error?)` value bound so far lose their `!`, in later levels too.
+            let unwrappedBefore = Set(levels[..<index].filter(\.unwrapsValue).compactMap(\.valueName))
             var text = StatementText(bytes: bytes)
             text.renamed = renames[index].filter { $0.key != $0.value }
+            text.unwrapped = unwrappedBefore
             if step.unwrapsValue, let name = step.valueName { text.unwrapped.insert(name) }
             // The call's arguments read the values bound before it.
             var argumentText = StatementText(bytes: bytes)
             argumentText.renamed = index > 0 ? renames[index - 1].filter { $0.key != $0.value } : [:]
-            if index > 0, levels[index - 1].unwrapsValue, let previous = levels[index - 1].valueName {
-                argumentText.unwrapped.insert(previous)
-            }
+            argumentText.unwrapped = unwrappedBefore
             let invocation = argumentText.invocation(step)
             let awaited = (step.callee.shape.canFail ? "try await " : "await ") + invocation
             let name = step.valueName.map { renames[index][$0] ?? $0 }

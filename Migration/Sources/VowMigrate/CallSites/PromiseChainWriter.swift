@@ -2,6 +2,7 @@ import SwiftSyntax
 
 /// Writes a ``Pyramid`` as one flat chain:
 /// `firstly { a() }.then(on: nil) { x in b(x) }.done(on: nil) { y in ... }.catch(on: nil, policy: .allErrors) { error in ... }`.
+/// Values a later step reads from an earlier callback are threaded through (``ValueThreading``).
 ///
 /// Every handler runs with `on: nil`, synchronously on the thread that settles the promise,
 /// which is the thread the callee called its handler on: exactly where the callback ran. A
@@ -19,7 +20,7 @@ struct PromiseChainWriter {
 
     func write() throws(Refusal) -> CodeLines {
         let levels = pyramid.levels
-        try checkScopes()
+        let threading = try threadValues()
 
         // MARK: Failures
         let errorLevels = levels.filter { $0.failure != nil && $0.flagName == nil }
@@ -44,8 +45,9 @@ struct PromiseChainWriter {
         let isTagged = { (index: Int) in tagged && levels[index].flagName == nil && levels[index].failure != nil }
         let invocation = { (index: Int, text: StatementText) -> String in
             let plain = text.invocation(levels[index])
-            guard isTagged(index), let name = caseNames[index] else { return plain }
+            guard isTagged(index), let name = caseNames[index] else { return plain + threading.mapping(into: index) }
             return plain + ".recover(on: nil, policy: .allErrors) { error -> Promise<\(levels[index].callee.shape.valueType)> in throw \(failureTypeName).\(name)(error) }"
+                + threading.mapping(into: index)
         }
 
         var lines = CodeLines()
@@ -58,7 +60,7 @@ struct PromiseChainWriter {
         // MARK: Steps
         let first = levels[0]
         if levels.count == 1 {
-            lines.add(invocation(0, text) + finalHandlerOpening(first), 0)
+            lines.add(invocation(0, text) + finalHandlerOpening(first, parameters: threading.parameters(of: 0, valueName: first.valueName)), 0)
         } else {
             lines.add("firstly {", 0)
             lines.add(invocation(0, text), 1)
@@ -68,17 +70,17 @@ struct PromiseChainWriter {
                 if let flag = level.flagName {
                     body.append("guard \(flag) else { throw \(failureTypeName).\(caseNames[index]!) }")
                 }
-                body += textFor(level).lines(level.success)
-                body.append("return " + invocation(index + 1, textFor(level)))
+                body += textFor(index).lines(level.success)
+                body.append("return " + invocation(index + 1, textFor(index)))
                 let mentionsSelf = StatementText.mentionsSelf(level.success) || levels[index + 1].invocation.contains("self")
-                lines.add("}.then(on: nil) { \(capture(mentionsSelf))\(level.valueName ?? "_") in", 0)
+                lines.add("}.then(on: nil) { \(capture(mentionsSelf))\(threading.parameters(of: index, valueName: level.valueName)) in", 0)
                 for line in body { lines.add(line, 1) }
             }
             let last = levels[levels.count - 1]
-            lines.add("}" + finalHandlerOpening(last), 0)
+            lines.add("}" + finalHandlerOpening(last, parameters: threading.parameters(of: levels.count - 1, valueName: last.valueName)), 0)
         }
         let last = levels[levels.count - 1]
-        for line in textFor(last).lines(last.successOnMain ?? last.success) { lines.add(line, 1) }
+        for line in textFor(levels.count - 1).lines(last.successOnMain ?? last.success) { lines.add(line, 1) }
 
         // MARK: Catch
         guard !errorLevels.isEmpty || !flagLevels.isEmpty else {
@@ -130,10 +132,10 @@ struct PromiseChainWriter {
         return lines
     }
 
-    private func finalHandlerOpening(_ level: Pyramid.Level) -> String {
+    private func finalHandlerOpening(_ level: Pyramid.Level, parameters: String) -> String {
         let queue = level.successOnMain != nil ? ".mainActor" : "nil"
         let mentionsSelf = StatementText.mentionsSelf(level.successOnMain ?? level.success)
-        return ".done(on: \(queue)) { \(capture(mentionsSelf))\(level.valueName ?? "_") in"
+        return ".done(on: \(queue)) { \(capture(mentionsSelf))\(parameters) in"
     }
 
     private func capture(_ mentionsSelf: Bool) -> String {
@@ -141,33 +143,48 @@ struct PromiseChainWriter {
         return capture + " "
     }
 
-    private func textFor(_ level: Pyramid.Level) -> StatementText {
+    /// The text of handler `index`'s code: reads of `(T?, Error?)` values it can see lose their `!`.
+    private func textFor(_ index: Int) -> StatementText {
         var text = StatementText(bytes: bytes)
-        if level.unwrapsValue, let name = level.valueName { text.unwrapped.insert(name) }
+        for level in pyramid.levels[...index] where level.unwrapsValue {
+            if let name = level.valueName { text.unwrapped.insert(name) }
+        }
         return text
     }
 
-    /// Each handler of the chain sees only its own value; a step that reads an earlier one is refused.
-    private func checkScopes() throws(Refusal) {
+    /// Each handler of the chain sees only its own value: what a later step reads from an earlier
+    /// callback is threaded through (``ValueThreading``); a failure branch cannot see it.
+    private func threadValues() throws(Refusal) -> ValueThreading {
         let levels = pyramid.levels
+        var handlers: [ValueThreading.Handler] = []
         for (index, level) in levels.enumerated() {
-            let earlier = levels[..<index].compactMap(\.valueName).filter { $0 != level.valueName }
-            var nodes: [Syntax] = level.success.map(Syntax.init) + (level.successOnMain ?? []).map(Syntax.init)
-            if index + 1 < levels.count { nodes += levels[index + 1].call.arguments.map(Syntax.init) }
-            for name in earlier {
-                if let use = nodes.lazy.compactMap({ Self.reference(to: name, in: $0) }).first {
-                    throw Refusal("a later step reads `\(name)` from an earlier callback", at: use)
-                }
+            let code = level.success + (level.successOnMain ?? [])
+            var nodes = code.map(Syntax.init)
+            if index + 1 < levels.count {
+                let next = levels[index + 1]
+                nodes += next.call.arguments.enumerated().filter { $0.offset != next.callee.handlerIndex }.map { Syntax($0.element) }
+                nodes.append(Syntax(next.call.calledExpression))
             }
-            if let failure = level.failure {
-                let visible = levels[...index].compactMap(\.valueName)
-                for name in visible {
-                    if let use = failure.statements.lazy.compactMap({ Self.reference(to: name, in: Syntax($0)) }).first {
-                        throw Refusal("a failure branch reads `\(name)`, which the shared `catch` cannot see", at: use)
-                    }
+            let declarations = ValueThreading.declarations(in: code)
+            handlers.append(ValueThreading.Handler(valueName: level.valueName, declared: declarations.map(\.name),
+                                                   variables: Set(declarations.filter(\.isVariable).map(\.name)),
+                                                   reads: ValueThreading.reads(in: nodes)))
+        }
+        let threading = ValueThreading(handlers)
+        if let name = threading.carriedVariables.first {
+            let use = levels.lazy.flatMap { $0.success }.compactMap { Self.reference(to: name, in: Syntax($0)) }.first
+            throw Refusal("a later step reads `var \(name)` from an earlier callback; a chain would hand it a copy", at: use.map(Syntax.init) ?? Syntax(levels[0].call))
+        }
+        for (index, level) in levels.enumerated() {
+            guard let failure = level.failure else { continue }
+            let visible = levels[...index].compactMap(\.valueName)
+            for name in visible {
+                if let use = failure.statements.lazy.compactMap({ Self.reference(to: name, in: Syntax($0)) }).first {
+                    throw Refusal("a failure branch reads `\(name)`, which the shared `catch` cannot see", at: use)
                 }
             }
         }
+        return threading
     }
 
     static func reference(to name: String, in node: Syntax) -> DeclReferenceExprSyntax? {
