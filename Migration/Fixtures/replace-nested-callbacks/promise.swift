@@ -42,10 +42,10 @@ final class AccountService: Sendable {
 
     // Waits only for functions that are converted too: the pyramid becomes straight-line code.
     func dashboard(accountID: Int) -> Promise<Dashboard> {
-        return self.account(id: accountID).then { account -> Promise<Dashboard> in
-            return self.avatar(for: account).map { avatar in
-                Dashboard(account: account, avatar: avatar)
-            }
+        return self.account(id: accountID).then(on: nil) { account in
+            return self.avatar(for: account).map(on: nil) { (account, $0) }
+        }.map(on: nil) { account, avatar in
+            Dashboard(account: account, avatar: avatar)
         }
     }
 

@@ -347,27 +347,28 @@ private struct Conversion {
 
     // MARK: Calls to other converted functions
 
+    /// A call of a converted function with its handler written as a closure, read as one step.
+    private struct KnownCall {
+        var call: FunctionCallExprSyntax
+        var callee: CompletionFunction
+        var calleeName: String
+        /// `self.avatar(for: account)`: the alternative's call.
+        var invocation: String
+        /// The name the handler gives the value on success (nil: none, or the value is `Void`).
+        var bound: String?
+        /// What the handler does on success, its error-forwarding prologue dropped.
+        var rest: [CodeBlockItemSyntax]
+        var producesGuarantee: Bool
+    }
+
     private func convertKnownCall(_ call: FunctionCallExprSyntax, calleeName: String, into lines: inout CodeLines, level: Int) throws(SkipReason) -> Bool {
         guard available.contains(calleeName), let callee = candidates[calleeName] else {
             throw skip("it calls `\(calleeName)`, which has no \(target == .promise ? "promise" : "async") alternative yet", at: call)
         }
-        let (listed, trailing) = CallShape.arguments(call)
-        let all = listed.map(\.expression) + trailing
-        var kept: [String] = []
-        var handlerArgument: ExprSyntax?
-        var failureArgument: ExprSyntax?
-        for (position, parameter) in callee.parameters.enumerated() {
-            if position == callee.handlerIndex { handlerArgument = all[position]; continue }
-            if position == callee.failureIndex { failureArgument = all[position]; continue }
-            let value = all[position].trimmedDescription
-            kept.append(parameter.label.map { "\($0): \(value)" } ?? value)
-        }
-        guard let handlerArgument else { throw skip("could not find the handler argument", at: call) }
-
-        var calleeText = call.calledExpression.trimmedDescription
+        let (kept, handlerArgument, failureArgument) = try splitArguments(call, callee: callee)
+        let calleeText = call.calledExpression.trimmedDescription
         let calleeEmitter = AlternativeEmitter(function: callee, target: target)
-        let canFail = callee.shape.canFail
-        let tryAwait = canFail ? "try await" : "await"
+        let tryAwait = callee.shape.canFail ? "try await" : "await"
 
         // `load(id: id, completion: completion)`: the result passes straight through.
         if let reference = handlerArgument.as(DeclReferenceExprSyntax.self), handlerNames.contains(reference.baseName.text) {
@@ -380,6 +381,42 @@ private struct Conversion {
             }
             return true
         }
+        let step = try readKnownCall(call, calleeName: calleeName, callee: callee, scope: [])
+
+        switch target {
+        case .async:
+            if let bound = step.bound {
+                lines.add(bound == "_" ? "_ = \(tryAwait) \(step.invocation)" : "let \(bound) = \(tryAwait) \(step.invocation)", level)
+            } else {
+                lines.add("\(tryAwait) \(step.invocation)", level)
+            }
+            return try convertBlock(step.rest, into: &lines, level: level)
+        case .promise:
+            return try writeChain(from: step, into: &lines, level: level)
+        }
+    }
+
+    /// The arguments the alternative keeps, and the handler (and failure handler) passed.
+    private func splitArguments(_ call: FunctionCallExprSyntax, callee: CompletionFunction) throws(SkipReason) -> (kept: [String], handler: ExprSyntax, failure: ExprSyntax?) {
+        let (listed, trailing) = CallShape.arguments(call)
+        let all = listed.map(\.expression) + trailing
+        var kept: [String] = []
+        var handlerArgument: ExprSyntax?
+        var failureArgument: ExprSyntax?
+        for (position, parameter) in callee.parameters.enumerated() {
+            if position == callee.handlerIndex { handlerArgument = all[position]; continue }
+            if position == callee.failureIndex { failureArgument = all[position]; continue }
+            let value = all[position].trimmedDescription
+            kept.append(parameter.label.map { "\($0): \(value)" } ?? value)
+        }
+        guard let handlerArgument else { throw skip("could not find the handler argument", at: call) }
+        return (kept, handlerArgument, failureArgument)
+    }
+
+    /// Reads a call whose handler is a closure. `scope`: the names the code around the call binds,
+    /// which would hide a method of the same name called without `self.`.
+    private func readKnownCall(_ call: FunctionCallExprSyntax, calleeName: String, callee: CompletionFunction, scope: Set<String>) throws(SkipReason) -> KnownCall {
+        let (kept, handlerArgument, failureArgument) = try splitArguments(call, callee: callee)
         guard let closure = handlerArgument.as(ClosureExprSyntax.self) else {
             throw skip("it passes `\(handlerArgument.trimmedDescription)` as the handler of `\(calleeName)`", at: call)
         }
@@ -389,7 +426,9 @@ private struct Conversion {
         }
         let (bound, rest) = try successPath(of: closure, parameters: parameters, callee: callee, failureArgument: failureArgument)
 
-        if let bound, bound == CallShape.baseName(call.calledExpression), call.calledExpression.is(DeclReferenceExprSyntax.self) {
+        var calleeText = call.calledExpression.trimmedDescription
+        if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self),
+           reference.baseName.text == bound || scope.contains(reference.baseName.text) {
             // `let account = try await account(id:)` would refer to the new local; name the method.
             guard function.decl.modifiers.contains(where: { $0.name.text == "static" || $0.name.text == "class" }) == false,
                   function.decl.parent?.parent?.parent?.is(SourceFileSyntax.self) == false else {
@@ -397,38 +436,92 @@ private struct Conversion {
             }
             calleeText = "self." + calleeText
         }
-        let invocation = "\(calleeText)(\(kept.joined(separator: ", ")))"
+        return KnownCall(call: call, callee: callee, calleeName: calleeName, invocation: "\(calleeText)(\(kept.joined(separator: ", ")))",
+                         bound: bound, rest: rest, producesGuarantee: AlternativeEmitter(function: callee, target: target).producesGuarantee)
+    }
 
-        switch target {
-        case .async:
-            if let bound {
-                lines.add(bound == "_" ? "_ = \(tryAwait) \(invocation)" : "let \(bound) = \(tryAwait) \(invocation)", level)
-            } else {
-                lines.add("\(tryAwait) \(invocation)", level)
-            }
-            return try convertBlock(rest, into: &lines, level: level)
-        case .promise:
-            if AlternativeEmitter(function: function, target: .promise).producesGuarantee && !calleeEmitter.producesGuarantee {
-                throw skip("it calls `\(calleeName)`, which can fail, while this function cannot", at: call)
-            }
-            let parameter = bound ?? "_"
-            if calleeEmitter.producesGuarantee == AlternativeEmitter(function: function, target: .promise).producesGuarantee,
-               let value = try finalValue(of: rest) {
-                // The handler only builds the result: a `map`, or nothing at all.
-                if value == parameter {
-                    lines.add("return \(invocation)", level)
-                } else {
-                    lines.add("return \(invocation).map { \(parameter) in", level)
-                    lines.add(value, level + 1)
-                    lines.add("}", level)
-                }
-                return true
-            }
-            lines.add("return \(invocation).then { \(parameter) -> \(finalType) in", level)
-            let terminates = try convertBlock(rest, into: &lines, level: level + 1)
-            lines.add("}", level)
-            return terminates
+    /// The next step of a chain: `rest` ends with a call of another converted function taking a
+    /// closure, and what comes before it runs plainly (no handler call, no `return`, no other
+    /// callback). Anything else ends the chain, and its last handler holds the rest as written.
+    private func nextStep(after step: KnownCall, scope: Set<String>) throws(SkipReason) -> (prelude: [CodeBlockItemSyntax], step: KnownCall)? {
+        guard let last = step.rest.last, let call = expression(of: last)?.as(FunctionCallExprSyntax.self),
+              try handlerOutcome(call) == nil,
+              let calleeName = CallShape.matchingCandidate(call, candidates: candidates),
+              available.contains(calleeName), let callee = candidates[calleeName] else { return nil }
+        let prelude = Array(step.rest.dropLast())
+        for item in prelude {
+            if mentionsHandler(item) || item.item.is(ReturnStmtSyntax.self) { return nil }
+            if let inner = expression(of: item)?.as(FunctionCallExprSyntax.self), CallShape.matchingCandidate(inner, candidates: candidates) != nil { return nil }
         }
+        let (_, handlerArgument, _) = try splitArguments(call, callee: callee)
+        guard handlerArgument.is(ClosureExprSyntax.self) else { return nil }
+        return (prelude, try readKnownCall(call, calleeName: calleeName, callee: callee, scope: scope))
+    }
+
+    /// Writes nested callbacks as one flat chain:
+    /// `return a(x).then(on: nil) { v in b(v) }.map(on: nil) { w in Result(w) }`. Handlers run with
+    /// `on: nil`, where the callee settles its promise, which is where its callback ran; values a
+    /// later step reads are threaded through (``ValueThreading``).
+    private func writeChain(from first: KnownCall, into lines: inout CodeLines, level: Int) throws(SkipReason) -> Bool {
+        var steps = [first]
+        var preludes: [[CodeBlockItemSyntax]] = []
+        var scope: Set<String> = Set([first.bound].compactMap { $0 })
+        while let (prelude, next) = try nextStep(after: steps[steps.count - 1], scope: scope) {
+            preludes.append(prelude)
+            steps.append(next)
+            scope.formUnion(ValueThreading.declarations(in: prelude).map(\.name))
+            if let bound = next.bound { scope.insert(bound) }
+        }
+        let functionGuarantee = AlternativeEmitter(function: function, target: .promise).producesGuarantee
+        if functionGuarantee, let failing = steps.first(where: { !$0.producesGuarantee }) {
+            throw skip("it calls `\(failing.calleeName)`, which can fail, while this function cannot", at: failing.call)
+        }
+        let chainGuarantee = steps.allSatisfy(\.producesGuarantee)
+        let last = steps[steps.count - 1]
+        let finalValue = chainGuarantee == functionGuarantee ? try finalValue(of: last.rest) : nil
+
+        // What each handler reads: its code, and the arguments of the call it makes.
+        var handlers: [ValueThreading.Handler] = []
+        for (index, step) in steps.enumerated() {
+            if index + 1 < steps.count {
+                let next = steps[index + 1].call
+                let arguments = next.arguments.enumerated().filter { $0.offset != steps[index + 1].callee.handlerIndex }.map { Syntax($0.element) }
+                let declarations = ValueThreading.declarations(in: preludes[index])
+                handlers.append(ValueThreading.Handler(
+                    valueName: step.bound, declared: declarations.map(\.name), variables: Set(declarations.filter(\.isVariable).map(\.name)),
+                    reads: ValueThreading.reads(in: preludes[index].map(Syntax.init) + arguments + [Syntax(next.calledExpression)])))
+            } else {
+                handlers.append(ValueThreading.Handler(valueName: step.bound, declared: [], reads: ValueThreading.reads(in: step.rest.map(Syntax.init))))
+            }
+        }
+        let threading = ValueThreading(handlers)
+        if let name = threading.carriedVariables.first {
+            throw skip("a later callback reads `var \(name)`, which a chain would hand on as a copy", at: first.call)
+        }
+
+        var head = "return \(first.invocation)"
+        for index in 0..<(steps.count - 1) {
+            lines.add("\(head).then(on: nil) { \(threading.parameters(of: index, valueName: steps[index].bound)) in", level)
+            for item in preludes[index] { addVerbatim(item, to: &lines, level: level + 1) }
+            lines.add("return \(steps[index + 1].invocation)\(threading.mapping(into: index + 1))", level + 1)
+            head = "}"
+        }
+        let parameters = threading.parameters(of: steps.count - 1, valueName: last.bound)
+        if let finalValue {
+            if finalValue == parameters {
+                // The last call's value is the result.
+                lines.add(head == "}" ? "}" : head, level)
+            } else {
+                lines.add("\(head).map(on: nil) { \(parameters) in", level)
+                lines.add(finalValue, level + 1)
+                lines.add("}", level)
+            }
+            return true
+        }
+        lines.add("\(head).then(on: nil) { \(parameters) -> \(finalType) in", level)
+        let terminates = try convertBlock(last.rest, into: &lines, level: level + 1)
+        lines.add("}", level)
+        return terminates
     }
 
     /// The value a handler closure binds on success and the statements that follow, once its
