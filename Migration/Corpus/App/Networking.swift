@@ -2,12 +2,13 @@ import Dispatch
 import Foundation
 import Vow
 
-// A small networking layer in the callback style: a transport, then services on top of it.
+// The networking layer in the callback style: a transport, then one service per area of the app.
+// Every request is answered on the backend queue (see Fakes.swift).
 
 enum APIError: Error {
     case offline
     case status(Int)
-    case decoding(String)
+    case declined(String)
 }
 
 struct User: Sendable {
@@ -21,27 +22,44 @@ struct Post: Sendable {
     var title: String
 }
 
+struct FeedPage: Sendable {
+    var number: Int
+    var posts: [Post]
+    var hasMore: Bool
+}
+
 struct Settings: Sendable {
     var notifications: Bool
     var theme: String
 }
 
-/// Answers requests on its own queue, like URLSession's delegate queue.
+struct Cart: Sendable {
+    var items: [String]
+    var coupon: String?
+}
+
+struct Price: Sendable {
+    var total: Int
+    var currency: String
+}
+
+struct Receipt: Sendable {
+    var number: String
+    var amount: Int
+}
+
+struct Profile: Sendable {
+    var name: String
+    var bio: String
+    var avatar: String?
+}
+
+/// Sends requests; the first path component names the operation (`/posts/2` is `posts`).
 final class Transport: Sendable {
-    let queue = DispatchQueue(label: "transport")
-    let online: Bool
-
-    init(online: Bool = true) {
-        self.online = online
-    }
-
     func send(_ path: String, completion: @escaping @Sendable (Swift.Result<Data, Error>) -> Void) {
-        queue.async {
-            if self.online {
-                completion(.success(Data(path.utf8)))
-            } else {
-                completion(.failure(APIError.offline))
-            }
+        let operation = path.split(separator: "/").first.map(String.init) ?? path
+        answer(operation) { failing in
+            completion(failing ? .failure(APIError.status(500)) : .success(Data(path.utf8)))
         }
     }
 }
@@ -55,29 +73,28 @@ final class UserService: Sendable {
 
     func signIn(name: String, password: String, completion: @escaping @Sendable (String?, Error?) -> Void) {
         transport.send("/signin/\(name)") { result in
-            switch result {
-            case .success: completion("token-\(name)", nil)
-            case .failure(let error): completion(nil, error)
+            do {
+                _ = try result.get()
+                completion("token-\(name)", nil)
+            } catch {
+                completion(nil, error)
             }
         }
     }
 
     func user(token: String, completion: @escaping @Sendable (Swift.Result<User, Error>) -> Void) {
-        transport.send("/me") { result in
-            completion(result.map { _ in User(id: 1, name: token) })
+        transport.send("/me/\(token)") { result in
+            completion(result.map { _ in User(id: 7, name: "ada") })
         }
     }
 
     func isVerified(_ user: User, completion: @escaping @Sendable (Bool) -> Void) {
-        transport.queue.async { completion(user.id > 0) }
+        answer("verified") { failing in completion(!failing) }
     }
 
     func signOut(completion: @escaping @Sendable (Error?) -> Void) {
         transport.send("/signout") { result in
-            switch result {
-            case .success: completion(nil)
-            case .failure(let error): completion(error)
-            }
+            if case .failure(let error) = result { completion(error) } else { completion(nil) }
         }
     }
 
@@ -96,9 +113,11 @@ final class FeedService: Sendable {
         self.transport = transport
     }
 
-    func posts(for user: User, completion: @escaping @Sendable (Swift.Result<[Post], Error>) -> Void) {
-        transport.send("/posts/\(user.id)") { result in
-            completion(result.map { _ in [Post(id: 1, author: user.id, title: "Hello")] })
+    func page(_ number: Int, for user: User, completion: @escaping @Sendable (Swift.Result<FeedPage, Error>) -> Void) {
+        transport.send("/feed/\(user.id)/\(number)") { result in
+            completion(result.map { _ in
+                FeedPage(number: number, posts: [Post(id: number * 10, author: user.id, title: "Post \(number)")], hasMore: number < 3)
+            })
         }
     }
 
@@ -109,16 +128,20 @@ final class FeedService: Sendable {
     }
 
     func unreadCount(completion: @escaping @Sendable (Int) -> Void) {
-        transport.queue.async { completion(3) }
+        answer("unread") { failing in completion(failing ? 0 : 4) }
     }
 
     func canPost(completion: @escaping @Sendable (Bool) -> Void) {
-        transport.queue.async { completion(self.transport.online) }
+        answer("canPost") { failing in completion(!failing) }
     }
 
     /// Already a promise.
     func trending() -> Promise<[Post]> {
-        .value([Post(id: 9, author: 2, title: "Trending")])
+        Promise { seal in
+            transport.send("/trending") { result in
+                seal.resolve(result.map { _ in [Post(id: 99, author: 2, title: "Trending")] })
+            }
+        }
     }
 }
 
@@ -129,22 +152,142 @@ final class SettingsService: Sendable {
         self.transport = transport
     }
 
-    func settings(completion: @escaping @Sendable (Settings?, Error?) -> Void) {
-        transport.send("/settings") { result in
-            switch result {
-            case .success: completion(Settings(notifications: true, theme: "dark"), nil)
-            case .failure(let error): completion(nil, error)
+    func settings(for user: User, completion: @escaping @Sendable (Settings?, Error?) -> Void) {
+        transport.send("/settings/\(user.id)") { result in
+            do {
+                _ = try result.get()
+                completion(Settings(notifications: true, theme: "dark"), nil)
+            } catch {
+                completion(nil, error)
             }
         }
     }
 
     func update(_ settings: Settings, completion: @escaping @Sendable (Error?) -> Void) {
-        transport.send("/settings/update") { result in
+        transport.send("/update/\(settings.theme)") { result in
             if case .failure(let error) = result { completion(error) } else { completion(nil) }
         }
     }
 
+    func notificationsAllowed(completion: @escaping @Sendable (Bool) -> Void) {
+        answer("permission") { failing in completion(!failing) }
+    }
+
     func confirm(_ change: String, completion: @escaping @Sendable (Bool, Error?) -> Void) {
-        transport.queue.async { completion(!change.isEmpty, nil) }
+        answer("confirm") { failing in completion(!failing, nil) }
+    }
+}
+
+final class CheckoutService: Sendable {
+    let transport: Transport
+
+    init(transport: Transport) {
+        self.transport = transport
+    }
+
+    func cart(for user: User, completion: @escaping @Sendable (Swift.Result<Cart, Error>) -> Void) {
+        transport.send("/cart/\(user.id)") { result in
+            completion(result.map { _ in Cart(items: ["tea", "cake"], coupon: "SPRING") })
+        }
+    }
+
+    func reserve(_ items: [String], completion: @escaping @Sendable (Bool) -> Void) {
+        answer("stock") { failing in completion(!failing) }
+    }
+
+    func price(_ cart: Cart, completion: @escaping @Sendable (Price?, Error?) -> Void) {
+        transport.send("/price/\(cart.items.count)") { result in
+            do {
+                _ = try result.get()
+                completion(Price(total: cart.items.count * 3, currency: "EUR"), nil)
+            } catch {
+                completion(nil, error)
+            }
+        }
+    }
+
+    func pay(_ price: Price, token: String, completion: @escaping @Sendable (Swift.Result<Receipt, Error>) -> Void) {
+        transport.send("/pay/\(price.total)") { result in
+            completion(result.map { _ in Receipt(number: "R-\(price.total)", amount: price.total) })
+        }
+    }
+
+    func sendReceipt(_ receipt: Receipt, completion: @escaping @Sendable (Error?) -> Void) {
+        transport.send("/mail/\(receipt.number)") { result in
+            if case .failure(let error) = result { completion(error) } else { completion(nil) }
+        }
+    }
+}
+
+final class ProfileService: Sendable {
+    let transport: Transport
+
+    init(transport: Transport) {
+        self.transport = transport
+    }
+
+    func profile(of user: User, completion: @escaping @Sendable (Swift.Result<Profile, Error>) -> Void) {
+        transport.send("/profile/\(user.id)") { result in
+            completion(result.map { _ in Profile(name: user.name, bio: "hello", avatar: nil) })
+        }
+    }
+
+    func isNameAvailable(_ name: String, completion: @escaping @Sendable (Bool) -> Void) {
+        answer("nameCheck") { failing in completion(!failing) }
+    }
+
+    func upload(_ image: Data, completion: @escaping @Sendable (String?, Error?) -> Void) {
+        transport.send("/upload/\(image.count)") { result in
+            do {
+                _ = try result.get()
+                completion("avatar-\(image.count).png", nil)
+            } catch {
+                completion(nil, error)
+            }
+        }
+    }
+
+    func save(_ profile: Profile, completion: @escaping @Sendable (Error?) -> Void) {
+        transport.send("/publish/\(profile.name)") { result in
+            if case .failure(let error) = result { completion(error) } else { completion(nil) }
+        }
+    }
+}
+
+final class SearchService: Sendable {
+    let transport: Transport
+
+    init(transport: Transport) {
+        self.transport = transport
+    }
+
+    func search(_ query: String, page: Int, completion: @escaping @Sendable (Swift.Result<[Post], Error>) -> Void) {
+        transport.send("/search/\(query)/\(page)") { result in
+            completion(result.map { _ in page < 2 ? [Post(id: page, author: 1, title: "\(query) \(page)")] : [] })
+        }
+    }
+
+    func suggestions(for prefix: String, completion: @escaping @Sendable ([String]) -> Void) {
+        answer("suggest") { failing in completion(failing ? [prefix] : [prefix + "a", prefix + "b"]) }
+    }
+
+    func recentQueries(completion: @escaping @Sendable ([String]?, Error?) -> Void) {
+        transport.send("/recent") { result in
+            do {
+                _ = try result.get()
+                completion(["swift", "vow"], nil)
+            } catch {
+                completion(nil, error)
+            }
+        }
+    }
+
+    /// Already a promise.
+    func popular() -> Promise<[String]> {
+        Promise { seal in
+            transport.send("/popular") { result in
+                seal.resolve(result.map { _ in ["promises", "async"] })
+            }
+        }
     }
 }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-// Persistence in the callback style: a key-value store answering on its own queue.
+// Persistence in the callback style: a key-value store answering on the backend queue.
 
 enum StoreError: Error {
     case missing(String)
@@ -9,21 +9,30 @@ enum StoreError: Error {
 }
 
 final class Store: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "store")
     private let lock = NSLock()
-    private var values: [String: Data] = [:]
+    private var values: [String: Data] = ["draft": Data("draft".utf8)]
 
     func load(_ key: String, completion: @escaping @Sendable (Data?, Error?) -> Void) {
-        queue.async {
+        answer("load") { failing in
             self.lock.lock()
             let value = self.values[key]
             self.lock.unlock()
-            if let value { completion(value, nil) } else { completion(nil, StoreError.missing(key)) }
+            if failing {
+                completion(nil, StoreError.full)
+            } else if let value {
+                completion(value, nil)
+            } else {
+                completion(nil, StoreError.missing(key))
+            }
         }
     }
 
     func save(_ data: Data, for key: String, completion: @escaping @Sendable (Error?) -> Void) {
-        queue.async {
+        answer("save") { failing in
+            if failing {
+                completion(StoreError.full)
+                return
+            }
             self.lock.lock()
             self.values[key] = data
             self.lock.unlock()
@@ -32,16 +41,16 @@ final class Store: @unchecked Sendable {
     }
 
     func exists(_ key: String, completion: @escaping @Sendable (Bool) -> Void) {
-        queue.async {
+        answer("exists") { failing in
             self.lock.lock()
             let found = self.values[key] != nil
             self.lock.unlock()
-            completion(found)
+            completion(found && !failing)
         }
     }
 
     func count(completion: @escaping @Sendable (Int) -> Void) {
-        queue.async {
+        answer("count") { _ in
             self.lock.lock()
             let count = self.values.count
             self.lock.unlock()

@@ -10,32 +10,8 @@ final class CallSiteBehaviourTests: XCTestCase {
         TestSupport.fixturesDirectory.deletingLastPathComponent().appendingPathComponent("BehaviourProgram")
     }
 
-    private static var vowSourcesDirectory: URL {
-        TestSupport.fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/Vow")
-    }
-
     private func buildAndRun(_ directory: URL) throws -> String {
-        let sources = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".swift") }.sorted().map { directory.appendingPathComponent($0).path }
-        // Only the objects of Vow's current sources: an incremental build leaves the object of a
-        // moved or deleted source behind, and linking it too defines its symbols twice.
-        let vowSources = FileManager.default.enumerator(atPath: Self.vowSourcesDirectory.path)?
-            .compactMap { ($0 as? String).map { URL(fileURLWithPath: $0).lastPathComponent } }
-            .filter { $0.hasSuffix(".swift") } ?? []
-        let objectsDirectory = TestSupport.productsDirectory.appendingPathComponent("Vow.build")
-        let vowObjects = try FileManager.default.contentsOfDirectory(atPath: objectsDirectory.path)
-            .filter { $0.hasSuffix(".o") && vowSources.contains(String($0.dropLast(2))) }
-            .map { objectsDirectory.appendingPathComponent($0).path }
-        XCTAssertFalse(vowObjects.isEmpty, "the Vow objects this package builds were not found")
-        let binary = directory.appendingPathComponent("program")
-        let build = try TestSupport.run(TestSupport.swiftc, ["-swift-version", "6", "-I", TestSupport.modulesDirectory.path]
-                                        + sources + vowObjects + ["-o", binary.path])
-        XCTAssertEqual(build.status, 0, "\(directory.lastPathComponent) does not build:\n\(build.standardError)")
-        XCTAssertFalse(build.standardError.contains("warning:"), build.standardError)
-        let run = try TestSupport.run(binary, [])
-        XCTAssertEqual(run.status, 0, run.standardError)
-        return run.standardOutput
+        try ProgramBuilding.buildAndRun(TestSupport.swiftFiles(in: directory), binary: directory.appendingPathComponent("program"))
     }
 
     private func migratedCopy(_ target: String, in root: URL) throws -> (URL, TestSupport.ProcessResult) {

@@ -2,52 +2,89 @@ import Foundation
 import XCTest
 
 /// `Corpus/App/`: a multi-file app written for this test (a networking layer and a persistence
-/// layer in the callback style, ten view models full of pyramids and an existing promise chain
-/// each, about 2,000 lines). Migrated with `--stage all` in both forms it must typecheck as one
-/// module, and the counts of converted and refused call sites, per reason, are pinned so that a
-/// regression shows. (Behaviour before and after is `CallSiteBehaviourTests`' job.)
+/// layer in the callback style over deterministic fakes, and six screens: settings, checkout, a
+/// paged feed, profile editing, search and onboarding, full of pyramids and existing promise
+/// chains; over 1,500 lines). Migrated with `--stage all` in both forms it must build, and run
+/// every flow of `Corpus/Scenarios/main.swift`, with no failure and with each of its steps
+/// failing, printing the same effects in the same order on the same kind of thread as the
+/// original. The counts of converted and refused call sites, per reason, are pinned so that a
+/// regression shows.
 final class CallSiteCorpusTests: XCTestCase {
     private static var corpus: URL {
-        TestSupport.fixturesDirectory.deletingLastPathComponent().appendingPathComponent("Corpus").appendingPathComponent("App")
+        TestSupport.packageDirectory.appendingPathComponent("Corpus")
     }
 
-    private func typecheckAsOneModule(_ directory: URL) throws {
-        let sources = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".swift") }.sorted().map { directory.appendingPathComponent($0).path }
-        let result = try TestSupport.run(TestSupport.swiftc, ["-typecheck", "-swift-version", "6", "-I", TestSupport.modulesDirectory.path] + sources)
-        XCTAssertEqual(result.status, 0, "\(directory.lastPathComponent) does not typecheck:\n\(result.standardError)")
-        XCTAssertFalse(result.standardError.contains("warning:"), result.standardError)
+    private static var app: URL { corpus.appendingPathComponent("App") }
+
+    /// The app's files and the scenario runner, built into one program (one compiler run).
+    private func buildAndRun(_ app: URL, as name: String, in root: URL) throws -> String {
+        let sources = TestSupport.swiftFiles(in: app) + [Self.corpus.appendingPathComponent("Scenarios/main.swift")]
+        return try ProgramBuilding.buildAndRun(sources, binary: root.appendingPathComponent(name))
     }
 
-    func testTheCorpusTypechecksInBothFormsWithTheExpectedCounts() throws {
-        let root = try TestSupport.temporaryDirectory(self)
-        let lines = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path).filter { $0.hasSuffix(".swift") }
-            .map { try String(contentsOf: Self.corpus.appendingPathComponent($0), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count }
+    private static let declarations = "29 candidates: 29 alternatives added, 0 replaced, 0 skipped, 0 already migrated"
+
+    /// Refusals both forms share: the service layer's own forwarding callbacks, and the screens'
+    /// shapes that cannot be flattened faithfully.
+    private static let sharedRefusals = [
+        "16 the callback does not consist of one `switch result`",
+        "4 a loop around a callback",
+        "3 a callback called on some paths only, or before other code",
+        "2 a `guard` inside a callback",
+        "1 `[weak self]` on an inner callback only",
+        "1 a (Bool, Error?) answer of `(false, nil)` would become a rejection the callback did not have",
+        "1 a switch on Result with `default:` or several patterns in a case",
+        "1 the callback does not start by checking its error (`if let error { ... return }`)",
+        "1 the callback names its parameters implicitly (`$0`)",
+        "1 the callback reads `address` as optional, so a `(nil, nil)` answer means something to it",
+        "1 the callback reads `data` as optional, so a `(nil, nil)` answer means something to it",
+        "1 the callback reads `price` as optional, so a `(nil, nil)` answer means something to it",
+        "1 the callback reads `queries` as optional, so a `(nil, nil)` answer means something to it",
+        "1 the callee is reached through `?.`, so the call may not happen at all",
+    ]
+
+    private static let forms: [(target: String, summary: String, refusals: [String])] = [
+        ("promise", "29 call sites converted, 39", [
+            "2 a failure branch reads `cart`, which the shared `catch` cannot see",
+            "1 a failure branch reads `renamed`, which the shared `catch` cannot see",
+            "1 a failure branch reads `user`, which the shared `catch` cannot see",
+        ]),
+        ("async", "34 call sites converted, 40", [
+            "3 code after the callbacks would run before them inside a `Task`",
+            "1 a callback started earlier in the function could run before the new `Task` makes its first call",
+            "1 the first call reads `users` through `self`, which a `Task { [weak self] }` could only reach as `self?.`",
+        ]),
+    ]
+
+    func testTheCorpusBehavesTheSameAfterMigrationInBothFormsWithTheExpectedCounts() throws {
+        let lines = try TestSupport.swiftFiles(in: Self.app)
+            .map { try String(contentsOf: $0, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count }
             .reduce(0, +)
         XCTAssertGreaterThanOrEqual(lines, 1_500)
-        try typecheckAsOneModule(Self.corpus)
 
-        let shared = "16 candidates: 16 alternatives added, 0 replaced, 0 skipped, 0 already migrated; 73 call sites converted"
-        let reasons = [
-            "10 a (Bool, Error?) answer of `(false, nil)` would become a rejection the callback did not have",
-            "10 a `guard` inside a callback",
-            "10 a loop around a callback",
-            "10 a switch on Result with `default:` or several patterns in a case",
-            "10 the callback reads `data` as optional, so a `(nil, nil)` answer means something to it",
-            "4 the callback does not consist of one `switch result`",
-        ]
-        for (target, refused, extra) in [("promise", 54, [String]()), ("async", 64, ["10 code after the callbacks would run before them inside a `Task`"])] {
-            let directory = root.appendingPathComponent(target)
-            try FileManager.default.copyItem(at: Self.corpus, to: directory)
-            let result = try TestSupport.migrate([directory.path, "--to", target, "--stage", "all", "--in-place"])
+        let root = try TestSupport.temporaryDirectory(self)
+        let expected = try buildAndRun(Self.app, as: "original", in: root)
+        // Every flow ran, with each of its steps failing in turn, and finished.
+        XCTAssertTrue(expected.contains("== checkout.checkOut, mail fails\n"), expected)
+        XCTAssertTrue(expected.contains("[main] Feed: ada reposted Post 1, 4 unread\n"), expected)
+        XCTAssertTrue(expected.contains("== onboarding.prefetchAll, count fails\n"), expected)
+        XCTAssertFalse(expected.contains("TIMED OUT"), expected)
+
+        for form in Self.forms {
+            let directory = root.appendingPathComponent(form.target)
+            try FileManager.default.copyItem(at: Self.app, to: directory)
+            let result = try TestSupport.migrate([directory.path, "--to", form.target, "--stage", "all", "--in-place"])
             XCTAssertEqual(result.status, 0, result.standardError)
-            XCTAssertTrue(result.standardError.contains("\(shared), \(refused) left alone ("), result.standardError)
-            for reason in (reasons + extra) {
-                XCTAssertTrue(result.standardError.contains(reason), "\(target): missing `\(reason)` in\n\(result.standardError)")
+            XCTAssertTrue(result.standardError.contains("\(Self.declarations); \(form.summary) left alone ("), "\(form.target):\n\(result.standardError)")
+            for reason in Self.sharedRefusals + form.refusals {
+                XCTAssertTrue(result.standardError.contains(reason), "\(form.target): missing `\(reason)` in\n\(result.standardError)")
             }
-            try typecheckAsOneModule(directory)
+            let actual = try buildAndRun(directory, as: "\(form.target)-program", in: root)
+            if actual != expected {
+                XCTFail("\(form.target) behaves differently:\n" + UnifiedDiffText.make(expected, actual))
+            }
             // A second run finds nothing more to do.
-            let again = try TestSupport.migrate([directory.path, "--to", target, "--stage", "all", "--check"])
+            let again = try TestSupport.migrate([directory.path, "--to", form.target, "--stage", "all", "--check"])
             XCTAssertEqual(again.status, 0, again.standardError)
         }
     }

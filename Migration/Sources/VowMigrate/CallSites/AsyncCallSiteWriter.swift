@@ -12,9 +12,24 @@ struct AsyncCallSiteWriter {
     let pyramid: Pyramid
     let bytes: [UInt8]
     let enclosingIsAsync: Bool
+    /// What the enclosing type declares: the first call may read it without `self.`.
+    var selfMembers: Set<String> = []
 
     func write() throws(Refusal) -> CodeLines {
         let levels = pyramid.levels
+        // The first call was made outside any closure, where `users.signOut` means
+        // `self.users.signOut`; inside `Task { [weak self] in }` that needs `self?.`, which would
+        // skip the call once `self` is gone.
+        if !enclosingIsAsync, pyramid.selfCapture == "[weak self]" {
+            let first = levels[0].call
+            let nodes = [Syntax(first.calledExpression)] + first.arguments.enumerated()
+                .filter { $0.offset != levels[0].callee.handlerIndex }.map { Syntax($0.element) }
+            for name in ValueThreading.reads(in: nodes).sorted() where selfMembers.contains(name) {
+                let use = nodes.lazy.compactMap { PromiseChainWriter.reference(to: name, in: $0) }.first
+                throw Refusal("the first call reads `\(name)` through `self`, which a `Task { [weak self] }` could only reach as `self?.`",
+                              at: use.map(Syntax.init) ?? Syntax(first))
+            }
+        }
         let errorLevels = levels.filter { $0.failure != nil && $0.flagName == nil }
         let errorTexts = Set(errorLevels.map { StatementText.normalized($0.failure!.statements, errorName: $0.failure!.errorName) })
         let shared = errorTexts.count == 1

@@ -45,6 +45,9 @@ struct CallSiteRewrite {
     private struct Context {
         var function: FunctionBodyFinder.Function
         var failureTypes: Int
+        /// An earlier statement of the function called a completion-handler function: its
+        /// callback may run before a new `Task` makes its first call.
+        var startedCallback = false
     }
 
     private var reader: PyramidReader { PyramidReader(catalog: catalog, target: target) }
@@ -58,9 +61,11 @@ struct CallSiteRewrite {
                 switch reader.match(call) {
                 case .call(let matched):
                     convert(item, call: call, matched: matched, codeAfter: codeAfter, context: &context)
+                    context.startedCallback = true
                     continue
                 case .ambiguous:
                     refuse(Refusal("several functions named `\(PyramidReader.baseName(call) ?? "")` take these labels; the callee is ambiguous", at: call), context)
+                    context.startedCallback = true
                     continue
                 case .none:
                     if target == .async && ChainToAsync.isChain(call) {
@@ -74,29 +79,40 @@ struct CallSiteRewrite {
                 continue
             }
             if let expression = PyramidReader.expression(item), let switchExpression = expression.as(SwitchExprSyntax.self) {
+                // The cases exclude each other: a callback started in one does not run before another's.
+                let before = context.startedCallback
+                var started = before
                 for element in switchExpression.cases {
                     if let switchCase = element.as(SwitchCaseSyntax.self) {
+                        context.startedCallback = before
                         process(switchCase.statements, codeAfter: codeAfter, context: &context)
+                        started = started || context.startedCallback
                     }
                 }
+                context.startedCallback = started
                 continue
             }
             if let doStatement = item.item.as(DoStmtSyntax.self), doStatement.catchClauses.isEmpty {
                 process(doStatement.body.statements, codeAfter: codeAfter, context: &context)
                 continue
             }
-            reportNestedCalls(in: item, context)
+            if reportNestedCalls(in: item, context) { context.startedCallback = true }
         }
     }
 
     private mutating func processIf(_ node: IfExprSyntax, codeAfter: Bool, context: inout Context) {
-        for condition in node.conditions { reportNestedCalls(in: condition, context) }
+        for condition in node.conditions where reportNestedCalls(in: condition, context) { context.startedCallback = true }
+        // The branches exclude each other: a callback started in one does not run before another's.
+        let before = context.startedCallback
         process(node.body.statements, codeAfter: codeAfter, context: &context)
+        let started = context.startedCallback
+        context.startedCallback = before
         switch node.elseBody {
         case .codeBlock(let block): process(block.statements, codeAfter: codeAfter, context: &context)
         case .ifExpr(let elseIf): processIf(elseIf, codeAfter: codeAfter, context: &context)
         case .none: break
         }
+        context.startedCallback = context.startedCallback || started
     }
 
     private mutating func convert(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, matched: PyramidReader.MatchedCall,
@@ -124,7 +140,11 @@ struct CallSiteRewrite {
                 if codeAfter {
                     throw Refusal("code after the callbacks would run after them once they are awaited", at: item)
                 }
-                let writer = AsyncCallSiteWriter(pyramid: pyramid, bytes: bytes, enclosingIsAsync: function.isAsync)
+                if context.startedCallback && !function.isAsync {
+                    throw Refusal("a callback started earlier in the function could run before the new `Task` makes its first call", at: item)
+                }
+                let writer = AsyncCallSiteWriter(pyramid: pyramid, bytes: bytes, enclosingIsAsync: function.isAsync,
+                                                 selfMembers: Self.memberNames(around: item))
                 lines = try writer.write()
                 message = "converted \(calls) to `try await`"
                 if !function.isAsync {
@@ -166,13 +186,35 @@ struct CallSiteRewrite {
     }
 
     /// Known calls with a closure handler that are not statements of a block: each is reported.
-    private mutating func reportNestedCalls(in node: some SyntaxProtocol, _ context: Context) {
+    /// Returns whether there was any.
+    @discardableResult
+    private mutating func reportNestedCalls(in node: some SyntaxProtocol, _ context: Context) -> Bool {
         let finder = NestedCallFinder(reader: reader)
         finder.walk(node)
         for (call, inLoop) in finder.calls {
             let reason = inLoop ? "a loop around a callback" : "the call is inside a closure or an expression, not a statement of the function"
             refuse(Refusal(reason, at: call), context)
         }
+        return !finder.calls.isEmpty
+    }
+
+    /// The names the type around `node` declares (properties and methods of that declaration):
+    /// code reading them without `self.` reads them through `self`.
+    static func memberNames(around node: some SyntaxProtocol) -> Set<String> {
+        var parent = node.parent
+        while let current = parent, !current.is(MemberBlockSyntax.self) { parent = current.parent }
+        guard let block = parent?.as(MemberBlockSyntax.self) else { return [] }
+        var names: Set<String> = []
+        for member in block.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) {
+                for binding in variable.bindings {
+                    if let identifier = binding.pattern.as(IdentifierPatternSyntax.self) { names.insert(identifier.identifier.text) }
+                }
+            } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+                names.insert(function.name.text)
+            }
+        }
+        return names
     }
 
     private static func isBareReturn(_ item: CodeBlockItemSyntax) -> Bool {

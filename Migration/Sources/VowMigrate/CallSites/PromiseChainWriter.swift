@@ -177,7 +177,8 @@ struct PromiseChainWriter {
         }
         for (index, level) in levels.enumerated() {
             guard let failure = level.failure else { continue }
-            let visible = levels[...index].compactMap(\.valueName)
+            // The callbacks' values up to this one, and what the code before this call declared.
+            let visible = levels[...index].compactMap(\.valueName) + handlers[..<index].flatMap(\.declared)
             for name in visible {
                 if let use = failure.statements.lazy.compactMap({ Self.reference(to: name, in: Syntax($0)) }).first {
                     throw Refusal("a failure branch reads `\(name)`, which the shared `catch` cannot see", at: use)

@@ -1,0 +1,37 @@
+import Foundation
+import XCTest
+
+/// Builds a program from Swift sources against the Vow objects this package built, and runs it:
+/// the behaviour tests' way of comparing code before and after migration.
+enum ProgramBuilding {
+    private static var vowSourcesDirectory: URL {
+        TestSupport.packageDirectory.deletingLastPathComponent().appendingPathComponent("Sources/Vow")
+    }
+
+    /// The objects of Vow's current sources only: an incremental build leaves the object of a
+    /// moved or deleted source behind, and linking it too defines its symbols twice.
+    static func vowObjects() throws -> [String] {
+        let vowSources = FileManager.default.enumerator(atPath: vowSourcesDirectory.path)?
+            .compactMap { ($0 as? String).map { URL(fileURLWithPath: $0).lastPathComponent } }
+            .filter { $0.hasSuffix(".swift") } ?? []
+        let objectsDirectory = TestSupport.productsDirectory.appendingPathComponent("Vow.build")
+        return try FileManager.default.contentsOfDirectory(atPath: objectsDirectory.path)
+            .filter { $0.hasSuffix(".o") && vowSources.contains(String($0.dropLast(2))) }
+            .map { objectsDirectory.appendingPathComponent($0).path }
+    }
+
+    /// Compiles `sources` in Swift 6 mode (one compiler run; a warning fails the test too) into
+    /// `binary`, runs it, and returns what it printed.
+    static func buildAndRun(_ sources: [URL], binary: URL, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let objects = try vowObjects()
+        XCTAssertFalse(objects.isEmpty, "the Vow objects this package builds were not found", file: file, line: line)
+        let build = try TestSupport.run(TestSupport.swiftc, ["-swift-version", "6", "-I", TestSupport.modulesDirectory.path]
+                                        + sources.map(\.path) + objects + ["-o", binary.path])
+        XCTAssertEqual(build.status, 0, "\(binary.lastPathComponent) does not build:\n\(build.standardError)", file: file, line: line)
+        XCTAssertFalse(build.standardError.contains("warning:"), build.standardError, file: file, line: line)
+        guard build.status == 0 else { return "" }
+        let run = try TestSupport.run(binary, [])
+        XCTAssertEqual(run.status, 0, run.standardError, file: file, line: line)
+        return run.standardOutput
+    }
+}
