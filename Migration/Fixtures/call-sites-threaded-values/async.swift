@@ -54,6 +54,20 @@ final class Api: Sendable {
         }
     }
 
+    @available(*, renamed: "allowed(_:)")
+    func allowed(_ profile: Profile, completion: @escaping @Sendable (Bool) -> Void) {
+        DispatchQueue.global().async { completion(!profile.name.isEmpty) }
+    }
+
+    /// Async alternative to `allowed(_:completion:)`, added by vow-migrate.
+    func allowed(_ profile: Profile) async -> Bool {
+        await withCheckedContinuation { continuation in
+            allowed(profile) { value in
+                continuation.resume(returning: value)
+            }
+        }
+    }
+
     @available(*, renamed: "audit(_:)")
     func audit(_ entry: String, completion: @escaping @Sendable (Error?) -> Void) {
         DispatchQueue.global().async { completion(nil) }
@@ -135,6 +149,62 @@ final class Screen: @unchecked Sendable {
             } catch {
                 self.present(error)
             }
+        }
+    }
+
+    // Failure branches that read earlier values: each gets its case of the local error type,
+    // carrying what it reads (a value, a `let` whose type the declaration spells, a flag's value).
+    func publish(_ user: String) {
+        Task {
+            let token: String
+            do {
+                token = try await api.login(user)
+            } catch {
+                self.present(error)
+                return
+            }
+            let profile: Profile
+            do {
+                profile = try await api.profile(token)
+            } catch {
+                self.show("no profile for \(token): \(error)")
+                return
+            }
+            let entry = String("publish \(profile.name)")
+            let allowed = await api.allowed(profile)
+            guard allowed else {
+                self.show("\(profile.name) may not publish (\(allowed))")
+                return
+            }
+            do {
+                try await api.audit(entry)
+            } catch {
+                self.show("\(entry) failed for \(token): \(error)")
+                return
+            }
+            self.show(entry)
+        }
+    }
+
+    // A failure branch reading a local whose type the declaration does not spell: left alone in
+    // promise form.
+    func note(_ user: String) {
+        Task {
+            let token: String
+            do {
+                token = try await api.login(user)
+            } catch {
+                self.present(error)
+                return
+            }
+            let entry = "note " + token
+            do {
+                try await api.audit(entry)
+            } catch {
+                self.show("\(entry): \(error)")
+                return
+            }
+            self.show(entry)
         }
     }
 

@@ -17,6 +17,10 @@ final class Api: Sendable {
         DispatchQueue.global().async { completion(.success("avatar-\(profile.name)")) }
     }
 
+    func allowed(_ profile: Profile, completion: @escaping @Sendable (Bool) -> Void) {
+        DispatchQueue.global().async { completion(!profile.name.isEmpty) }
+    }
+
     func audit(_ entry: String, completion: @escaping @Sendable (Error?) -> Void) {
         DispatchQueue.global().async { completion(nil) }
     }
@@ -83,6 +87,45 @@ final class Screen: @unchecked Sendable {
                     case .failure(let error): self.present(error)
                     }
                 }
+            }
+        }
+    }
+
+    // Failure branches that read earlier values: each gets its case of the local error type,
+    // carrying what it reads (a value, a `let` whose type the declaration spells, a flag's value).
+    func publish(_ user: String) {
+        api.login(user) { token, error in
+            if let error { self.present(error); return }
+            api.profile(token!) { result in
+                switch result {
+                case .success(let profile):
+                    let entry = String("publish \(profile.name)")
+                    api.allowed(profile) { allowed in
+                        guard allowed else {
+                            self.show("\(profile.name) may not publish (\(allowed))")
+                            return
+                        }
+                        api.audit(entry) { error in
+                            if let error { self.show("\(entry) failed for \(token!): \(error)"); return }
+                            self.show(entry)
+                        }
+                    }
+                case .failure(let error):
+                    self.show("no profile for \(token!): \(error)")
+                }
+            }
+        }
+    }
+
+    // A failure branch reading a local whose type the declaration does not spell: left alone in
+    // promise form.
+    func note(_ user: String) {
+        api.login(user) { token, error in
+            if let error { self.present(error); return }
+            let entry = "note " + token!
+            api.audit(entry) { error in
+                if let error { self.show("\(entry): \(error)"); return }
+                self.show(entry)
             }
         }
     }

@@ -45,6 +45,19 @@ final class Api: Sendable {
         }
     }
 
+    func allowed(_ profile: Profile, completion: @escaping @Sendable (Bool) -> Void) {
+        DispatchQueue.global().async { completion(!profile.name.isEmpty) }
+    }
+
+    /// Promise-based alternative to `allowed(_:completion:)`, added by vow-migrate.
+    func allowed(_ profile: Profile) -> Guarantee<Bool> {
+        Guarantee { resolve in
+            allowed(profile) { value in
+                resolve(value)
+            }
+        }
+    }
+
     func audit(_ entry: String, completion: @escaping @Sendable (Error?) -> Void) {
         DispatchQueue.global().async { completion(nil) }
     }
@@ -123,6 +136,51 @@ final class Screen: @unchecked Sendable {
             self.render(token, profile)
         }.catch(on: nil, policy: .allErrors) { error in
             self.present(error)
+        }
+    }
+
+    // Failure branches that read earlier values: each gets its case of the local error type,
+    // carrying what it reads (a value, a `let` whose type the declaration spells, a flag's value).
+    func publish(_ user: String) {
+        enum PublishFailure: Error { case login(any Error), profile(any Error, String), allowed(Profile, Bool), audit(any Error, String, String) }
+        firstly {
+            api.login(user).recover(on: nil, policy: .allErrors) { error -> Promise<String> in throw PublishFailure.login(error) }
+        }.then(on: nil) { token in
+            return api.profile(token).recover(on: nil, policy: .allErrors) { error -> Promise<Profile> in throw PublishFailure.profile(error, token) }.map(on: nil) { (token, $0) }
+        }.then(on: nil) { token, profile in
+            let entry = String("publish \(profile.name)")
+            return api.allowed(profile).map(on: nil) { (token, profile, entry, $0) }
+        }.then(on: nil) { token, profile, entry, allowed in
+            guard allowed else { throw PublishFailure.allowed(profile, allowed) }
+            return api.audit(entry).recover(on: nil, policy: .allErrors) { error -> Promise<Void> in throw PublishFailure.audit(error, token, entry) }.map(on: nil) { (entry, $0) }
+        }.done(on: nil) { entry, _ in
+            self.show(entry)
+        }.catch(on: nil, policy: .allErrors) { error in
+            switch error {
+            case PublishFailure.login(let error):
+                self.present(error)
+            case PublishFailure.profile(let error, let token):
+                self.show("no profile for \(token): \(error)")
+            case PublishFailure.allowed(let profile, let allowed):
+                self.show("\(profile.name) may not publish (\(allowed))")
+            case PublishFailure.audit(let error, let token, let entry):
+                self.show("\(entry) failed for \(token): \(error)")
+            default:
+                break
+            }
+        }
+    }
+
+    // A failure branch reading a local whose type the declaration does not spell: left alone in
+    // promise form.
+    func note(_ user: String) {
+        api.login(user) { token, error in
+            if let error { self.present(error); return }
+            let entry = "note " + token!
+            api.audit(entry) { error in
+                if let error { self.show("\(entry): \(error)"); return }
+                self.show(entry)
+            }
         }
     }
 

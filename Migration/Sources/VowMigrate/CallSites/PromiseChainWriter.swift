@@ -8,8 +8,9 @@ import SwiftSyntax
 /// which is the thread the callee called its handler on: exactly where the callback ran. A
 /// `DispatchQueue.main.async { }` that was a callback's whole body becomes `on: .mainActor`.
 /// `policy: .allErrors`, because the callback also saw cancellation errors. Failure branches
-/// must do the same thing to share the one `catch`; a Bool flag's `false` branch becomes a
-/// rejection with a case of a small local error type, and the `catch` runs that branch's code.
+/// must do the same thing (and read no earlier value) to share the one `catch`; otherwise, and
+/// for a Bool flag's `false` branch, each gets a case of a small local error type (carrying the
+/// earlier values it reads), and the `catch` runs that branch's code.
 struct PromiseChainWriter {
     let pyramid: Pyramid
     let bytes: [UInt8]
@@ -20,7 +21,7 @@ struct PromiseChainWriter {
 
     func write() throws(Refusal) -> CodeLines {
         let levels = pyramid.levels
-        let threading = try threadValues()
+        let (threading, payloads) = try threadValues()
 
         // MARK: Failures
         let errorLevels = levels.filter { $0.failure != nil && $0.flagName == nil }
@@ -28,7 +29,9 @@ struct PromiseChainWriter {
         let errorTexts = Set(errorLevels.map { StatementText.normalized($0.failure!.statements, errorName: $0.failure!.errorName) })
         // Error branches that differ each get a case of the local error type: the callee's error
         // is wrapped where it arises, and the `catch` runs the branch of the step that failed.
+        // A branch reading a value of an earlier step gets its own case too, carrying that value.
         let tagged = errorTexts.count > 1
+            || levels.indices.contains { levels[$0].flagName == nil && !(payloads[$0]?.isEmpty ?? true) }
         var caseNames: [Int: String] = [:]
         var used: [String] = []
         for (index, level) in levels.enumerated() where level.flagName != nil || (tagged && level.failure != nil) {
@@ -46,13 +49,17 @@ struct PromiseChainWriter {
         let invocation = { (index: Int, text: StatementText) -> String in
             let plain = text.invocation(levels[index])
             guard isTagged(index), let name = caseNames[index] else { return plain + threading.mapping(into: index) }
-            return plain + ".recover(on: nil, policy: .allErrors) { error -> Promise<\(levels[index].callee.shape.valueType)> in throw \(failureTypeName).\(name)(error) }"
+            let arguments = (["error"] + (payloads[index] ?? []).map(\.name)).joined(separator: ", ")
+            return plain + ".recover(on: nil, policy: .allErrors) { error -> Promise<\(levels[index].callee.shape.valueType)> in throw \(failureTypeName).\(name)(\(arguments)) }"
                 + threading.mapping(into: index)
         }
 
         var lines = CodeLines()
         if !caseNames.isEmpty {
-            let cases = caseNames.keys.sorted().map { isTagged($0) ? "\(caseNames[$0]!)(any Error)" : caseNames[$0]! }
+            let cases = caseNames.keys.sorted().map { index -> String in
+                let types = (isTagged(index) ? ["any Error"] : []) + (payloads[index] ?? []).map(\.type)
+                return caseNames[index]! + (types.isEmpty ? "" : "(\(types.joined(separator: ", ")))")
+            }
             lines.add("enum \(failureTypeName): Error { case \(cases.joined(separator: ", ")) }", 0)
         }
         let text = StatementText(bytes: bytes)
@@ -68,7 +75,8 @@ struct PromiseChainWriter {
                 let level = levels[index]
                 var body: [String] = []
                 if let flag = level.flagName {
-                    body.append("guard \(flag) else { throw \(failureTypeName).\(caseNames[index]!) }")
+                    let carried = (payloads[index] ?? []).map(\.name)
+                    body.append("guard \(flag) else { throw \(failureTypeName).\(caseNames[index]!)\(carried.isEmpty ? "" : "(\(carried.joined(separator: ", ")))") }")
                 }
                 body += textFor(index).lines(level.success)
                 body.append("return " + invocation(index + 1, textFor(index)))
@@ -90,10 +98,12 @@ struct PromiseChainWriter {
         var branches: [(pattern: String?, statements: [CodeBlockItemSyntax], errorName: String?)] = []
         for (index, level) in levels.enumerated() {
             guard let name = caseNames[index], let failure = level.failure else { continue }
+            let bound = (payloads[index] ?? []).map { "let \($0.name)" }
             if level.flagName != nil {
-                branches.append(("\(failureTypeName).\(name)", failure.statements, nil))
+                branches.append(("\(failureTypeName).\(name)" + (bound.isEmpty ? "" : "(\(bound.joined(separator: ", ")))"), failure.statements, nil))
             } else {
-                branches.append(("\(failureTypeName).\(name)(let \(failure.errorName ?? "_"))", failure.statements, nil))
+                let all = ["let \(failure.errorName ?? "_")"] + bound
+                branches.append(("\(failureTypeName).\(name)(\(all.joined(separator: ", ")))", failure.statements, nil))
             }
         }
         if !tagged, let errorLevel = errorLevels.first {
@@ -105,7 +115,10 @@ struct PromiseChainWriter {
         let bodies: [[CodeBlockItemSyntax]] = onMain ? hops.map { Array($0!.statements) } : branches.map(\.statements)
         let queue = onMain ? ".mainActor" : "nil"
         let mentionsSelf = bodies.contains { StatementText.mentionsSelf($0) }
-        var errorText = text
+        // A carried `(T?, Error?)` value is bound unwrapped in the `catch` too.
+        var catchText = text
+        catchText.unwrapped = Set(levels.filter(\.unwrapsValue).compactMap(\.valueName))
+        var errorText = catchText
         if let name = errorLevels.first?.failure?.errorName, name != "error" { errorText.renamed[name] = "error" }
 
         if distinct.count == 1 && !tagged {
@@ -119,7 +132,7 @@ struct PromiseChainWriter {
         lines.add("switch error {", 1)
         for (index, branch) in branches.enumerated() {
             lines.add(branch.pattern.map { "case \($0):" } ?? "default:", 1)
-            let body = (branch.errorName == nil ? text : errorText).lines(bodies[index])
+            let body = (branch.errorName == nil ? catchText : errorText).lines(bodies[index])
             if body.isEmpty { lines.add("break", 2) }
             for line in body { lines.add(line, 2) }
         }
@@ -152,9 +165,16 @@ struct PromiseChainWriter {
         return text
     }
 
+    /// A value a failure branch reads, carried to the `catch` in the case of the local error type.
+    struct CarriedValue {
+        var name: String
+        var type: String
+    }
+
     /// Each handler of the chain sees only its own value: what a later step reads from an earlier
-    /// callback is threaded through (``ValueThreading``); a failure branch cannot see it.
-    private func threadValues() throws(Refusal) -> ValueThreading {
+    /// callback is threaded through (``ValueThreading``). What a failure branch reads of the
+    /// values before it travels in its case of the local error type (by level).
+    private func threadValues() throws(Refusal) -> (ValueThreading, [Int: [CarriedValue]]) {
         let levels = pyramid.levels
         var handlers: [ValueThreading.Handler] = []
         for (index, level) in levels.enumerated() {
@@ -170,22 +190,65 @@ struct PromiseChainWriter {
                                                    variables: Set(declarations.filter(\.isVariable).map(\.name)),
                                                    reads: ValueThreading.reads(in: nodes)))
         }
+        var payloads: [Int: [CarriedValue]] = [:]
+        for (index, level) in levels.enumerated() {
+            guard let failure = level.failure else { continue }
+            // What the branch can see: the values of the callbacks around it (its own only for a
+            // flag, which is `false` there) and what their code declared before this call.
+            var visible: [String: String?] = [:]
+            var order: [String] = []
+            for earlier in 0...index {
+                if let name = levels[earlier].valueName, earlier < index || level.flagName != nil {
+                    visible[name] = levels[earlier].callee.shape.valueType
+                    order.append(name)
+                }
+                if earlier < index {
+                    for (name, type) in Self.declaredTypes(in: levels[earlier].success) {
+                        visible[name] = type
+                        order.append(name)
+                    }
+                }
+            }
+            let reads = ValueThreading.reads(in: failure.statements.map(Syntax.init))
+            var carried: [CarriedValue] = []
+            for name in order where reads.contains(name) && !carried.contains(where: { $0.name == name }) {
+                guard let type = visible[name] ?? nil else {
+                    let use = failure.statements.lazy.compactMap { Self.reference(to: name, in: Syntax($0)) }.first
+                    throw Refusal("a failure branch reads `\(name)`, whose type the shared `catch` cannot name", at: use.map(Syntax.init) ?? Syntax(level.call))
+                }
+                carried.append(CarriedValue(name: name, type: type))
+            }
+            guard !carried.isEmpty else { continue }
+            payloads[index] = carried
+            // The error is wrapped where the call is made (the handler before), a flag's `false`
+            // in its own handler: the carried values must be there.
+            let handler = level.flagName != nil ? index : index - 1
+            if handler >= 0 { handlers[handler].reads.formUnion(carried.map(\.name)) }
+        }
         let threading = ValueThreading(handlers)
         if let name = threading.carriedVariables.first {
             let use = levels.lazy.flatMap { $0.success }.compactMap { Self.reference(to: name, in: Syntax($0)) }.first
             throw Refusal("a later step reads `var \(name)` from an earlier callback; a chain would hand it a copy", at: use.map(Syntax.init) ?? Syntax(levels[0].call))
         }
-        for (index, level) in levels.enumerated() {
-            guard let failure = level.failure else { continue }
-            // The callbacks' values up to this one, and what the code before this call declared.
-            let visible = levels[...index].compactMap(\.valueName) + handlers[..<index].flatMap(\.declared)
-            for name in visible {
-                if let use = failure.statements.lazy.compactMap({ Self.reference(to: name, in: Syntax($0)) }).first {
-                    throw Refusal("a failure branch reads `\(name)`, which the shared `catch` cannot see", at: use)
+        return (threading, payloads)
+    }
+
+    /// The locals statements declare, with their type where the declaration spells it
+    /// (`let x: T = ...`, `let x = T(...)`).
+    private static func declaredTypes(in items: [CodeBlockItemSyntax]) -> [(String, String?)] {
+        items.flatMap { item -> [(String, String?)] in
+            guard let variable = item.item.as(VariableDeclSyntax.self) else { return [] }
+            return variable.bindings.compactMap { binding -> (String, String?)? in
+                guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { return nil }
+                if let annotation = binding.typeAnnotation { return (identifier.identifier.text, annotation.type.trimmedDescription) }
+                if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self),
+                   let type = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+                   type.first?.isUppercase == true {
+                    return (identifier.identifier.text, type)
                 }
+                return (identifier.identifier.text, nil)
             }
         }
-        return threading
     }
 
     static func reference(to name: String, in node: Syntax) -> DeclReferenceExprSyntax? {

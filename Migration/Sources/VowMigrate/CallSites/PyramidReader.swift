@@ -105,8 +105,9 @@ struct PyramidReader {
             }
             capture = text == "[weakself]" ? "[weak self]" : "[unowned self]"
         }
-        let names = Self.parameterNames(closure)
         let expected = callee.shape.closureParameters.count
+        // A closure without a signature takes no parameters, or uses `$0`.
+        let names = Self.parameterNames(closure) ?? (expected == 0 ? [] : nil)
         guard let names, names.count == expected else {
             throw Refusal(names == nil && expected > 0 ? "the callback names its parameters implicitly (`$0`)"
                                                          : "the callback's parameters do not match the handler", at: closure)
