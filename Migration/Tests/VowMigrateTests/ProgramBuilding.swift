@@ -20,13 +20,13 @@ enum ProgramBuilding {
             .map { objectsDirectory.appendingPathComponent($0).path }
     }
 
-    /// Compiles `sources` in Swift 6 mode (one compiler run; a warning fails the test too) into
-    /// `binary`, runs it, and returns what it printed.
-    static func buildAndRun(_ sources: [URL], binary: URL, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    /// Compiles `sources` in Swift 6 mode (one compiler run, with `flags` such as `-DNAME`; a
+    /// warning fails the test too) into `binary`, runs it, and returns what it printed.
+    static func buildAndRun(_ sources: [URL], binary: URL, flags: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let objects = try vowObjects()
         XCTAssertFalse(objects.isEmpty, "the Vow objects this package builds were not found", file: file, line: line)
         let build = try TestSupport.run(TestSupport.swiftc, ["-swift-version", "6", "-I", TestSupport.modulesDirectory.path]
-                                        + sources.map(\.path) + objects + ["-o", binary.path])
+                                        + flags + sources.map(\.path) + objects + ["-o", binary.path])
         XCTAssertEqual(build.status, 0, "\(binary.lastPathComponent) does not build:\n\(build.standardError)", file: file, line: line)
         XCTAssertFalse(build.standardError.contains("warning:"), build.standardError, file: file, line: line)
         guard build.status == 0 else { return "" }
