@@ -37,7 +37,7 @@ final class ShopServices: Sendable {
             if Script.shared.fails("price") {
                 completion(nil, ShopError.failed("price"))
             } else {
-                completion(items.count * 3, nil)
+                completion(Script.shared.fails("expensive") ? 5_000 : items.count * 3, nil)
             }
         }
     }
@@ -154,7 +154,7 @@ final class ShopServices: Sendable {
 final class Shop: Sendable {
     let services = ShopServices()
 
-    // Four callbacks deep, with effects between them and values read several steps later.
+    // Four callbacks deep, with effects and a check between them, and values read several steps later.
     func buy(user: String, completion: @escaping @Sendable (Swift.Result<Receipt, Error>) -> Void) {
         services.cart(user: user) { result in
             switch result {
@@ -164,6 +164,10 @@ final class Shop: Sendable {
                 self.services.price(of: items) { total, error in
                     guard let total else {
                         completion(.failure(error ?? ShopError.empty))
+                        return
+                    }
+                    guard total < 1_000 else {
+                        completion(.failure(ShopError.failed("over the limit")))
                         return
                     }
                     self.services.place(total: total) { result in

@@ -47,14 +47,21 @@ final class Checkout: Sendable {
     }
 
     // Four callbacks deep, values from several levels up, a local declared between two calls,
-    // and a last step that decides: one flat chain in promise form, the values threaded through tuples.
+    // checks that fail between two calls, and a last step that decides: one flat chain in
+    // promise form (the checks throw), the values threaded through tuples.
     func buy(user: String) async throws -> Receipt {
         let items = try await cart(user: user)
         let note = "\(items.count) items for \(user)"
         let total = try await self.price(of: items)
+        guard total > 0 else {
+            throw CheckoutError.emptyCart
+        }
         let order = try await self.place(total: total)
+        guard let limit = Optional(100), order.total <= limit else {
+            throw CheckoutError.declined
+        }
         try await self.charge(order)
-        if order.total == 0 {
+        if order.total == limit {
             throw CheckoutError.emptyCart
         } else {
             return Receipt(order: order, reference: "R-\(order.id)", note: note)

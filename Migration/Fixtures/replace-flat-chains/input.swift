@@ -48,7 +48,8 @@ final class Checkout: Sendable {
     }
 
     // Four callbacks deep, values from several levels up, a local declared between two calls,
-    // and a last step that decides: one flat chain in promise form, the values threaded through tuples.
+    // checks that fail between two calls, and a last step that decides: one flat chain in
+    // promise form (the checks throw), the values threaded through tuples.
     func buy(user: String, completion: @escaping @Sendable (Result<Receipt, Error>) -> Void) {
         cart(user: user) { result in
             switch result {
@@ -57,9 +58,17 @@ final class Checkout: Sendable {
                 self.price(of: items) { result in
                     switch result {
                     case .success(let total):
+                        guard total > 0 else {
+                            completion(.failure(CheckoutError.emptyCart))
+                            return
+                        }
                         self.place(total: total) { order, error in
                             guard let order else {
                                 completion(.failure(error ?? CheckoutError.declined))
+                                return
+                            }
+                            guard let limit = Optional(100), order.total <= limit else {
+                                completion(.failure(CheckoutError.declined))
                                 return
                             }
                             self.charge(order) { error in
@@ -67,7 +76,7 @@ final class Checkout: Sendable {
                                     completion(.failure(error))
                                     return
                                 }
-                                if order.total == 0 {
+                                if order.total == limit {
                                     completion(.failure(CheckoutError.emptyCart))
                                 } else {
                                     completion(.success(Receipt(order: order, reference: "R-\(order.id)", note: note)))

@@ -48,17 +48,24 @@ final class Checkout: Sendable {
     }
 
     // Four callbacks deep, values from several levels up, a local declared between two calls,
-    // and a last step that decides: one flat chain in promise form, the values threaded through tuples.
+    // checks that fail between two calls, and a last step that decides: one flat chain in
+    // promise form (the checks throw), the values threaded through tuples.
     func buy(user: String) -> Promise<Receipt> {
         return cart(user: user).then(on: nil) { items in
             let note = "\(items.count) items for \(user)"
             return self.price(of: items).map(on: nil) { (note, $0) }
         }.then(on: nil) { note, total in
+            guard total > 0 else {
+                throw CheckoutError.emptyCart
+            }
             return self.place(total: total).map(on: nil) { (note, $0) }
         }.then(on: nil) { note, order in
-            return self.charge(order).map(on: nil) { (note, order, $0) }
-        }.then(on: nil) { note, order, _ -> Promise<Receipt> in
-            if order.total == 0 {
+            guard let limit = Optional(100), order.total <= limit else {
+                throw CheckoutError.declined
+            }
+            return self.charge(order).map(on: nil) { (note, order, limit, $0) }
+        }.then(on: nil) { note, order, limit, _ -> Promise<Receipt> in
+            if order.total == limit {
                 return Promise<Receipt>(error: CheckoutError.emptyCart)
             } else {
                 return .value(Receipt(order: order, reference: "R-\(order.id)", note: note))

@@ -61,7 +61,7 @@ func waitTwice() {
 serviceQueue.setSpecific(key: serviceQueueKey, value: true)
 let scenarios: [(String, Set<String>, () -> Void)] = [
     ("buy", [], buy), ("buy, cart fails", ["cart"], buy), ("buy, price fails", ["price"], buy),
-    ("buy, place fails", ["place"], buy), ("buy, charge fails", ["charge"], buy),
+    ("buy, place fails", ["place"], buy), ("buy, too expensive", ["expensive"], buy), ("buy, charge fails", ["charge"], buy),
     ("quote", [], quote), ("quote, price fails", ["price"], quote), ("quote, queue empty", ["queue"], quote),
     ("waitTwice", [], waitTwice),
 ]

@@ -126,12 +126,13 @@ struct CallSiteRewrite {
             let calls = count == 1 ? "1 callback" : "\(count) nested callbacks"
             switch target {
             case .promise:
-                context.failureTypes += pyramid.levels.contains { $0.flagName != nil } ? 1 : 0
-                let suffix = context.failureTypes > 1 ? "\(context.failureTypes)" : ""
+                // Each chain that declares a local error type in this function gets its own name.
+                let suffix = context.failureTypes > 0 ? "\(context.failureTypes + 1)" : ""
                 let writer = PromiseChainWriter(pyramid: pyramid, bytes: bytes,
                                                 failureTypeName: function.typeNameStem + "Failure" + suffix,
                                                 inGenericContext: function.isGeneric)
                 lines = try writer.write()
+                if lines.lines.first?.text.hasPrefix("enum ") == true { context.failureTypes += 1 }
                 message = "flattened \(calls) into a promise chain"
             case .async:
                 if codeAfter && !function.isAsync {

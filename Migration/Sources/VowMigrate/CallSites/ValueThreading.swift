@@ -96,9 +96,17 @@ struct ValueThreading {
         return names
     }
 
-    /// The names statements declare at their own level, with whether each is a `var`.
+    /// The names statements declare at their own level (`let`, `var`, `guard let`), with
+    /// whether each is a `var`.
     static func declarations(in items: [CodeBlockItemSyntax]) -> [(name: String, isVariable: Bool)] {
         items.flatMap { item -> [(name: String, isVariable: Bool)] in
+            if let guardStatement = item.item.as(GuardStmtSyntax.self) {
+                return guardStatement.conditions.compactMap { element -> (name: String, isVariable: Bool)? in
+                    guard let binding = element.condition.as(OptionalBindingConditionSyntax.self),
+                          let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return nil }
+                    return (name, binding.bindingSpecifier.tokenKind == .keyword(.var))
+                }
+            }
             guard let variable = item.item.as(VariableDeclSyntax.self) else { return [] }
             let isVariable = variable.bindingSpecifier.tokenKind == .keyword(.var)
             return variable.bindings.flatMap { binding in

@@ -450,12 +450,34 @@ private struct Conversion {
               available.contains(calleeName), let callee = candidates[calleeName] else { return nil }
         let prelude = Array(step.rest.dropLast())
         for item in prelude {
+            if try earlyFailure(item) != nil { continue }
             if mentionsHandler(item) || item.item.is(ReturnStmtSyntax.self) { return nil }
             if let inner = expression(of: item)?.as(FunctionCallExprSyntax.self), CallShape.matchingCandidate(inner, candidates: candidates) != nil { return nil }
         }
         let (_, handlerArgument, _) = try splitArguments(call, callee: callee)
         guard handlerArgument.is(ClosureExprSyntax.self) else { return nil }
         return (prelude, try readKnownCall(call, calleeName: calleeName, callee: callee, scope: scope))
+    }
+
+    /// `guard condition else { completion(.failure(e)); return }` or `if condition {
+    /// completion(nil, e); return }` between two calls: the opening line and the error.
+    private func earlyFailure(_ item: CodeBlockItemSyntax) throws(SkipReason) -> (opening: String, error: String)? {
+        func failure(_ statements: CodeBlockItemListSyntax) throws(SkipReason) -> String? {
+            var items = Array(statements)
+            guard let last = items.last, let ret = last.item.as(ReturnStmtSyntax.self), ret.expression == nil else { return nil }
+            items.removeLast()
+            guard items.count == 1, let call = expression(of: items[0])?.as(FunctionCallExprSyntax.self),
+                  case .failure(let error)? = try handlerOutcome(call) else { return nil }
+            return error
+        }
+        if let guardStatement = item.item.as(GuardStmtSyntax.self), let error = try failure(guardStatement.body.statements) {
+            return ("guard \(guardStatement.conditions.trimmedDescription) else {", error)
+        }
+        if let ifExpression = expression(of: item)?.as(IfExprSyntax.self), ifExpression.elseBody == nil,
+           let error = try failure(ifExpression.body.statements) {
+            return ("if \(ifExpression.conditions.trimmedDescription) {", error)
+        }
+        return nil
     }
 
     /// Writes nested callbacks as one flat chain:
@@ -502,7 +524,16 @@ private struct Conversion {
         var head = "return \(first.invocation)"
         for index in 0..<(steps.count - 1) {
             lines.add("\(head).then(on: nil) { \(threading.parameters(of: index, valueName: steps[index].bound)) in", level)
-            for item in preludes[index] { addVerbatim(item, to: &lines, level: level + 1) }
+            for item in preludes[index] {
+                if let (opening, error) = try earlyFailure(item) {
+                    // Inside a chain handler, a failure is a throw: it rejects the chain.
+                    lines.add(opening, level + 1)
+                    lines.add("throw \(error)", level + 2)
+                    lines.add("}", level + 1)
+                } else {
+                    addVerbatim(item, to: &lines, level: level + 1)
+                }
+            }
             lines.add("return \(steps[index + 1].invocation)\(threading.mapping(into: index + 1))", level + 1)
             head = "}"
         }
