@@ -32,7 +32,12 @@ struct AsyncCallSiteWriter {
         }
         let errorLevels = levels.filter { $0.failure != nil && $0.flagName == nil }
         let errorTexts = Set(errorLevels.map { StatementText.normalized($0.failure!.statements, errorName: $0.failure!.errorName) })
-        let shared = errorTexts.count == 1
+        // One `do`/`catch` serves when every error branch does the same thing and reads nothing
+        // bound inside the `do`; otherwise each call gets its own, where everything before it is
+        // in scope.
+        let boundNames = Set(levels.compactMap(\.valueName) + levels.flatMap { Self.declaredNames($0.success + ($0.successOnMain ?? [])) })
+        let failureReadsBound = errorLevels.contains { !ValueThreading.reads(in: $0.failure!.statements.map(Syntax.init)).isDisjoint(with: boundNames) }
+        let shared = errorTexts.count == 1 && !failureReadsBound
 
         // Straight-line code declares every value in one scope: later duplicates are renamed.
         var renames: [[String: String]] = []
@@ -53,15 +58,6 @@ struct AsyncCallSiteWriter {
                 taken.insert(local)
             }
             renames.append(current)
-        }
-        if shared {
-            for level in errorLevels {
-                for name in levels.compactMap(\.valueName) {
-                    if let use = level.failure!.statements.lazy.compactMap({ PromiseChainWriter.reference(to: name, in: Syntax($0)) }).first {
-                        throw Refusal("a failure branch reads `\(name)`, which the shared `catch` cannot see", at: use)
-                    }
-                }
-            }
         }
 
         var body = CodeLines()

@@ -5,8 +5,9 @@ import SwiftSyntax
 /// A function is converted when every path of its body ends in a call to its handler, and the
 /// only callbacks it waits for belong to functions of the same file that have (or get, in this
 /// run) an alternative in the target form. Nested callbacks become sequential `try await` code or
-/// a `then` chain; error-forwarding prologues (`guard let value else { completion(nil, error) }`,
-/// `switch result { case .failure(let e): completion(.failure(e)) }`) become plain propagation.
+/// one flat `then` chain (values a later step reads threaded through tuples); error-forwarding
+/// prologues (`guard let value else { completion(nil, error) }`, `switch result { case
+/// .failure(let e): completion(.failure(e)) }`) become plain propagation.
 /// A function still called with a handler by code that is not converted keeps its handler, so
 /// the file keeps compiling. Everything else is left alone, with the reason.
 struct BodyReplacer {
