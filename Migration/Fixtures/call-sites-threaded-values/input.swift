@@ -117,6 +117,17 @@ final class Screen: @unchecked Sendable {
         }
     }
 
+    // The only failure branch reads the first callback's value: a case carrying it in promise
+    // form, a `do`/`catch` around the call itself in async form.
+    func recheck(_ profile: Profile) {
+        api.allowed(profile) { allowed in
+            api.audit("allowed: \(allowed)") { error in
+                if let error { self.show("audit failed while \(allowed): \(error)"); return }
+                self.show("audited")
+            }
+        }
+    }
+
     // A failure branch reading a local whose type the declaration does not spell: left alone in
     // promise form.
     func note(_ user: String) {

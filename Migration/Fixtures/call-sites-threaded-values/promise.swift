@@ -171,6 +171,26 @@ final class Screen: @unchecked Sendable {
         }
     }
 
+    // The only failure branch reads the first callback's value: a case carrying it in promise
+    // form, a `do`/`catch` around the call itself in async form.
+    func recheck(_ profile: Profile) {
+        enum RecheckFailure: Error { case audit(any Error, Bool) }
+        firstly {
+            api.allowed(profile)
+        }.then(on: nil) { allowed in
+            return api.audit("allowed: \(allowed)").recover(on: nil, policy: .allErrors) { error -> Promise<Void> in throw RecheckFailure.audit(error, allowed) }
+        }.done(on: nil) { _ in
+            self.show("audited")
+        }.catch(on: nil, policy: .allErrors) { error in
+            switch error {
+            case RecheckFailure.audit(let error, let allowed):
+                self.show("audit failed while \(allowed): \(error)")
+            default:
+                break
+            }
+        }
+    }
+
     // A failure branch reading a local whose type the declaration does not spell: left alone in
     // promise form.
     func note(_ user: String) {

@@ -13,8 +13,8 @@ final class CallSiteThreadingTests: XCTestCase {
 
     func testValuesAreThreadedAndOnlyWhatCannotBeIsLeftAloneInPromiseForm() throws {
         XCTAssertEqual(try refusals("call-sites-threaded-values", .promise), [
-            "127:45 note(_:): a failure branch reads `entry`, whose type the shared `catch` cannot name",
-            "138:13 count(_:): a later step reads `var attempts` from an earlier callback; a chain would hand it a copy",
+            "138:45 note(_:): a failure branch reads `entry`, whose type the shared `catch` cannot name",
+            "149:13 count(_:): a later step reads `var attempts` from an earlier callback; a chain would hand it a copy",
         ])
         XCTAssertEqual(try refusals("call-sites-threaded-values", .async), [])
         let promise = try TestSupport.fixture("call-sites-threaded-values", "promise.swift")
