@@ -47,4 +47,36 @@ final class ReplaceBehaviourTests: XCTestCase {
             }
         }
     }
+
+    func testCallersInOtherFilesAreLeftAloneSinceOnlyTheCalleesFileDecidesItsConversion() throws {
+        let root = try TestSupport.temporaryDirectory(self)
+        try """
+        import Dispatch
+
+        final class Api: Sendable {
+            // Hands its handler to DispatchQueue: --replace leaves it as it is, with no alternative.
+            func ping(completion: @escaping @Sendable (Error?) -> Void) {
+                DispatchQueue.global().async { completion(nil) }
+            }
+        }
+        """.write(to: root.appendingPathComponent("Api.swift"), atomically: true, encoding: .utf8)
+        try """
+        final class Screen: Sendable {
+            let api = Api()
+            func show(_ text: String) {}
+
+            func refresh() {
+                api.ping { error in
+                    if let error { self.show("\\(error)"); return }
+                    self.show("pong")
+                }
+            }
+        }
+        """.write(to: root.appendingPathComponent("Screen.swift"), atomically: true, encoding: .utf8)
+        let result = try TestSupport.migrate([root.path, "--to", "promise", "--replace", "--stage", "all", "--in-place"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardError.contains("Screen.swift:6:9: call site left alone in `refresh()`: the callee has no promise alternative yet"),
+                      result.standardError)
+        XCTAssertNil(try TestSupport.typecheckTogether(TestSupport.swiftFiles(in: root)))
+    }
 }

@@ -6,7 +6,10 @@ extension FileRewrite {
     /// `--replace` rewrote.
     mutating func addCallSites(collector: DeclarationCollector) {
         let gained = Set(findings.filter { $0.kind == .added || $0.kind == .alreadyMigrated || $0.kind == .replaced }.map(\.function))
-        let catalog = IndexCalleeCatalog(index: index, fileName: fileName, addingAlternatives: options.stage == .all, gainedHere: gained)
+        // With --replace, a function of another file gets no alternative: it is converted itself or
+        // left alone, which only that file's run decides; its callers here are not converted.
+        let catalog = IndexCalleeCatalog(index: index, fileName: fileName, addingAlternatives: options.stage == .all && !options.replace,
+                                         gainedHere: gained)
         let excluded = edits.filter { $0.removing > 0 }.map { $0.offset..<($0.offset + $0.removing) }
         var stage = CallSiteRewrite(bytes: bytes, converter: converter, target: target, catalog: catalog, unit: unit, excluded: excluded)
         stage.run(tree)
