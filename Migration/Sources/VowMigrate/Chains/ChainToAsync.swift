@@ -5,150 +5,544 @@ import SwiftSyntax
 /// straight-line `try await` code in `Task { @MainActor in do { } catch { } }`. The first call is
 /// still made where the statement stood (`let tokenPromise = api.login(user)`), as `firstly` made it.
 ///
-/// The chain's handlers name no queue, so they ran on `conf.Q`'s default, the main queue: the
-/// task runs on the main actor. Its `catch` skipped cancellation errors (the default policy), so
-/// the `catch` block returns early for them. Calls with an async alternative the index knows are
-/// awaited directly; anything else through `.value`. The steps after the first run when the task
-/// does (reported). Links with other arguments (`on:`, `policy:`), `ensure`/`finally`,
-/// `recover`, `when`, and handlers that return early are refused.
+/// The chain's handlers name no queue (or the main one), so they ran on `conf.Q`'s default, the
+/// main queue: the task runs on the main actor. Its `catch` skipped cancellation errors (the
+/// default policy), so the `catch` block returns early for them. Calls with an async alternative
+/// the index knows are awaited directly; anything else through `.value`. The steps after the first
+/// run when the task does (reported).
+///
+/// Each link keeps what Vow does with it:
+/// - `compactMap`: `guard let value = ... else { throw PMKError.compactMap(input, T.self) }`, the
+///   error Vow throws (`T` from the handler's return type, an `as? T` or a `T(...)` initializer);
+/// - `recover`: everything before it goes into `do { } catch { }` (inside an immediately called
+///   closure when a later link reads the value); under the default policy the `catch` rethrows
+///   cancellations, which `recover` passes on untouched; `-> Guarantee<T>` and `.value(x)` (the
+///   guarantee form) see every error;
+/// - `ensure` (and `tap { _ in }`): a `defer` at the top of the code before it, so it runs once
+///   that settles either way and before any later handler; `finally`: a `defer` at the top of the
+///   task, after the `catch` block;
+/// - `asVoid`: the value is dropped; a handler taking a tuple (`when(fulfilled: a, b)`) destructures
+///   it (`let (a, b) = try await when(fulfilled: a, b).value`: the combinator is awaited as it is,
+///   so its first rejection in time still wins; `async let` would await in order instead).
+///
+/// Refused, with the reason: links on another queue (`on: nil`, `on: .global()`), `flags:`,
+/// `ensureThen`, `tap` reading its `Result`, the sequence helpers, handlers that leave early,
+/// capture lists other than `[weak self]` on every handler that uses `self`, handlers declaring
+/// a name twice in the one scope, and `recover` handlers whose form syntax cannot tell.
 struct ChainToAsync {
     let bytes: [UInt8]
     let catalog: CalleeCatalog
 
+    enum Kind: String {
+        case then, map, compactMap, done, get, tap, asVoid, recover, ensure
+        case `catch`, finally
+    }
+
     private struct Link {
-        var name: String
-        var parameter: String?
+        var kind: Kind
+        var call: FunctionCallExprSyntax
+        var closure: ClosureExprSyntax?
+        var parameters: [String]
         var statements: [CodeBlockItemSyntax]
+        /// `policy: .allErrors`: cancellation errors reach the handler too.
+        var allErrors = false
+        var weakSelf = false
+
+        /// Where a refusal about the handler points.
+        var node: Syntax { closure.map(Syntax.init) ?? Syntax(call) }
+
+        /// Whether the handler reads the value it is given.
+        var readsValue: Bool { parameters.contains { $0 != "_" } }
     }
 
-    /// Whether the statement is a chain this stage should look at (ends in `.catch { }`).
+    /// Where the current value of the chain is in the code written so far.
+    private enum Value {
+        /// `Void`, or dropped (`done`, `asVoid`).
+        case none
+        /// Held by a name declared in the straight-line code.
+        case named(String)
+        /// An expression not yet evaluated (`try await api.profile(token).value`).
+        case pending(CodeLines)
+    }
+
+    /// Chain methods with no closure of their own that are not converted.
+    private static let otherMethods: Set<String> = [
+        "ensureThen", "cauterize", "mapValues", "flatMapValues", "compactMapValues", "thenMap", "thenFlatMap",
+        "filterValues", "sortedValues", "wait",
+    ]
+
+    /// Whether the statement is a chain this stage should look at (ends in `.catch { }`, or in
+    /// `.catch { }.finally { }`).
     static func isChain(_ call: FunctionCallExprSyntax) -> Bool {
-        call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "catch" && call.trailingClosure != nil
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), call.trailingClosure != nil else { return false }
+        switch member.declName.baseName.text {
+        case "catch": return true
+        case "finally": return member.base?.as(FunctionCallExprSyntax.self).map(isChain) ?? false
+        default: return false
+        }
     }
 
-    func write(_ call: FunctionCallExprSyntax) throws(Refusal) -> CodeLines {
+    // MARK: Reading
+
+    private func read(_ call: FunctionCallExprSyntax) throws(Refusal) -> (root: ExprSyntax, links: [Link]) {
         var links: [Link] = []
         var current = ExprSyntax(call)
-        // From the `catch` back to the root.
+        // From the end back to the root; the first call that is not a chain method is the root.
         while let link = current.as(FunctionCallExprSyntax.self), let member = link.calledExpression.as(MemberAccessExprSyntax.self),
               let base = member.base {
             let name = member.declName.baseName.text
-            guard ["then", "map", "done", "get", "catch"].contains(name) else {
-                throw Refusal("`.\(name)` in a promise chain is not converted to async yet", at: member.declName)
-            }
-            guard let closure = link.trailingClosure, link.additionalTrailingClosures.isEmpty else {
-                throw Refusal("a chain link without a trailing closure", at: link)
-            }
-            for argument in link.arguments {
-                let text = argument.trimmedDescription.filter { $0 != " " && $0 != "," }
-                guard text == "on:.main" || text == "on:DispatchQueue.main" else {
-                    throw Refusal("a chain link with `\(argument.detached.with(\.trailingComma, nil).trimmedDescription)`: only the default queue (main) is converted", at: argument)
+            guard let kind = Kind(rawValue: name) else {
+                if link.trailingClosure != nil || Self.otherMethods.contains(name) {
+                    throw Refusal("`.\(name)` in a promise chain is not converted to async", at: member.declName)
                 }
+                break
             }
-            guard let names = PyramidReader.parameterNames(closure), names.count <= 1 else {
-                throw Refusal("a chain handler names its parameters implicitly (`$0`) or takes several", at: closure)
-            }
-            if closure.signature?.capture != nil || closure.signature?.returnClause != nil {
-                throw Refusal("a chain handler with a capture list or a return type", at: closure)
-            }
-            links.insert(Link(name: name, parameter: names.first, statements: Array(closure.statements)), at: 0)
+            links.insert(try readLink(kind, link), at: 0)
             current = base
         }
-        guard links.count >= 2, links.last?.name == "catch", !links.dropLast().contains(where: { $0.name == "catch" }) else {
+        return (current, links)
+    }
+
+    private func readLink(_ kind: Kind, _ call: FunctionCallExprSyntax) throws(Refusal) -> Link {
+        var allErrors = false
+        for argument in call.arguments {
+            let value = argument.expression.trimmedDescription.filter { $0 != " " }
+            let written = argument.detached.with(\.trailingComma, nil).trimmedDescription
+            switch argument.label?.text {
+            case "on":
+                if value == "nil" {
+                    throw Refusal("a chain link with `on: nil` runs on the thread that settles the promise, which a task on the main actor would not keep", at: argument)
+                }
+                guard [".main", "DispatchQueue.main", ".mainActor", "MainActorQueue.mainActor"].contains(value) else {
+                    throw Refusal("a chain link with `\(written)`: only the default queue (main) is converted", at: argument)
+                }
+            case "policy" where kind == .catch || kind == .recover:
+                switch value {
+                case ".allErrors", "CatchPolicy.allErrors": allErrors = true
+                case ".allErrorsExceptCancellation", "CatchPolicy.allErrorsExceptCancellation": allErrors = false
+                default: throw Refusal("a chain link with `\(written)`: only the two named policies are converted", at: argument)
+                }
+            default:
+                throw Refusal("a chain link with `\(written)`: only `on:` the main queue and `policy:` are converted", at: argument)
+            }
+        }
+        if kind == .asVoid {
+            guard call.trailingClosure == nil, call.arguments.isEmpty else { throw Refusal("an `asVoid` with arguments", at: call) }
+            return Link(kind: kind, call: call, closure: nil, parameters: [], statements: [])
+        }
+        guard let closure = call.trailingClosure, call.additionalTrailingClosures.isEmpty else {
+            throw Refusal("a chain link without a trailing closure", at: call)
+        }
+        let names: [String]
+        if closure.signature == nil {
+            let implicit = closure.statements.contains { item in
+                item.tokens(viewMode: .sourceAccurate).contains { if case .dollarIdentifier = $0.tokenKind { return true } else { return false } }
+            }
+            if implicit { throw Refusal("a chain handler names its parameters implicitly (`$0`)", at: closure) }
+            names = []
+        } else if let read = PyramidReader.parameterNames(closure) {
+            names = read
+        } else {
+            throw Refusal("a chain handler names its parameters implicitly (`$0`)", at: closure)
+        }
+        let tupleAllowed: Set<Kind> = [.then, .map, .compactMap, .done, .get]
+        if names.count > 1 && !tupleAllowed.contains(kind) {
+            throw Refusal("a `\(kind.rawValue)` handler with several parameters", at: closure)
+        }
+        if (kind == .ensure || kind == .finally) && !names.isEmpty {
+            throw Refusal("an `\(kind.rawValue)` handler with parameters", at: closure)
+        }
+        var weakSelf = false
+        if let capture = closure.signature?.capture {
+            guard capture.trimmedDescription.filter({ $0 != " " }) == "[weakself]" else {
+                throw Refusal("a chain handler with a capture list other than `[weak self]`", at: capture)
+            }
+            weakSelf = true
+        }
+        return Link(kind: kind, call: call, closure: closure, parameters: names, statements: Array(closure.statements),
+                    allErrors: allErrors, weakSelf: weakSelf)
+    }
+
+    /// `firstly { expression }` becomes the expression, made at once as `firstly` made it; a
+    /// body with several statements, `try` or `await` stays a `firstly { }`, made at once too.
+    private func rootExpression(_ root: ExprSyntax) throws(Refusal) -> ExprSyntax {
+        guard let firstly = root.as(FunctionCallExprSyntax.self), firstly.calledExpression.trimmedDescription == "firstly" else { return root }
+        guard firstly.arguments.isEmpty, let body = firstly.trailingClosure, firstly.additionalTrailingClosures.isEmpty else {
+            throw Refusal("a `firstly` with arguments", at: firstly)
+        }
+        guard body.signature == nil, body.statements.count == 1, let only = body.statements.first else { return root }
+        let value: ExprSyntax
+        if let ret = only.item.as(ReturnStmtSyntax.self), let expression = ret.expression {
+            value = expression
+        } else if let expression = PyramidReader.expression(only) {
+            value = expression
+        } else {
+            return root
+        }
+        let effects = value.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) || $0.tokenKind == .keyword(.await) }
+        return effects ? root : value
+    }
+
+    // MARK: Writing
+
+    func write(_ call: FunctionCallExprSyntax) throws(Refusal) -> CodeLines {
+        var (root, links) = try read(call)
+        var finallyLink: Link?
+        if links.last?.kind == .finally { finallyLink = links.removeLast() }
+        guard let catchLink = links.last, catchLink.kind == .catch,
+              !links.dropLast().contains(where: { $0.kind == .catch || $0.kind == .finally }) else {
             throw Refusal("a promise chain with `catch` in the middle", at: call)
         }
-        // The root: `firstly { expression }` or the expression itself.
-        var root = current
-        if let firstly = root.as(FunctionCallExprSyntax.self), firstly.calledExpression.trimmedDescription == "firstly" {
-            guard firstly.arguments.isEmpty, let body = firstly.trailingClosure, body.signature == nil, body.statements.count == 1,
-                  let only = body.statements.first else {
-                throw Refusal("a `firstly` whose body is more than one expression", at: firstly)
-            }
-            if let ret = only.item.as(ReturnStmtSyntax.self), let value = ret.expression {
-                root = value
-            } else if let expression = PyramidReader.expression(only) {
-                root = expression
-            } else {
-                throw Refusal("a `firstly` whose body is not an expression", at: firstly)
-            }
+        links.removeLast()
+        root = try rootExpression(root)
+
+        // `[weak self]` on every handler that uses `self`, or on none.
+        let handlers = links + [catchLink] + (finallyLink.map { [$0] } ?? [])
+        let weakSelf = handlers.contains { $0.weakSelf }
+        if weakSelf, let strong = handlers.first(where: { !$0.weakSelf && StatementText.mentionsSelf($0.statements) }) {
+            throw Refusal("a chain that captures `self` weakly in some handlers and strongly in others", at: strong.node)
         }
 
-        // Straight-line code declares every value in one scope: a later `avatar` becomes `avatar2`.
-        var seen = Set<String>()
-        var renames: [String: String] = [:]
-        var resolved: [String?] = []
-        for (index, link) in links.enumerated() {
-            guard let parameter = link.parameter, parameter != "_" else { resolved.append(link.parameter); continue }
-            // `get { profile in }.then { profile in }`: the same value, the same name.
-            if index > 0, links[index - 1].name == "get", links[index - 1].parameter == parameter {
-                resolved.append(resolved[index - 1])
-                continue
-            }
-            var name = parameter
-            var suffix = 2
-            while seen.contains(name) { name = "\(parameter)\(suffix)"; suffix += 1 }
-            seen.insert(name)
-            resolved.append(name)
+        var writer = Writer(bytes: bytes, links: links)
+        let first = links.first(where: { $0.kind != .asVoid })?.parameters.first { $0 != "_" } ?? "first"
+        let started = first + "Promise"
+        writer.state = .pending(CodeLines(line: "try await \(started).value"))
+        for index in links.indices {
+            try write(links[index], at: index, &writer)
         }
-        var body = CodeLines()
-        var text = StatementText(bytes: bytes)
-        // The root call starts where the statement stood, on the caller's thread, as `firstly` did.
-        let started = (resolved[0].map { $0 == "_" ? "first" : $0 } ?? "first") + "Promise"
-        body.add("\(binding(resolved[0]))try await \(started).value", 1)
-        for (index, link) in links.dropLast().enumerated() {
-            if let parameter = link.parameter, let name = resolved[index] { renames[parameter] = name }
-            text.renamed = renames.filter { $0.key != $0.value }
-            let next = resolved[index + 1]
-            try check(link.statements)
-            switch link.name {
-            case "then", "map":
-                guard let last = link.statements.last else { throw Refusal("an empty `\(link.name)` handler", at: call) }
-                let result: ExprSyntax
-                if let ret = last.item.as(ReturnStmtSyntax.self), let value = ret.expression {
-                    result = value
-                } else if let expression = PyramidReader.expression(last) {
-                    result = expression
-                } else {
-                    throw Refusal("a `\(link.name)` handler that does not end with its value", at: last)
-                }
-                for line in text.lines(Array(link.statements.dropLast())) { body.add(line, 1) }
-                let value = link.name == "then" ? awaited(result, text) : text.text(of: result)
-                body.add("\(binding(next))\(value)", 1)
-            case "get":
-                for line in text.lines(link.statements) { body.add(line, 1) }
-                if let next, next != "_", next != resolved[index] {
-                    body.add("let \(next) = \(resolved[index] ?? "()")", 1)
-                }
-            default: // done
-                for line in text.lines(link.statements) { body.add(line, 1) }
-                if index + 1 != links.count - 1 { throw Refusal("`done` before the end of the chain", at: call) }
-            }
-        }
-        let catchLink = links[links.count - 1]
-        try check(catchLink.statements)
+        writer.discard()
+
         var catchText = StatementText(bytes: bytes)
-        if let name = catchLink.parameter, name != "error", name != "_" { catchText.renamed[name] = "error" }
+        if let name = catchLink.parameters.first, name != "error", name != "_" { catchText.renamed[name] = "error" }
+        try check(catchLink.statements)
         var lines = CodeLines()
-        lines.add("let \(started) = \(text.text(of: root))", 0)
-        lines.add("Task { @MainActor in", 0)
+        lines.add("let \(started) = \(StatementText(bytes: bytes).text(of: root))", 0)
+        lines.add(weakSelf ? "Task { @MainActor [weak self] in" : "Task { @MainActor in", 0)
+        if let finallyLink {
+            try check(finallyLink.statements)
+            lines.add("defer {", 1)
+            for line in StatementText(bytes: bytes).lines(finallyLink.statements) { lines.add(line, 2) }
+            lines.add("}", 1)
+        }
         lines.add("do {", 1)
-        lines.add(body, indentedBy: 1)
+        lines.add(writer.body, indentedBy: 2)
         lines.add("} catch {", 1)
-        lines.add("// The chain's `catch` skipped cancellations (its default policy).", 2)
-        lines.add("if error.isCancelled { return }", 2)
+        if !catchLink.allErrors {
+            lines.add("// The chain's `catch` skipped cancellations (its default policy).", 2)
+            lines.add("if error.isCancelled { return }", 2)
+        }
         for line in catchText.lines(catchLink.statements) { lines.add(line, 2) }
         lines.add("}", 1)
         lines.add("}", 0)
         return lines
     }
 
-    private func binding(_ name: String?) -> String {
-        guard let name else { return "" }
-        return name == "_" ? "_ = " : "let \(name) = "
+    /// The straight-line code written so far, and where the chain's value is.
+    private struct Writer {
+        let bytes: [UInt8]
+        let links: [Link]
+        var body = CodeLines()
+        var state = Value.none
+        /// Every name the straight-line scope declares, and the handler parameter each came from.
+        var seen: [String: String] = [:]
+
+        mutating func declare(_ name: String) -> String {
+            var candidate = name
+            var suffix = 2
+            while seen[candidate] != nil { candidate = "\(name)\(suffix)"; suffix += 1 }
+            seen[candidate] = name
+            return candidate
+        }
+
+        /// Evaluates a pending value without keeping it.
+        mutating func discard() {
+            if case .pending(let lines) = state { body.add(lines.prefixed("_ = "), indentedBy: 0) }
+            state = .none
+        }
+
+        /// The value as the expression to `return` from a wrapping closure, nil for none.
+        var valueExpression: CodeLines? {
+            switch state {
+            case .none: return nil
+            case .named(let name): return CodeLines(line: name)
+            case .pending(let lines): return lines
+            }
+        }
+
+        /// Whether a link after `index` reads the chain's value (through `ensure`s and `recover`s).
+        func valueRead(after index: Int) -> Bool {
+            for link in links[(index + 1)...] {
+                switch link.kind {
+                case .ensure, .recover: continue
+                case .tap where !link.readsValue: continue
+                case .get where !link.readsValue: continue
+                case .compactMap: return true
+                case .then, .map, .done, .get, .tap: return link.readsValue
+                case .asVoid, .catch, .finally: return false
+                }
+            }
+            return false
+        }
+    }
+
+    /// Binds the chain's value to the handler's parameters; the renames its statements need.
+    /// `keep`: the value must stay available afterwards even if the handler ignores it.
+    private func bind(_ link: Link, keep: Bool, _ writer: inout Writer) throws(Refusal) -> [String: String] {
+        var renames: [String: String] = [:]
+        let names = link.parameters.filter { $0 != "_" }
+        if names.isEmpty {
+            if keep, case .pending(let lines) = writer.state {
+                let name = writer.declare("value")
+                writer.body.add(lines.prefixed("let \(name) = "), indentedBy: 0)
+                writer.state = .named(name)
+            } else if !keep {
+                writer.discard()
+            }
+            return renames
+        }
+        if case .none = writer.state {
+            throw Refusal("a `\(link.kind.rawValue)` handler reads the `Void` value of the step before it", at: link.node)
+        }
+        if link.parameters.count == 1, let parameter = names.first {
+            if case .named(let name) = writer.state, writer.seen[name] == parameter {
+                renames[parameter] = name
+                return renames
+            }
+            let name = writer.declare(parameter)
+            renames[parameter] = name
+            switch writer.state {
+            case .named(let value): writer.body.add("let \(name) = \(value)", 0)
+            case .pending(let lines): writer.body.add(lines.prefixed("let \(name) = "), indentedBy: 0)
+            case .none: break
+            }
+            writer.state = .named(name)
+            return renames
+        }
+        // A tuple (`when(fulfilled: a, b)`): destructured, as the closure's parameters did.
+        var pattern: [String] = []
+        for parameter in link.parameters {
+            if parameter == "_" { pattern.append("_"); continue }
+            let name = writer.declare(parameter)
+            renames[parameter] = name
+            pattern.append(name)
+        }
+        let binding = "let (\(pattern.joined(separator: ", "))) = "
+        switch writer.state {
+        case .named(let value): writer.body.add(binding + value, 0)
+        case .pending(let lines): writer.body.add(lines.prefixed(binding), indentedBy: 0)
+        case .none: break
+        }
+        writer.state = .none
+        return renames
+    }
+
+    private func write(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) {
+        try check(link.statements)
+        switch link.kind {
+        case .then, .map, .compactMap:
+            let renames = try bind(link, keep: link.kind == .compactMap, &writer)
+            let input: String? = if case .named(let name) = writer.state { name } else { nil }
+            try declareLocals(link, renames: renames, &writer)
+            var text = StatementText(bytes: bytes)
+            text.renamed = renames.filter { $0.key != $0.value }
+            guard let last = link.statements.last, let result = Self.resultExpression(last) else {
+                throw Refusal("a `\(link.kind.rawValue)` handler that does not end with its value", at: link.statements.last.map(Syntax.init) ?? Syntax(link.call))
+            }
+            for line in text.lines(Array(link.statements.dropLast())) { writer.body.add(line, 0) }
+            switch link.kind {
+            case .then:
+                writer.state = .pending(CodeLines(line: awaited(result, text)))
+            case .map:
+                writer.state = .pending(CodeLines(line: text.text(of: result)))
+            default:
+                guard let type = compactMapType(link, result) else {
+                    throw Refusal("a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler", at: link.node)
+                }
+                let next = index + 1 < writer.links.count ? writer.links[index + 1] : nil
+                let wanted = next.flatMap { $0.parameters.count == 1 && $0.readsValue ? $0.parameters[0] : nil } ?? "value"
+                let name = writer.declare(wanted)
+                writer.body.add("guard let \(name) = \(text.text(of: result)) else { throw PMKError.compactMap(\(input ?? "()"), \(type).self) }", 0)
+                writer.state = .named(name)
+            }
+        case .get, .done:
+            let renames = try bind(link, keep: link.kind == .get, &writer)
+            try declareLocals(link, renames: renames, &writer)
+            var text = StatementText(bytes: bytes)
+            text.renamed = renames.filter { $0.key != $0.value }
+            for line in text.lines(link.statements) { writer.body.add(line, 0) }
+            if link.kind == .done { writer.state = .none }
+        case .asVoid:
+            writer.discard()
+        case .tap, .ensure:
+            if link.kind == .tap && link.readsValue {
+                throw Refusal("a `tap` handler that reads the `Result`", at: link.node)
+            }
+            var deferred = CodeLines()
+            deferred.add("defer {", 0)
+            for line in StatementText(bytes: bytes).lines(link.statements) { deferred.add(line, 1) }
+            deferred.add("}", 0)
+            // It runs once everything before it has settled, either way, and before what follows.
+            if writer.valueRead(after: index) {
+                let value = writer.valueExpression
+                var wrapped = CodeLines()
+                wrapped.add("try await { () async throws in", 0)
+                wrapped.add(deferred, indentedBy: 1)
+                wrapped.add(writer.body, indentedBy: 1)
+                if let value { wrapped.add(value.prefixed("return "), indentedBy: 1) }
+                wrapped.add("}()", 0)
+                writer.body = CodeLines()
+                writer.state = .pending(wrapped)
+            } else {
+                writer.discard()
+                var body = deferred
+                body.add(writer.body, indentedBy: 0)
+                writer.body = body
+            }
+        case .recover:
+            try writeRecover(link, at: index, &writer)
+        case .catch, .finally:
+            throw Refusal("a promise chain with `catch` in the middle", at: link.call)
+        }
+    }
+
+    private func writeRecover(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) {
+        var text = StatementText(bytes: bytes)
+        if let name = link.parameters.first, name != "error", name != "_" { text.renamed[name] = "error" }
+        let returnType = link.closure?.signature?.returnClause?.type.trimmedDescription
+        guard let last = link.statements.last else { throw Refusal("an empty `recover` handler", at: link.call) }
+        // What the handler settles the chain with, and which errors it sees.
+        var recovered: String?
+        var seesCancellation = link.allErrors
+        if last.item.is(ThrowStmtSyntax.self) {
+            recovered = nil
+        } else if let result = Self.resultExpression(last) {
+            let written = result.trimmedDescription
+            let explicit = returnType != nil || last.item.is(ReturnStmtSyntax.self) || written.hasPrefix("Promise") || written.hasPrefix("Guarantee")
+            let guarantee = returnType?.hasPrefix("Guarantee") == true || written.hasPrefix("Guarantee") || written.hasPrefix(".value(")
+            guard explicit || guarantee else {
+                throw Refusal("a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type", at: link.node)
+            }
+            if guarantee {
+                // The guarantee form sees every error, cancellations included.
+                seesCancellation = true
+                recovered = Self.immediateValue(result).map { text.text(of: $0) } ?? "await \(text.text(of: result)).value"
+            } else {
+                recovered = awaited(result, text)
+            }
+        } else {
+            throw Refusal("a `recover` handler that does not end with its value or a `throw`", at: last)
+        }
+        let handled = recovered == nil ? link.statements : Array(link.statements.dropLast())
+        var catchBody = CodeLines()
+        if !seesCancellation {
+            catchBody.add("// `recover` passed cancellations on (its default policy).", 0)
+            catchBody.add("if error.isCancelled { throw error }", 0)
+        }
+        for line in text.lines(handled) { catchBody.add(line, 0) }
+
+        let needed = writer.valueRead(after: index)
+        var block = CodeLines()
+        if needed {
+            let value = writer.valueExpression ?? CodeLines(line: "()")
+            block.add("try await { () async throws in", 0)
+            block.add("do {", 1)
+            block.add(writer.body, indentedBy: 2)
+            block.add(value.prefixed("return "), indentedBy: 2)
+            block.add("} catch {", 1)
+            block.add(catchBody, indentedBy: 2)
+            if let recovered { block.add("return \(recovered)", 2) }
+            block.add("}", 1)
+            block.add("}()", 0)
+            writer.body = CodeLines()
+            writer.state = .pending(block)
+        } else {
+            writer.discard()
+            block.add("do {", 0)
+            block.add(writer.body, indentedBy: 1)
+            block.add("} catch {", 0)
+            block.add(catchBody, indentedBy: 1)
+            if let recovered, recovered != "()" { block.add("_ = \(recovered)", 1) }
+            block.add("}", 0)
+            writer.body = block
+            writer.state = .none
+        }
+    }
+
+    /// The handler's locals join the one straight-line scope: two handlers declaring the same name,
+    /// or a handler reading a name an earlier one declared (it meant an outer one), are refused.
+    private func declareLocals(_ link: Link, renames: [String: String], _ writer: inout Writer) throws(Refusal) {
+        let own = Set(renames.values)
+        for name in Self.references(link.statements) where writer.seen[name] != nil && !own.contains(name) && renames[name] == nil {
+            throw Refusal("a chain handler reads `\(name)`, which an earlier handler's value would hide in straight-line code", at: link.node)
+        }
+        for item in link.statements {
+            guard let variable = item.item.as(VariableDeclSyntax.self) else { continue }
+            for binding in variable.bindings {
+                for token in binding.pattern.tokens(viewMode: .sourceAccurate) {
+                    guard case .identifier(let name) = token.tokenKind else { continue }
+                    if writer.seen[name] != nil {
+                        throw Refusal("two chain handlers declare `\(name)`, which straight-line code would declare twice", at: token)
+                    }
+                    writer.seen[name] = name
+                }
+            }
+        }
+    }
+
+    /// Names the statements read (not member names).
+    private static func references(_ items: [CodeBlockItemSyntax]) -> Set<String> {
+        var names = Set<String>()
+        for item in items {
+            for token in item.tokens(viewMode: .sourceAccurate) {
+                guard case .identifier(let name) = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+                names.insert(name)
+            }
+        }
+        return names
+    }
+
+    /// The value a handler's last statement gives: `return x` or the expression `x`.
+    private static func resultExpression(_ item: CodeBlockItemSyntax) -> ExprSyntax? {
+        if let ret = item.item.as(ReturnStmtSyntax.self) { return ret.expression }
+        return PyramidReader.expression(item)
+    }
+
+    /// `.value(x)`, `Promise.value(x)`, `Guarantee.value(x)`: `x`, with no wait.
+    private static func immediateValue(_ expression: ExprSyntax) -> ExprSyntax? {
+        guard let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil, call.arguments.count == 1,
+              call.arguments.first?.label == nil, let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+              member.declName.baseName.text == "value" else { return nil }
+        if let base = member.base {
+            let text = base.trimmedDescription
+            guard text.hasPrefix("Promise") || text.hasPrefix("Guarantee") else { return nil }
+        }
+        return call.arguments.first?.expression
+    }
+
+    /// The type a `compactMap` wants, where syntax shows it.
+    private func compactMapType(_ link: Link, _ result: ExprSyntax) -> String? {
+        if let type = link.closure?.signature?.returnClause?.type {
+            if let optional = type.as(OptionalTypeSyntax.self) { return optional.wrappedType.trimmedDescription }
+            if let optional = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return optional.wrappedType.trimmedDescription }
+            return nil
+        }
+        if let cast = result.as(AsExprSyntax.self), cast.questionOrExclamationMark?.tokenKind == .postfixQuestionMark {
+            return cast.type.trimmedDescription
+        }
+        if let call = result.as(FunctionCallExprSyntax.self), call.trailingClosure == nil {
+            var called = call.calledExpression
+            if let member = called.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "init", let base = member.base { called = base }
+            if let reference = called.as(DeclReferenceExprSyntax.self), reference.baseName.text.first?.isUppercase == true {
+                return reference.baseName.text
+            }
+        }
+        return nil
     }
 
     /// `try await alternative(...)` where the index knows an async alternative, else `.value`.
     private func awaited(_ expression: ExprSyntax, _ text: StatementText) -> String {
+        if let value = Self.immediateValue(expression) { return text.text(of: value) }
         if let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil,
            let base = PyramidReader.baseName(call) {
             let labels = call.arguments.map { $0.label?.text }
@@ -182,5 +576,21 @@ struct ChainToAsync {
                 throw Refusal("a chain handler that leaves early (`\(node.text)`)", at: node)
             }
         }
+    }
+}
+
+private extension CodeLines {
+    init(line: String) {
+        self.init()
+        add(line, 0)
+    }
+
+    /// The same lines with `prefix` before the first (`let x = `, `return `).
+    func prefixed(_ prefix: String) -> CodeLines {
+        var result = CodeLines()
+        for (index, line) in lines.enumerated() {
+            result.add(index == 0 ? prefix + line.text : line.text, line.level)
+        }
+        return result
     }
 }
