@@ -98,4 +98,31 @@ final class CallSiteTests: XCTestCase {
         // The promise form leaves promise chains as they are.
         XCTAssertFalse(migrate(input, .promise, .callSites).changed)
     }
+    func testChainConstructsConvertAndTheRestIsRefusedEachWithItsReason() throws {
+        let input = try TestSupport.fixture("call-sites-chain-constructs", "input.swift")
+        let migration = migrate(input, .async, .callSites)
+        XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), [
+            "recovering(_:)", "recoveringToAValue(_:)", "recoveringByThrowing(_:)", "spinning(_:)",
+            "ensuringInTheMiddle(_:)", "counting(_:)", "saving(_:)", "both(_:)",
+        ])
+        XCTAssertEqual(refusals(migration), [
+            "153:30 onTheSettlingThread(_:): a chain link with `on: nil` runs on the thread that settles the promise, which a task on the main actor would not keep",
+            "161:29 tappingTheResult(_:): a `tap` handler that reads the `Result`",
+            "171:42 recoveringAmbiguously(_:): a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type",
+            "181:36 compactMappingUntyped(_:): a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler",
+            "191:25 ensuringThen(_:): `.ensureThen` in a promise chain is not converted to async",
+        ])
+        XCTAssertEqual(migration.output, try TestSupport.fixture("call-sites-chain-constructs", "async.swift"))
+        // What each construct became, where a regression would change the meaning.
+        XCTAssertTrue(migration.output.contains("""
+                            } catch {
+                                // `recover` passed cancellations on (its default policy).
+                                if error.isCancelled { throw error }
+                                self.show("using the cache after \\(error)")
+                                return try await api.cachedProfile().value
+        """))
+        XCTAssertTrue(migration.output.contains("guard let value = Int(text) else { throw PMKError.compactMap(text, Int.self) }"))
+        XCTAssertTrue(migration.output.contains("let (token, profile) = try await tokenPromise.value"))
+        XCTAssertFalse(migrate(input, .promise, .callSites).changed)
+    }
 }

@@ -204,7 +204,9 @@ struct ChainToAsync {
         }
 
         var writer = Writer(bytes: bytes, links: links)
-        let first = links.first(where: { $0.kind != .asVoid })?.parameters.first { $0 != "_" } ?? "first"
+        // The root promise is named after the value its first handler reads.
+        let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
+        let first = links.first.flatMap { reading.contains($0.kind) ? $0.parameters.first { $0 != "_" } : nil } ?? "first"
         let started = first + "Promise"
         writer.state = .pending(CodeLines(line: "try await \(started).value"))
         for index in links.indices {
