@@ -27,6 +27,18 @@ let scenarios: [(name: String, failing: Set<String>, run: @Sendable () -> Void)]
     ("chained", [], { flows.chained("eve") }),
     ("chained, login fails", ["login"], { flows.chained("eve") }),
     ("chained, profile fails", ["profile"], { flows.chained("eve") }),
+    ("recovering", [], { flows.recovering("ann") }),
+    ("recovering, login fails", ["login"], { flows.recovering("ann") }),
+    ("recovering, profile fails", ["profile"], { flows.recovering("ann") }),
+    ("spinning", [], { flows.spinning("sam") }),
+    ("spinning, login fails", ["login"], { flows.spinning("sam") }),
+    ("spinning, profile fails", ["profile"], { flows.spinning("sam") }),
+    ("counting", [], { flows.counting("42") }),
+    ("counting, not a number", [], { flows.counting("eve") }),
+    ("counting, login fails", ["login"], { flows.counting("42") }),
+    ("both", [], { flows.both("kim") }),
+    ("both, login fails", ["login"], { flows.both("kim") }),
+    ("both, profile fails", ["profile"], { flows.both("kim") }),
 ]
 
 Thread.detachNewThread {
