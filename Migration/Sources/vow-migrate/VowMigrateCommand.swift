@@ -259,7 +259,7 @@ struct VowMigrateCommand: ParsableCommand {
                 text += "\(report.path):\(finding.line):\(finding.column): not a completion handler `\(finding.function)`: \(finding.message)\n"
             case .callSiteRefused:
                 text += "\(report.path):\(finding.line):\(finding.column): call site left alone in `\(finding.function)`: \(finding.message)\n"
-            case .callSiteConverted where finding.message.contains("Task"):
+            case .callSiteConverted where finding.message.contains("Task") || finding.message.contains("main actor"):
                 text += "\(report.path):\(finding.line):\(finding.column): note: \(finding.message)\n"
             case .added, .replaced, .alreadyMigrated, .switched, .callSiteConverted:
                 continue

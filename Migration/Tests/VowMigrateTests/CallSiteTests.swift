@@ -125,4 +125,23 @@ final class CallSiteTests: XCTestCase {
         XCTAssertTrue(migration.output.contains("let (token, profile) = try await tokenPromise.value"))
         XCTAssertFalse(migrate(input, .promise, .callSites).changed)
     }
+    func testAFunctionWhoseBodyIsOneChainBecomesAsyncUnderReplaceUnlessThisFileUsesItsPromise() throws {
+        let name = "replace-call-sites-promise-functions"
+        let input = try TestSupport.fixture(name, "input.swift")
+        let options = MigrationOptions(target: .async, replace: true, stage: .callSites)
+        let migration = SourceMigrator.migrate(source: input, fileName: "input.swift", options: options)
+        XCTAssertEqual(migration.output, try TestSupport.fixture(name, "async.swift"))
+        XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function),
+                       ["profileName(_:)", "touch(_:)", "title(_:)"])
+        XCTAssertEqual(refusals(migration), [
+            "38:10 token(_:): called at 45:9 in this file as a promise; --replace would break that call",
+            "52:29 weakly(_:): a `[weak self]` handler, which straight-line code in a method cannot keep",
+        ])
+        XCTAssertTrue(migration.findings.contains { $0.message.hasSuffix("on the main actor, where its handlers ran (its first call now runs there too, when awaited); its callers must `try await` it") })
+        // Without --replace, or in promise form, or in the declarations stage, such functions stay.
+        for options in [MigrationOptions(target: .async, stage: .all), MigrationOptions(target: .promise, replace: true, stage: .all),
+                        MigrationOptions(target: .async, replace: true)] {
+            XCTAssertFalse(SourceMigrator.migrate(source: input, fileName: "input.swift", options: options).changed)
+        }
+    }
 }

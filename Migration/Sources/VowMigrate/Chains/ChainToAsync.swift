@@ -203,15 +203,11 @@ struct ChainToAsync {
             throw Refusal("a chain that captures `self` weakly in some handlers and strongly in others", at: strong.node)
         }
 
-        var writer = Writer(bytes: bytes, links: links)
         // The root promise is named after the value its first handler reads.
         let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
         let first = links.first.flatMap { reading.contains($0.kind) ? $0.parameters.first { $0 != "_" } : nil } ?? "first"
         let started = first + "Promise"
-        writer.state = .pending(CodeLines(line: "try await \(started).value"))
-        for index in links.indices {
-            try write(links[index], at: index, &writer)
-        }
+        var writer = try straightLine(links, from: "try await \(started).value", returningValue: false)
         writer.discard()
 
         var catchText = StatementText(bytes: bytes)
@@ -239,10 +235,42 @@ struct ChainToAsync {
         return lines
     }
 
+    /// The body of a function returning `Promise<T>` whose body is `chain` (`--replace`): its
+    /// straight-line `try await` code, ending in `return value`. Nil when `chain` is not a chain
+    /// (no chain method after its first call).
+    func functionBody(_ chain: FunctionCallExprSyntax) throws(Refusal) -> CodeLines? {
+        var (root, links) = try read(chain)
+        guard !links.isEmpty else { return nil }
+        if let link = links.first(where: { $0.kind == .catch || $0.kind == .finally }) {
+            throw Refusal("a function returning a promise whose chain has a `\(link.kind.rawValue)`", at: link.call.calledExpression)
+        }
+        if let link = links.first(where: { $0.weakSelf }) {
+            throw Refusal("a `[weak self]` handler, which straight-line code in a method cannot keep", at: link.node)
+        }
+        root = try rootExpression(root)
+        var writer = try straightLine(links, from: awaited(root, StatementText(bytes: bytes)), returningValue: true)
+        if let value = writer.valueExpression {
+            writer.body.add(value.prefixed("return "), indentedBy: 0)
+        }
+        return writer.body
+    }
+
+    /// The links as straight-line code, starting from the root's value (`start`).
+    private func straightLine(_ links: [Link], from start: String, returningValue: Bool) throws(Refusal) -> Writer {
+        var writer = Writer(bytes: bytes, links: links, valueReturned: returningValue)
+        writer.state = .pending(CodeLines(line: start))
+        for index in links.indices {
+            try write(links[index], at: index, &writer)
+        }
+        return writer
+    }
+
     /// The straight-line code written so far, and where the chain's value is.
     private struct Writer {
         let bytes: [UInt8]
         let links: [Link]
+        /// The value after the last link is returned (a function's body), not dropped.
+        let valueReturned: Bool
         var body = CodeLines()
         var state = Value.none
         /// Every name the straight-line scope declares, and the handler parameter each came from.
@@ -283,7 +311,7 @@ struct ChainToAsync {
                 case .asVoid, .catch, .finally: return false
                 }
             }
-            return false
+            return valueReturned
         }
     }
 
