@@ -153,6 +153,26 @@ final class ChainScreen: @unchecked Sendable {
         }
     }
 
+    // ensure before a done that reads nothing: a scope of its own, so it still runs first.
+    func ensuringBeforeDone(_ user: String) {
+        let firstPromise = api.login(user)
+        Task { @MainActor in
+            do {
+                do {
+                    defer {
+                        self.show("settled")
+                    }
+                    _ = try await firstPromise.value
+                }
+                self.show("done")
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                self.present(error)
+            }
+        }
+    }
+
     // compactMap throws what Vow throws, PMKError.compactMap with the value and the type.
     func counting(_ user: String) {
         let tokenPromise = api.login(user)

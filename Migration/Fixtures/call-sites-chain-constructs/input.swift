@@ -107,6 +107,17 @@ final class ChainScreen: @unchecked Sendable {
         }
     }
 
+    // ensure before a done that reads nothing: a scope of its own, so it still runs first.
+    func ensuringBeforeDone(_ user: String) {
+        api.login(user).asVoid().ensure {
+            self.show("settled")
+        }.done {
+            self.show("done")
+        }.catch { error in
+            self.present(error)
+        }
+    }
+
     // compactMap throws what Vow throws, PMKError.compactMap with the value and the type.
     func counting(_ user: String) {
         api.login(user).then { token in

@@ -103,14 +103,14 @@ final class CallSiteTests: XCTestCase {
         let migration = migrate(input, .async, .callSites)
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), [
             "recovering(_:)", "recoveringToAValue(_:)", "recoveringByThrowing(_:)", "spinning(_:)",
-            "ensuringInTheMiddle(_:)", "counting(_:)", "saving(_:)", "both(_:)",
+            "ensuringInTheMiddle(_:)", "ensuringBeforeDone(_:)", "counting(_:)", "saving(_:)", "both(_:)",
         ])
         XCTAssertEqual(refusals(migration), [
-            "153:30 onTheSettlingThread(_:): a chain link with `on: nil` runs on the thread that settles the promise, which a task on the main actor would not keep",
-            "161:29 tappingTheResult(_:): a `tap` handler that reads the `Result`",
-            "171:42 recoveringAmbiguously(_:): a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type",
-            "181:36 compactMappingUntyped(_:): a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler",
-            "191:25 ensuringThen(_:): `.ensureThen` in a promise chain is not converted to async",
+            "164:30 onTheSettlingThread(_:): a chain link with `on: nil` runs on the thread that settles the promise, which a task on the main actor would not keep",
+            "172:29 tappingTheResult(_:): a `tap` handler that reads the `Result`",
+            "182:42 recoveringAmbiguously(_:): a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type",
+            "192:36 compactMappingUntyped(_:): a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler",
+            "202:25 ensuringThen(_:): `.ensureThen` in a promise chain is not converted to async",
         ])
         XCTAssertEqual(migration.output, try TestSupport.fixture("call-sites-chain-constructs", "async.swift"))
         // What each construct became, where a regression would change the meaning.

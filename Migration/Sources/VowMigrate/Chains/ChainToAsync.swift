@@ -299,6 +299,14 @@ struct ChainToAsync {
             }
         }
 
+        /// Whether every link after `index` (before the `catch`) is an `ensure` (or `tap { _ in }`,
+        /// `asVoid`): no handler code runs after it in the same scope.
+        func onlyEnsuresAfter(_ index: Int) -> Bool {
+            links[(index + 1)...].allSatisfy { link in
+                link.kind == .ensure || link.kind == .asVoid || (link.kind == .tap && !link.readsValue)
+            }
+        }
+
         /// Whether a link after `index` reads the chain's value (through `ensure`s and `recover`s).
         func valueRead(after index: Int) -> Bool {
             for link in links[(index + 1)...] {
@@ -412,7 +420,14 @@ struct ChainToAsync {
             for line in StatementText(bytes: bytes).lines(link.statements) { deferred.add(line, 1) }
             deferred.add("}", 0)
             // It runs once everything before it has settled, either way, and before what follows.
-            if writer.valueRead(after: index) {
+            if writer.onlyEnsuresAfter(index) {
+                // Nothing else runs after it in this scope: a `defer` at its top (later ones go
+                // above it, so they run after it; a returned value is computed before them).
+                if !writer.valueReturned { writer.discard() }
+                var body = deferred
+                body.add(writer.body, indentedBy: 0)
+                writer.body = body
+            } else if writer.valueRead(after: index) {
                 let value = writer.valueExpression
                 var wrapped = CodeLines()
                 wrapped.add("try await { () async throws in", 0)
@@ -424,9 +439,12 @@ struct ChainToAsync {
                 writer.state = .pending(wrapped)
             } else {
                 writer.discard()
-                var body = deferred
-                body.add(writer.body, indentedBy: 0)
-                writer.body = body
+                var block = CodeLines()
+                block.add("do {", 0)
+                block.add(deferred, indentedBy: 1)
+                block.add(writer.body, indentedBy: 1)
+                block.add("}", 0)
+                writer.body = block
             }
         case .recover:
             try writeRecover(link, at: index, &writer)
