@@ -466,7 +466,8 @@ struct ChainToAsync {
         } else if let result = Self.resultExpression(last) {
             let written = result.trimmedDescription
             let explicit = returnType != nil || last.item.is(ReturnStmtSyntax.self) || written.hasPrefix("Promise") || written.hasPrefix("Guarantee")
-            let guarantee = returnType?.hasPrefix("Guarantee") == true || written.hasPrefix("Guarantee") || written.hasPrefix(".value(")
+            // Without a return type, `.value(x)` picks the guarantee form (Swift's overload ranking).
+            let guarantee = returnType.map { $0.hasPrefix("Guarantee") } ?? (written.hasPrefix("Guarantee") || written.hasPrefix(".value("))
             guard explicit || guarantee else {
                 throw Refusal("a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type", at: link.node)
             }
