@@ -278,4 +278,75 @@ final class ChainScreen: @unchecked Sendable {
             self.present(error)
         }
     }
+
+    // `as?` shows compactMap's type; a handler that ignores its value binds nothing.
+    func casting(_ user: String) {
+        let valuePromise = Promise<any Sendable>.value(user)
+        Task { @MainActor in
+            do {
+                _ = try await valuePromise.value
+                let token = try await api.login(user).value
+                let value = token as any Sendable
+                guard let text = value as? String else { throw PMKError.compactMap(value, String.self) }
+                self.show(text)
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                self.present(error)
+            }
+        }
+    }
+
+    // With a return type, `.value(x)` is the promise form: cancellations pass the recover by.
+    func recoveringWithAType(_ user: String) {
+        let firstPromise = api.login(user)
+        Task { @MainActor in
+            do {
+                let token = try await { () async throws in
+                    do {
+                        return try await firstPromise.value
+                    } catch {
+                        // `recover` passed cancellations on (its default policy).
+                        if error.isCancelled { throw error }
+                        return "guest"
+                    }
+                }()
+                self.show(token)
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                self.present(error)
+            }
+        }
+    }
+
+    func declaringTwice(_ user: String) {
+        api.login(user).then { token -> Promise<Profile> in
+            let name = token
+            return api.profile(name)
+        }.done { profile in
+            let name = profile.name
+            self.show(name)
+        }.catch { error in
+            self.present(error)
+        }
+    }
+
+    func readingAnOuterName(_ token: String) {
+        api.login("ada").then { token in
+            api.profile(token)
+        }.done { profile in
+            self.show(token)
+        }.catch { error in
+            self.present(error)
+        }
+    }
+
+    func withFlags(_ user: String) {
+        api.login(user).done(flags: .barrier) { token in
+            self.show(token)
+        }.catch { error in
+            self.present(error)
+        }
+    }
 }

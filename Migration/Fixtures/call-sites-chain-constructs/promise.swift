@@ -207,4 +207,62 @@ final class ChainScreen: @unchecked Sendable {
             self.present(error)
         }
     }
+
+    // `as?` shows compactMap's type; a handler that ignores its value binds nothing.
+    func casting(_ user: String) {
+        firstly {
+            Promise<any Sendable>.value(user)
+        }.then { value in
+            api.login(user)
+        }.map { token -> any Sendable in
+            token
+        }.compactMap { value in
+            value as? String
+        }.done { text in
+            self.show(text)
+        }.catch { error in
+            self.present(error)
+        }
+    }
+
+    // With a return type, `.value(x)` is the promise form: cancellations pass the recover by.
+    func recoveringWithAType(_ user: String) {
+        api.login(user).recover { error -> Promise<String> in
+            .value("guest")
+        }.done { token in
+            self.show(token)
+        }.catch { error in
+            self.present(error)
+        }
+    }
+
+    func declaringTwice(_ user: String) {
+        api.login(user).then { token -> Promise<Profile> in
+            let name = token
+            return api.profile(name)
+        }.done { profile in
+            let name = profile.name
+            self.show(name)
+        }.catch { error in
+            self.present(error)
+        }
+    }
+
+    func readingAnOuterName(_ token: String) {
+        api.login("ada").then { token in
+            api.profile(token)
+        }.done { profile in
+            self.show(token)
+        }.catch { error in
+            self.present(error)
+        }
+    }
+
+    func withFlags(_ user: String) {
+        api.login(user).done(flags: .barrier) { token in
+            self.show(token)
+        }.catch { error in
+            self.present(error)
+        }
+    }
 }

@@ -104,6 +104,7 @@ final class CallSiteTests: XCTestCase {
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), [
             "recovering(_:)", "recoveringToAValue(_:)", "recoveringByThrowing(_:)", "spinning(_:)",
             "ensuringInTheMiddle(_:)", "ensuringBeforeDone(_:)", "counting(_:)", "saving(_:)", "both(_:)",
+            "casting(_:)", "recoveringWithAType(_:)",
         ])
         XCTAssertEqual(refusals(migration), [
             "164:30 onTheSettlingThread(_:): a chain link with `on: nil` runs on the thread that settles the promise, which a task on the main actor would not keep",
@@ -111,6 +112,9 @@ final class CallSiteTests: XCTestCase {
             "182:42 recoveringAmbiguously(_:): a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type",
             "192:36 compactMappingUntyped(_:): a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler",
             "202:25 ensuringThen(_:): `.ensureThen` in a promise chain is not converted to async",
+            "244:17 declaringTwice(_:): two chain handlers declare `name`, which straight-line code would declare twice",
+            "254:16 readingAnOuterName(_:): a chain handler reads `token`, which an earlier handler's value would hide in straight-line code",
+            "262:30 withFlags(_:): a chain link with `flags: .barrier`: only `on:` the main queue and `policy:` are converted",
         ])
         XCTAssertEqual(migration.output, try TestSupport.fixture("call-sites-chain-constructs", "async.swift"))
         // What each construct became, where a regression would change the meaning.
@@ -123,6 +127,12 @@ final class CallSiteTests: XCTestCase {
         """))
         XCTAssertTrue(migration.output.contains("guard let value = Int(text) else { throw PMKError.compactMap(text, Int.self) }"))
         XCTAssertTrue(migration.output.contains("let (token, profile) = try await tokenPromise.value"))
+        XCTAssertTrue(migration.output.contains("guard let text = value as? String else { throw PMKError.compactMap(value, String.self) }"))
+        // A recover with a return type is the promise form even for `.value(x)`: cancellations pass it.
+        XCTAssertTrue(migration.output.contains("""
+                                if error.isCancelled { throw error }
+                                return "guest"
+        """))
         XCTAssertFalse(migrate(input, .promise, .callSites).changed)
     }
     func testAFunctionWhoseBodyIsOneChainBecomesAsyncUnderReplaceUnlessThisFileUsesItsPromise() throws {

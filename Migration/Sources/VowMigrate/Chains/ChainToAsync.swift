@@ -52,7 +52,7 @@ struct ChainToAsync {
         var node: Syntax { closure.map(Syntax.init) ?? Syntax(call) }
 
         /// Whether the handler reads the value it is given.
-        var readsValue: Bool { parameters.contains { $0 != "_" } }
+        var readsValue: Bool { parameters.contains { $0 != "_" && StatementText.mentions(statements, $0) } }
     }
 
     /// Where the current value of the chain is in the code written so far.
@@ -327,6 +327,9 @@ struct ChainToAsync {
     /// `keep`: the value must stay available afterwards even if the handler ignores it.
     private func bind(_ link: Link, keep: Bool, _ writer: inout Writer) throws(Refusal) -> [String: String] {
         var renames: [String: String] = [:]
+        // A parameter the handler never reads is bound to nothing (`let n` would warn).
+        var link = link
+        link.parameters = link.parameters.map { $0 != "_" && StatementText.mentions(link.statements, $0) ? $0 : "_" }
         let names = link.parameters.filter { $0 != "_" }
         if names.isEmpty {
             if keep, case .pending(let lines) = writer.state {
@@ -391,7 +394,12 @@ struct ChainToAsync {
             case .then:
                 writer.state = .pending(CodeLines(line: awaited(result, text)))
             case .map:
-                writer.state = .pending(CodeLines(line: text.text(of: result)))
+                var value = text.text(of: result)
+                // `{ x -> any Sendable in ... }`: the value keeps the type the handler gave it.
+                if let type = link.closure?.signature?.returnClause?.type.trimmedDescription {
+                    value = (Self.isSimple(result) ? value : "(\(value))") + " as \(type)"
+                }
+                writer.state = .pending(CodeLines(line: value))
             default:
                 guard let type = compactMapType(link, result) else {
                     throw Refusal("a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler", at: link.node)
@@ -520,10 +528,7 @@ struct ChainToAsync {
     /// The handler's locals join the one straight-line scope: two handlers declaring the same name,
     /// or a handler reading a name an earlier one declared (it meant an outer one), are refused.
     private func declareLocals(_ link: Link, renames: [String: String], _ writer: inout Writer) throws(Refusal) {
-        let own = Set(renames.values)
-        for name in Self.references(link.statements) where writer.seen[name] != nil && !own.contains(name) && renames[name] == nil {
-            throw Refusal("a chain handler reads `\(name)`, which an earlier handler's value would hide in straight-line code", at: link.node)
-        }
+        var declared: [(String, TokenSyntax)] = []
         for item in link.statements {
             guard let variable = item.item.as(VariableDeclSyntax.self) else { continue }
             for binding in variable.bindings {
@@ -532,10 +537,15 @@ struct ChainToAsync {
                     if writer.seen[name] != nil {
                         throw Refusal("two chain handlers declare `\(name)`, which straight-line code would declare twice", at: token)
                     }
-                    writer.seen[name] = name
+                    declared.append((name, token))
                 }
             }
         }
+        let own = Set(renames.values).union(declared.map(\.0))
+        for name in Self.references(link.statements) where writer.seen[name] != nil && !own.contains(name) && renames[name] == nil {
+            throw Refusal("a chain handler reads `\(name)`, which an earlier handler's value would hide in straight-line code", at: link.node)
+        }
+        for (name, _) in declared { writer.seen[name] = name }
     }
 
     /// Names the statements read (not member names).
@@ -579,6 +589,13 @@ struct ChainToAsync {
         if let cast = result.as(AsExprSyntax.self), cast.questionOrExclamationMark?.tokenKind == .postfixQuestionMark {
             return cast.type.trimmedDescription
         }
+        // The parser leaves `x as? T` unfolded: `x`, `as?`, `T`.
+        if let sequence = result.as(SequenceExprSyntax.self), sequence.elements.count == 3,
+           let cast = sequence.elements.dropFirst().first?.as(UnresolvedAsExprSyntax.self),
+           cast.questionOrExclamationMark?.tokenKind == .postfixQuestionMark,
+           let type = sequence.elements.last?.as(TypeExprSyntax.self) {
+            return type.type.trimmedDescription
+        }
         if let call = result.as(FunctionCallExprSyntax.self), call.trailingClosure == nil {
             var called = call.calledExpression
             if let member = called.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "init", let base = member.base { called = base }
@@ -604,9 +621,13 @@ struct ChainToAsync {
                 return (callee.shape.canFail ? "try await " : "await ") + text.text(of: call)
             }
         }
-        let simple = expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self) || expression.is(MemberAccessExprSyntax.self)
         let base = text.text(of: expression)
-        return "try await " + (simple ? base : "(\(base))") + ".value"
+        return "try await " + (Self.isSimple(expression) ? base : "(\(base))") + ".value"
+    }
+
+    /// A call, a name or a member: needs no parentheses before `.value` or `as`.
+    private static func isSimple(_ expression: ExprSyntax) -> Bool {
+        expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self) || expression.is(MemberAccessExprSyntax.self)
     }
 
     private func check(_ statements: [CodeBlockItemSyntax]) throws(Refusal) {
