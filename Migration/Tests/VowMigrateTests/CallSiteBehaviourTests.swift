@@ -85,6 +85,45 @@ final class CallSiteBehaviourTests: XCTestCase {
     }
 }
 
+extension CallSiteBehaviourTests {
+    private static var promiseFunctionDirectory: URL {
+        TestSupport.fixturesDirectory.deletingLastPathComponent().appendingPathComponent("PromiseFunctionProgram")
+    }
+
+    /// `PromiseFunctionProgram/`: a function returning a promise whose body is one chain (then, get,
+    /// ensure, compactMap, recover), called from the main queue for success and a failure at each
+    /// step. Its caller is written by hand in both forms (`--replace` changes the signature); the
+    /// function is migrated with `--replace --to async` and the effects must stay the same.
+    func testAFunctionWhoseBodyIsOneChainBehavesTheSameAfterReplace() throws {
+        let root = try TestSupport.temporaryDirectory(self)
+        var directories: [URL] = []
+        for (name, caller) in [("promise", "main-promise.txt"), ("async", "main-async.txt")] {
+            let directory = root.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for file in ["Support.swift", "Model.swift"] {
+                try FileManager.default.copyItem(at: Self.promiseFunctionDirectory.appendingPathComponent(file),
+                                                 to: directory.appendingPathComponent(file))
+            }
+            try FileManager.default.copyItem(at: Self.promiseFunctionDirectory.appendingPathComponent(caller),
+                                             to: directory.appendingPathComponent("main.swift"))
+            directories.append(directory)
+        }
+        let model = directories[1].appendingPathComponent("Model.swift")
+        let result = try TestSupport.migrate([model.path, "--to", "async", "--replace", "--stage", "call-sites", "--in-place"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardError.contains("1 call site converted, 0 left alone"), result.standardError)
+        XCTAssertTrue(try String(contentsOf: model, encoding: .utf8).contains("@MainActor func load(_ user: String, failing: String) async throws -> Int {"))
+
+        let expected = try buildAndRun(directories[0])
+        XCTAssertTrue(expected.contains("== count\n[main] fetch(login-ada) called\n[main] fetch(profile-v-login-ada) called\n[main] got v-profile-v-login-ada\n[main] settled\n[main] recovering from Could not `compactMap<Int>`: v-profile-v-login-ada\n[main] value -1\n"), expected)
+        XCTAssertTrue(expected.contains("== login\n[main] fetch(login-ada) called\n[main] settled\n[main] recovering from failed(\"login-ada\")\n[main] error failed(\"login-ada\")\n"), expected)
+        let actual = try buildAndRun(directories[1])
+        if actual != expected {
+            XCTFail("--replace behaves differently:\n" + UnifiedDiffText.make(expected, actual))
+        }
+    }
+}
+
 /// A line diff for failure messages.
 enum UnifiedDiffText {
     static func make(_ old: String, _ new: String) -> String {

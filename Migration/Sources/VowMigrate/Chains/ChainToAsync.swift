@@ -405,7 +405,8 @@ struct ChainToAsync {
                     throw Refusal("a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler", at: link.node)
                 }
                 let next = index + 1 < writer.links.count ? writer.links[index + 1] : nil
-                let wanted = next.flatMap { $0.parameters.count == 1 && $0.readsValue ? $0.parameters[0] : nil } ?? "value"
+                let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
+                let wanted = next.flatMap { reading.contains($0.kind) && $0.parameters.count == 1 && $0.readsValue ? $0.parameters[0] : nil } ?? "value"
                 let name = writer.declare(wanted)
                 writer.body.add("guard let \(name) = \(text.text(of: result)) else { throw PMKError.compactMap(\(input ?? "()"), \(type).self) }", 0)
                 writer.state = .named(name)
@@ -444,6 +445,7 @@ struct ChainToAsync {
                 if let value { wrapped.add(value.prefixed("return "), indentedBy: 1) }
                 wrapped.add("}()", 0)
                 writer.body = CodeLines()
+                writer.seen = [:]   // what it declared is out of scope now
                 writer.state = .pending(wrapped)
             } else {
                 writer.discard()
@@ -453,6 +455,7 @@ struct ChainToAsync {
                 block.add(writer.body, indentedBy: 1)
                 block.add("}", 0)
                 writer.body = block
+                writer.seen = [:]
             }
         case .recover:
             try writeRecover(link, at: index, &writer)
@@ -511,6 +514,7 @@ struct ChainToAsync {
             block.add("}", 1)
             block.add("}()", 0)
             writer.body = CodeLines()
+            writer.seen = [:]   // what it declared is out of scope now
             writer.state = .pending(block)
         } else {
             writer.discard()
@@ -521,6 +525,7 @@ struct ChainToAsync {
             if let recovered, recovered != "()" { block.add("_ = \(recovered)", 1) }
             block.add("}", 0)
             writer.body = block
+            writer.seen = [:]
             writer.state = .none
         }
     }
