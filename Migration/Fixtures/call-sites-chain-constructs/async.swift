@@ -349,4 +349,30 @@ final class ChainScreen: @unchecked Sendable {
             self.present(error)
         }
     }
+
+    // `guard ... else { throw }` rejects in the handler and throws in straight-line code alike.
+    func guarding(_ user: String) {
+        let tokenPromise = api.login(user)
+        Task { @MainActor in
+            do {
+                let profile = try await { () async throws in
+                    do {
+                        let token = try await tokenPromise.value
+                        guard let first = token.first, first != "-" else { throw LoadError.offline }
+                        return try await api.profile("\(first)").value
+                    } catch {
+                        // `recover` passed cancellations on (its default policy).
+                        if error.isCancelled { throw error }
+                        guard case LoadError.offline = error else { throw error }
+                        return try await api.cachedProfile().value
+                    }
+                }()
+                self.show(profile.name)
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                self.present(error)
+            }
+        }
+    }
 }

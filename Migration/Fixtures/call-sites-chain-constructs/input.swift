@@ -265,4 +265,19 @@ final class ChainScreen: @unchecked Sendable {
             self.present(error)
         }
     }
+
+    // `guard ... else { throw }` rejects in the handler and throws in straight-line code alike.
+    func guarding(_ user: String) {
+        api.login(user).then { token -> Promise<Profile> in
+            guard let first = token.first, first != "-" else { throw LoadError.offline }
+            return api.profile("\(first)")
+        }.recover { error -> Promise<Profile> in
+            guard case LoadError.offline = error else { throw error }
+            return api.cachedProfile()
+        }.done { profile in
+            self.show(profile.name)
+        }.catch { error in
+            self.present(error)
+        }
+    }
 }

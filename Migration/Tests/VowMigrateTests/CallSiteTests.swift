@@ -104,7 +104,7 @@ final class CallSiteTests: XCTestCase {
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), [
             "recovering(_:)", "recoveringToAValue(_:)", "recoveringByThrowing(_:)", "spinning(_:)",
             "ensuringInTheMiddle(_:)", "ensuringBeforeDone(_:)", "counting(_:)", "saving(_:)", "both(_:)",
-            "casting(_:)", "recoveringWithAType(_:)",
+            "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)",
         ])
         XCTAssertEqual(refusals(migration), [
             "164:30 onTheSettlingThread(_:): a chain link with `on: nil` runs on the thread that settles the promise, which a task on the main actor would not keep",

@@ -26,7 +26,8 @@ import SwiftSyntax
 ///   so its first rejection in time still wins; `async let` would await in order instead).
 ///
 /// Refused, with the reason: links on another queue (`on: nil`, `on: .global()`), `flags:`,
-/// `ensureThen`, `tap` reading its `Result`, the sequence helpers, handlers that leave early,
+/// `ensureThen`, `tap` reading its `Result`, the sequence helpers, handlers that leave early
+/// (`guard ... else { throw e }` is kept) or hold a `defer`,
 /// capture lists other than `[weak self]` on every handler that uses `self`, handlers declaring
 /// a name twice in the one scope, and `recover` handlers whose form syntax cannot tell.
 struct ChainToAsync {
@@ -535,9 +536,15 @@ struct ChainToAsync {
     private func declareLocals(_ link: Link, renames: [String: String], _ writer: inout Writer) throws(Refusal) {
         var declared: [(String, TokenSyntax)] = []
         for item in link.statements {
-            guard let variable = item.item.as(VariableDeclSyntax.self) else { continue }
-            for binding in variable.bindings {
-                for token in binding.pattern.tokens(viewMode: .sourceAccurate) {
+            // `let`/`var` declarations and `guard let` bindings stay in scope after the handler.
+            var patterns: [Syntax] = []
+            if let variable = item.item.as(VariableDeclSyntax.self) {
+                patterns = variable.bindings.map { Syntax($0.pattern) }
+            } else if let guardStatement = item.item.as(GuardStmtSyntax.self) {
+                patterns = guardStatement.conditions.compactMap { $0.condition.as(OptionalBindingConditionSyntax.self).map { Syntax($0.pattern) } }
+            }
+            for pattern in patterns {
+                for token in pattern.tokens(viewMode: .sourceAccurate) {
                     guard case .identifier(let name) = token.tokenKind else { continue }
                     if writer.seen[name] != nil {
                         throw Refusal("two chain handlers declare `\(name)`, which straight-line code would declare twice", at: token)
@@ -648,6 +655,13 @@ struct ChainToAsync {
                 }
                 if nested { continue }
                 if node.tokenKind == .keyword(.return) && index == statements.count - 1 && statement.item.is(ReturnStmtSyntax.self) { continue }
+                // `guard ... else { throw e }` rejects, as it did in the handler (a `return` in
+                // its `else` is refused by itself); `guard let self` would rebind `self` for
+                // every later handler.
+                if node.tokenKind == .keyword(.guard), let guardStatement = node.parent?.as(GuardStmtSyntax.self),
+                   !guardStatement.conditions.contains(where: { $0.condition.as(OptionalBindingConditionSyntax.self)?.pattern.trimmedDescription == "self" }) {
+                    continue
+                }
                 throw Refusal("a chain handler that leaves early (`\(node.text)`)", at: node)
             }
         }
