@@ -208,7 +208,8 @@ struct ChainToAsync {
         let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
         let first = links.first.flatMap { reading.contains($0.kind) ? $0.parameters.first { $0 != "_" } : nil } ?? "first"
         let started = first + "Promise"
-        var writer = try straightLine(links, from: "try await \(started).value", returningValue: false)
+        let effects = Self.isGuarantee(root) ? "await" : "try await"
+        var writer = try straightLine(links, from: "\(effects) \(started).value", returningValue: false)
         writer.discard()
 
         var catchText = StatementText(bytes: bytes)
@@ -634,7 +635,17 @@ struct ChainToAsync {
             }
         }
         let base = text.text(of: expression)
-        return "try await " + (Self.isSimple(expression) ? base : "(\(base))") + ".value"
+        // A guarantee cannot fail: `await`, without a `try` that would warn.
+        let effects = Self.isGuarantee(expression) ? "await " : "try await "
+        return effects + (Self.isSimple(expression) ? base : "(\(base))") + ".value"
+    }
+
+    /// `after(seconds: 1)`, `after(.seconds(1))`, `Guarantee.value(x)`, `Guarantee { }`: what
+    /// syntax shows is a guarantee.
+    static func isGuarantee(_ expression: ExprSyntax) -> Bool {
+        guard let call = expression.as(FunctionCallExprSyntax.self) else { return false }
+        let called = call.calledExpression.trimmedDescription
+        return called == "after" || called.hasPrefix("Guarantee")
     }
 
     /// A call, a name or a member: needs no parentheses before `.value` or `as`.
