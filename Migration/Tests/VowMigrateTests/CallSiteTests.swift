@@ -144,7 +144,7 @@ final class CallSiteTests: XCTestCase {
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function),
                        ["profileName(_:)", "touch(_:)", "title(_:)"])
         XCTAssertEqual(refusals(migration), [
-            "38:10 token(_:): called at 45:9 in this file as a promise; --replace would break that call",
+            "45:9 token(_:): this file uses the promise the function returns here (not awaited); --replace would break this call",
             "52:29 weakly(_:): a `[weak self]` handler, which straight-line code in a method cannot keep",
         ])
         XCTAssertTrue(migration.findings.contains { $0.message.hasSuffix("on the main actor, where its handlers ran (its first call now runs there too, when awaited); its callers must `try await` it") })

@@ -67,8 +67,7 @@ struct PromiseFunctionToAsync {
                 let offset = call.positionAfterSkippingLeadingTrivia.utf8Offset
                 if range(of: decl).contains(offset) { continue }
                 if Self.isAwaited(call) { continue }
-                let location = call.startLocation(converter: converter)
-                throw Refusal("called at \(location.line):\(location.column) in this file as a promise; --replace would break that call", at: decl.name)
+                throw Refusal("this file uses the promise the function returns here (not awaited); --replace would break this call", at: call)
             }
             // The value type: `Promise<T>` is `T`.
             guard let type = returnClause.type.as(IdentifierTypeSyntax.self), type.name.text == "Promise",
