@@ -375,4 +375,28 @@ final class ChainScreen: @unchecked Sendable {
             }
         }
     }
+
+    // `$0` is a value like any other; `$1` (a tuple) is left alone.
+    func shorthand(_ user: String) {
+        let firstPromise = api.login(user)
+        Task { @MainActor in
+            do {
+                let value = try await firstPromise.value
+                let value2 = value.uppercased()
+                self.show(value2)
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                self.present(error)
+            }
+        }
+    }
+
+    func shorthandTuple(_ user: String) {
+        when(fulfilled: api.login(user), api.profile(user)).done {
+            self.show("\($0) \($1.name)")
+        }.catch { error in
+            self.present(error)
+        }
+    }
 }

@@ -280,4 +280,23 @@ final class ChainScreen: @unchecked Sendable {
             self.present(error)
         }
     }
+
+    // `$0` is a value like any other; `$1` (a tuple) is left alone.
+    func shorthand(_ user: String) {
+        api.login(user).map {
+            $0.uppercased()
+        }.done {
+            self.show($0)
+        }.catch {
+            self.present($0)
+        }
+    }
+
+    func shorthandTuple(_ user: String) {
+        when(fulfilled: api.login(user), api.profile(user)).done {
+            self.show("\($0) \($1.name)")
+        }.catch { error in
+            self.present(error)
+        }
+    }
 }

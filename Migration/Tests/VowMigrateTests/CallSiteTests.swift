@@ -104,7 +104,7 @@ final class CallSiteTests: XCTestCase {
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), [
             "recovering(_:)", "recoveringToAValue(_:)", "recoveringByThrowing(_:)", "spinning(_:)",
             "ensuringInTheMiddle(_:)", "ensuringBeforeDone(_:)", "counting(_:)", "saving(_:)", "both(_:)",
-            "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)",
+            "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)",
         ])
         XCTAssertEqual(refusals(migration), [
             "164:30 onTheSettlingThread(_:): a chain link with `on: nil` runs on the thread that settles the promise, which a task on the main actor would not keep",
@@ -115,6 +115,7 @@ final class CallSiteTests: XCTestCase {
             "244:17 declaringTwice(_:): two chain handlers declare `name`, which straight-line code would declare twice",
             "254:16 readingAnOuterName(_:): a chain handler reads `token`, which an earlier handler's value would hide in straight-line code",
             "262:30 withFlags(_:): a chain link with `flags: .barrier`: only `on:` the main queue and `policy:` are converted",
+            "296:66 shorthandTuple(_:): a chain handler using `$1`, or `$0` both in it and in a closure inside it",
         ])
         XCTAssertEqual(migration.output, try TestSupport.fixture("call-sites-chain-constructs", "async.swift"))
         // What each construct became, where a regression would change the meaning.

@@ -27,7 +27,7 @@ import SwiftSyntax
 ///
 /// Refused, with the reason: links on another queue (`on: nil`, `on: .global()`), `flags:`,
 /// `ensureThen`, `tap` reading its `Result`, the sequence helpers, handlers that leave early
-/// (`guard ... else { throw e }` is kept) or hold a `defer`,
+/// (`guard ... else { throw e }` is kept) or hold a `defer`, `$1`,
 /// capture lists other than `[weak self]` on every handler that uses `self`, handlers declaring
 /// a name twice in the one scope, and `recover` handlers whose form syntax cannot tell.
 struct ChainToAsync {
@@ -53,7 +53,7 @@ struct ChainToAsync {
         var node: Syntax { closure.map(Syntax.init) ?? Syntax(call) }
 
         /// Whether the handler reads the value it is given.
-        var readsValue: Bool { parameters.contains { $0 != "_" && StatementText.mentions(statements, $0) } }
+        var readsValue: Bool { parameters.contains { $0 != "_" && ChainToAsync.mentions(statements, $0) } }
     }
 
     /// Where the current value of the chain is in the code written so far.
@@ -136,11 +136,21 @@ struct ChainToAsync {
         }
         let names: [String]
         if closure.signature == nil {
-            let implicit = closure.statements.contains { item in
-                item.tokens(viewMode: .sourceAccurate).contains { if case .dollarIdentifier = $0.tokenKind { return true } else { return false } }
+            // `{ $0.name }`: one value named `$0`, renamed where it is bound. `$1` (a tuple) is
+            // not read, nor `$0` of the handler and of a closure inside it at once.
+            var own: Set<String> = []
+            var nested = false
+            for token in closure.statements.flatMap({ $0.tokens(viewMode: .sourceAccurate) }) {
+                guard case .dollarIdentifier(let name) = token.tokenKind else { continue }
+                if Self.isNested(token, in: closure) { nested = true } else { own.insert(name) }
             }
-            if implicit { throw Refusal("a chain handler names its parameters implicitly (`$0`)", at: closure) }
-            names = []
+            if own.isEmpty {
+                names = []
+            } else if own == ["$0"] && !nested {
+                names = ["$0"]
+            } else {
+                throw Refusal("a chain handler using `$1`, or `$0` both in it and in a closure inside it", at: closure)
+            }
         } else if let read = PyramidReader.parameterNames(closure) {
             names = read
         } else {
@@ -206,7 +216,7 @@ struct ChainToAsync {
 
         // The root promise is named after the value its first handler reads.
         let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
-        let first = links.first.flatMap { reading.contains($0.kind) ? $0.parameters.first { $0 != "_" } : nil } ?? "first"
+        let first = links.first.flatMap { reading.contains($0.kind) ? $0.parameters.first { $0 != "_" && !$0.hasPrefix("$") } : nil } ?? "first"
         let started = first + "Promise"
         let effects = Self.isGuarantee(root) ? "await" : "try await"
         var writer = try straightLine(links, from: "\(effects) \(started).value", returningValue: false)
@@ -331,7 +341,7 @@ struct ChainToAsync {
         var renames: [String: String] = [:]
         // A parameter the handler never reads is bound to nothing (`let n` would warn).
         var link = link
-        link.parameters = link.parameters.map { $0 != "_" && StatementText.mentions(link.statements, $0) ? $0 : "_" }
+        link.parameters = link.parameters.map { $0 != "_" && Self.mentions(link.statements, $0) ? $0 : "_" }
         let names = link.parameters.filter { $0 != "_" }
         if names.isEmpty {
             if keep, case .pending(let lines) = writer.state {
@@ -351,7 +361,7 @@ struct ChainToAsync {
                 renames[parameter] = name
                 return renames
             }
-            let name = writer.declare(parameter)
+            let name = writer.declare(Self.bindable(parameter))
             renames[parameter] = name
             switch writer.state {
             case .named(let value): writer.body.add("let \(name) = \(value)", 0)
@@ -365,7 +375,7 @@ struct ChainToAsync {
         var pattern: [String] = []
         for parameter in link.parameters {
             if parameter == "_" { pattern.append("_"); continue }
-            let name = writer.declare(parameter)
+            let name = writer.declare(Self.bindable(parameter))
             renames[parameter] = name
             pattern.append(name)
         }
@@ -408,7 +418,7 @@ struct ChainToAsync {
                 }
                 let next = index + 1 < writer.links.count ? writer.links[index + 1] : nil
                 let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
-                let wanted = next.flatMap { reading.contains($0.kind) && $0.parameters.count == 1 && $0.readsValue ? $0.parameters[0] : nil } ?? "value"
+                let wanted = next.flatMap { reading.contains($0.kind) && $0.parameters.count == 1 && $0.readsValue ? Self.bindable($0.parameters[0]) : nil } ?? "value"
                 let name = writer.declare(wanted)
                 writer.body.add("guard let \(name) = \(text.text(of: result)) else { throw PMKError.compactMap(\(input ?? "()"), \(type).self) }", 0)
                 writer.state = .named(name)
@@ -559,6 +569,28 @@ struct ChainToAsync {
             throw Refusal("a chain handler reads `\(name)`, which an earlier handler's value would hide in straight-line code", at: link.node)
         }
         for (name, _) in declared { writer.seen[name] = name }
+    }
+
+    /// Whether `token` belongs to a closure inside `closure`.
+    private static func isNested(_ token: TokenSyntax, in closure: ClosureExprSyntax) -> Bool {
+        var node = token.parent
+        while let current = node, current.id != closure.id {
+            if current.is(ClosureExprSyntax.self) { return true }
+            node = current.parent
+        }
+        return false
+    }
+
+    /// Whether `name` (an identifier or `$0`) appears in `items`.
+    static func mentions(_ items: [CodeBlockItemSyntax], _ name: String) -> Bool {
+        items.contains { item in
+            item.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier(name) || $0.tokenKind == .dollarIdentifier(name) }
+        }
+    }
+
+    /// The name a parameter is declared under (`$0` becomes `value`).
+    private static func bindable(_ parameter: String) -> String {
+        parameter.hasPrefix("$") ? "value" : parameter
     }
 
     /// Names the statements read (not member names).
