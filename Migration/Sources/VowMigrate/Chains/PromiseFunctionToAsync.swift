@@ -37,13 +37,15 @@ struct PromiseFunctionToAsync {
         let finder = PromiseFunctionFinder()
         finder.walk(tree)
         guard !finder.functions.isEmpty else { return }
-        let calls = CallFinder()
+        // The file's calls by base name, so each function looks only at its own.
+        let names = Set(finder.functions.map { $0.decl.name.text })
+        let calls = CallFinder(names: names)
         calls.walk(tree)
         for function in finder.functions {
             let decl = function.decl
             let range = decl.position.utf8Offset..<decl.endPosition.utf8Offset
             if excluded.contains(where: { $0.overlaps(range) }) { continue }
-            convert(function, calls: calls.calls)
+            convert(function, calls: calls.calls[decl.name.text] ?? [])
         }
     }
 
@@ -62,8 +64,7 @@ struct PromiseFunctionToAsync {
                 throw Refusal("a function that is already `async` or `throws`", at: decl.signature)
             }
             // A call here that is not awaited uses the promise: the function stays as it is.
-            let baseName = decl.name.text
-            for call in calls where PyramidReader.baseName(call) == baseName && call.arguments.map({ $0.label?.text }) == labels {
+            for call in calls where call.arguments.map({ $0.label?.text }) == labels {
                 let offset = call.positionAfterSkippingLeadingTrivia.utf8Offset
                 if range(of: decl).contains(offset) { continue }
                 if Self.isAwaited(call) { continue }
@@ -165,16 +166,18 @@ private final class PromiseFunctionFinder: SyntaxVisitor {
     }
 }
 
-/// Every call in the file.
+/// The file's calls of the given base names.
 private final class CallFinder: SyntaxVisitor {
-    private(set) var calls: [FunctionCallExprSyntax] = []
+    let names: Set<String>
+    private(set) var calls: [String: [FunctionCallExprSyntax]] = [:]
 
-    init() {
+    init(names: Set<String>) {
+        self.names = names
         super.init(viewMode: .sourceAccurate)
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        calls.append(node)
+        if let name = PyramidReader.baseName(node), names.contains(name) { calls[name, default: []].append(node) }
         return .visitChildren
     }
 }
