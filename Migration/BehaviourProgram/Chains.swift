@@ -90,4 +90,15 @@ extension Flows {
             self?.present(error)
         }
     }
+
+    // Every handler `on: nil`: they ran on the service's queue, a plain task's executor after.
+    func settling(_ user: String) {
+        promisedLogin(user).then(on: nil) { token in
+            promisedProfile(token)
+        }.done(on: nil) { profile in
+            self.show("settled \(profile.name)")
+        }.catch(on: nil) { error in
+            self.present(error)
+        }
+    }
 }

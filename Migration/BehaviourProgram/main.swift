@@ -39,6 +39,9 @@ let scenarios: [(name: String, failing: Set<String>, run: @Sendable () -> Void)]
     ("both", [], { flows.both("kim") }),
     ("both, login fails", ["login"], { flows.both("kim") }),
     ("both, profile fails", ["profile"], { flows.both("kim") }),
+    ("settling", [], { flows.settling("lee") }),
+    ("settling, login fails", ["login"], { flows.settling("lee") }),
+    ("settling, profile fails", ["profile"], { flows.settling("lee") }),
 ]
 
 Thread.detachNewThread {

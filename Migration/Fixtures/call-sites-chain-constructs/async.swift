@@ -399,4 +399,20 @@ final class ChainScreen: @unchecked Sendable {
             self.present(error)
         }
     }
+
+    // Every handler `on: nil`: they ran on the thread settling the promise; a plain task's executor now.
+    func onlyOnTheSettlingThread(_ user: String) {
+        let tokenPromise = api.login(user)
+        Task {
+            do {
+                let token = try await tokenPromise.value
+                let profile = try await api.profile(token).value
+                self.show(profile.name)
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                self.present(error)
+            }
+        }
+    }
 }

@@ -299,4 +299,15 @@ final class ChainScreen: @unchecked Sendable {
             self.present(error)
         }
     }
+
+    // Every handler `on: nil`: they ran on the thread settling the promise; a plain task's executor now.
+    func onlyOnTheSettlingThread(_ user: String) {
+        api.login(user).then(on: nil) { token in
+            api.profile(token)
+        }.done(on: nil) { profile in
+            self.show(profile.name)
+        }.catch(on: nil) { error in
+            self.present(error)
+        }
+    }
 }

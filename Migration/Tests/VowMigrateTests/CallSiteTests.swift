@@ -104,10 +104,10 @@ final class CallSiteTests: XCTestCase {
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), [
             "recovering(_:)", "recoveringToAValue(_:)", "recoveringByThrowing(_:)", "spinning(_:)",
             "ensuringInTheMiddle(_:)", "ensuringBeforeDone(_:)", "counting(_:)", "saving(_:)", "both(_:)",
-            "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)",
+            "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)", "onlyOnTheSettlingThread(_:)",
         ])
         XCTAssertEqual(refusals(migration), [
-            "164:30 onTheSettlingThread(_:): a chain link with `on: nil` runs on the thread that settles the promise, which a task on the main actor would not keep",
+            "164:30 onTheSettlingThread(_:): a chain with handlers `on: nil` and handlers on the main queue: one task cannot run both where they ran",
             "172:29 tappingTheResult(_:): a `tap` handler that reads the `Result`",
             "182:42 recoveringAmbiguously(_:): a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type",
             "192:36 compactMappingUntyped(_:): a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler",

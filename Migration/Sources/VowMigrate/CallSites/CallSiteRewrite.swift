@@ -144,13 +144,13 @@ struct CallSiteRewrite {
 
     private mutating func convertChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, context: Context) {
         do throws(Refusal) {
-            let lines = try ChainToAsync(bytes: bytes, catalog: catalog).write(call)
+            let (lines, onMainActor) = try ChainToAsync(bytes: bytes, catalog: catalog).write(call)
             let indent = Indentation.lineIndent(in: bytes, at: item.positionAfterSkippingLeadingTrivia.utf8Offset)
             let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
             let start = item.positionAfterSkippingLeadingTrivia.utf8Offset
             edits.append(TextEdit(offset: start, removing: item.endPositionBeforeTrailingTrivia.utf8Offset - start, text: rendered))
             report(.callSiteConverted, at: item, context.function,
-                   "converted a promise chain to `try await` inside a new `Task { @MainActor in }` (its first call is still made at once; the steps after it wait for the task)")
+                   "converted a promise chain to `try await` inside a new `Task { \(onMainActor ? "@MainActor in " : "")}` (its first call is still made at once; the steps after it wait for the task)")
         } catch {
             refuse(error, context)
         }

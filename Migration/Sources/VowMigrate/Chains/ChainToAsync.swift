@@ -25,7 +25,12 @@ import SwiftSyntax
 ///   it (`let (a, b) = try await when(fulfilled: a, b).value`: the combinator is awaited as it is,
 ///   so its first rejection in time still wins; `async let` would await in order instead).
 ///
-/// Refused, with the reason: links on another queue (`on: nil`, `on: .global()`), `flags:`,
+/// A chain whose handlers all say `on: nil` (they ran on the thread settling the promise, the
+/// callee's queue) goes into a plain `Task { }`, whose code runs on the task's executor, as the
+/// call-site writer does with callbacks.
+///
+/// Refused, with the reason: links on another queue (`on: .global()`), handlers `on: nil` mixed
+/// with handlers on the main queue, `flags:`,
 /// `ensureThen`, `tap` reading its `Result`, the sequence helpers, handlers that leave early
 /// (`guard ... else { throw e }` is kept) or hold a `defer`, `$1`,
 /// capture lists other than `[weak self]` on every handler that uses `self`, handlers declaring
@@ -48,6 +53,10 @@ struct ChainToAsync {
         /// `policy: .allErrors`: cancellation errors reach the handler too.
         var allErrors = false
         var weakSelf = false
+        /// `on: nil`: the handler ran on the thread that settled the promise.
+        var onSettlingThread = false
+        /// The `on: nil` argument, for refusals.
+        var settlingArgument: LabeledExprSyntax?
 
         /// Where a refusal about the handler points.
         var node: Syntax { closure.map(Syntax.init) ?? Syntax(call) }
@@ -106,13 +115,15 @@ struct ChainToAsync {
 
     private func readLink(_ kind: Kind, _ call: FunctionCallExprSyntax) throws(Refusal) -> Link {
         var allErrors = false
+        var settlingArgument: LabeledExprSyntax?
         for argument in call.arguments {
             let value = argument.expression.trimmedDescription.filter { $0 != " " }
             let written = argument.detached.with(\.trailingComma, nil).trimmedDescription
             switch argument.label?.text {
             case "on":
                 if value == "nil" {
-                    throw Refusal("a chain link with `on: nil` runs on the thread that settles the promise, which a task on the main actor would not keep", at: argument)
+                    settlingArgument = argument
+                    continue
                 }
                 guard [".main", "DispatchQueue.main", ".mainActor", "MainActorQueue.mainActor"].contains(value) else {
                     throw Refusal("a chain link with `\(written)`: only the default queue (main) is converted", at: argument)
@@ -129,7 +140,7 @@ struct ChainToAsync {
         }
         if kind == .asVoid {
             guard call.trailingClosure == nil, call.arguments.isEmpty else { throw Refusal("an `asVoid` with arguments", at: call) }
-            return Link(kind: kind, call: call, closure: nil, parameters: [], statements: [])
+            return Link(kind: kind, call: call, closure: nil, parameters: [], statements: [], onSettlingThread: true)
         }
         guard let closure = call.trailingClosure, call.additionalTrailingClosures.isEmpty else {
             throw Refusal("a chain link without a trailing closure", at: call)
@@ -171,7 +182,7 @@ struct ChainToAsync {
             weakSelf = true
         }
         return Link(kind: kind, call: call, closure: closure, parameters: names, statements: Array(closure.statements),
-                    allErrors: allErrors, weakSelf: weakSelf)
+                    allErrors: allErrors, weakSelf: weakSelf, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
     }
 
     /// `firstly { expression }` becomes the expression, made at once as `firstly` made it; a
@@ -196,7 +207,9 @@ struct ChainToAsync {
 
     // MARK: Writing
 
-    func write(_ call: FunctionCallExprSyntax) throws(Refusal) -> CodeLines {
+    /// The task's code, and whether it runs on the main actor (handlers on the default queue)
+    /// or not (every handler `on: nil`).
+    func write(_ call: FunctionCallExprSyntax) throws(Refusal) -> (lines: CodeLines, onMainActor: Bool) {
         var (root, links) = try read(call)
         var finallyLink: Link?
         if links.last?.kind == .finally { finallyLink = links.removeLast() }
@@ -214,6 +227,16 @@ struct ChainToAsync {
             throw Refusal("a chain that captures `self` weakly in some handlers and strongly in others", at: strong.node)
         }
 
+        // Handlers on the main queue run in a task on the main actor; handlers that all ran on
+        // the thread settling the promise (`on: nil`, never the main queue for a callee answering
+        // on its own queue) in a task of their own. A chain mixing both is left alone.
+        let queued = handlers.filter { $0.kind != .asVoid }
+        let settling = queued.filter(\.onSettlingThread)
+        if let first = settling.first, settling.count != queued.count, let argument = first.settlingArgument {
+            throw Refusal("a chain with handlers `on: nil` and handlers on the main queue: one task cannot run both where they ran", at: argument)
+        }
+        let onMainActor = settling.isEmpty
+
         // The root promise is named after the value its first handler reads.
         let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
         let first = links.first.flatMap { reading.contains($0.kind) ? $0.parameters.first { $0 != "_" && !$0.hasPrefix("$") } : nil } ?? "first"
@@ -227,7 +250,12 @@ struct ChainToAsync {
         try check(catchLink.statements)
         var lines = CodeLines()
         lines.add("let \(started) = \(StatementText(bytes: bytes).text(of: root))", 0)
-        lines.add(weakSelf ? "Task { @MainActor [weak self] in" : "Task { @MainActor in", 0)
+        switch (onMainActor, weakSelf) {
+        case (true, false): lines.add("Task { @MainActor in", 0)
+        case (true, true): lines.add("Task { @MainActor [weak self] in", 0)
+        case (false, false): lines.add("Task {", 0)
+        case (false, true): lines.add("Task { [weak self] in", 0)
+        }
         if let finallyLink {
             try check(finallyLink.statements)
             lines.add("defer {", 1)
@@ -244,7 +272,7 @@ struct ChainToAsync {
         for line in catchText.lines(catchLink.statements) { lines.add(line, 2) }
         lines.add("}", 1)
         lines.add("}", 0)
-        return lines
+        return (lines, onMainActor)
     }
 
     /// The body of a function returning `Promise<T>` whose body is `chain` (`--replace`): its
@@ -258,6 +286,9 @@ struct ChainToAsync {
         }
         if let link = links.first(where: { $0.weakSelf }) {
             throw Refusal("a `[weak self]` handler, which straight-line code in a method cannot keep", at: link.node)
+        }
+        if let argument = links.first(where: { $0.settlingArgument != nil })?.settlingArgument {
+            throw Refusal("a chain link with `on: nil` runs on the thread that settles the promise, which a function on the main actor would not keep", at: argument)
         }
         root = try rootExpression(root)
         var writer = try straightLine(links, from: awaited(root, StatementText(bytes: bytes)), returningValue: true)
