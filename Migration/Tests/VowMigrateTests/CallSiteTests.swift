@@ -155,4 +155,33 @@ final class CallSiteTests: XCTestCase {
             XCTAssertFalse(SourceMigrator.migrate(source: input, fileName: "input.swift", options: options).changed)
         }
     }
+    func testTwoChainsInOneFunctionDeclareDistinctPromisesAndCommentsBetweenLinksStay() throws {
+        let input = """
+        import Vow
+        final class Screen: @unchecked Sendable {
+            func show(_ text: String) {}
+            func token() -> Promise<String> { .value("t") }
+            func open() {
+                let tokenPromise = 1
+                token().done(on: nil) { token in
+                    self.show(token)
+                }
+                // Every error, cancellations too.
+                .catch(on: nil, policy: .allErrors) { error in
+                    self.show("\\(error) \\(tokenPromise)")
+                }
+                token().done { token in
+                    self.show(token)
+                }.catch { error in
+                    self.show("\\(error)")
+                }
+            }
+        }
+        """
+        let migration = migrate(input, .async, .callSites)
+        XCTAssertEqual(migration.findings.map(\.kind), [.callSiteConverted, .callSiteConverted])
+        XCTAssertTrue(migration.output.contains("let tokenPromise2 = token()\n        Task {\n"), migration.output)
+        XCTAssertTrue(migration.output.contains("let tokenPromise3 = token()\n        Task { @MainActor in\n"), migration.output)
+        XCTAssertTrue(migration.output.contains("} catch {\n                // Every error, cancellations too.\n                self.show("), migration.output)
+    }
 }

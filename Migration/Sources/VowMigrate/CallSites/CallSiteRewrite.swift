@@ -45,6 +45,8 @@ struct CallSiteRewrite {
     private struct Context {
         var function: FunctionBodyFinder.Function
         var failureTypes: Int
+        /// Names the function's body uses or converted chains declared in it (`tokenPromise`).
+        var takenNames: Set<String>?
     }
 
     private var reader: PyramidReader { PyramidReader(catalog: catalog, target: target) }
@@ -64,7 +66,7 @@ struct CallSiteRewrite {
                     continue
                 case .none:
                     if target == .async && ChainToAsync.isChain(call) {
-                        convertChain(item, call: call, context: context)
+                        convertChain(item, call: call, context: &context)
                         continue
                     }
                 }
@@ -142,9 +144,13 @@ struct CallSiteRewrite {
         }
     }
 
-    private mutating func convertChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, context: Context) {
+    private mutating func convertChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, context: inout Context) {
         do throws(Refusal) {
-            let (lines, onMainActor) = try ChainToAsync(bytes: bytes, catalog: catalog).write(call)
+            let taken = context.takenNames ?? Set(context.function.body.tokens(viewMode: .sourceAccurate).compactMap { token in
+                if case .identifier(let name) = token.tokenKind { name } else { nil }
+            })
+            let (lines, onMainActor, declared) = try ChainToAsync(bytes: bytes, catalog: catalog).write(call, taken: taken)
+            context.takenNames = taken.union([declared])
             let indent = Indentation.lineIndent(in: bytes, at: item.positionAfterSkippingLeadingTrivia.utf8Offset)
             let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
             let start = item.positionAfterSkippingLeadingTrivia.utf8Offset

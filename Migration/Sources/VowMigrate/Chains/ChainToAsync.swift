@@ -57,6 +57,8 @@ struct ChainToAsync {
         var onSettlingThread = false
         /// The `on: nil` argument, for refusals.
         var settlingArgument: LabeledExprSyntax?
+        /// Comments written before the link.
+        var comments: [String] = []
 
         /// Where a refusal about the handler points.
         var node: Syntax { closure.map(Syntax.init) ?? Syntax(call) }
@@ -107,7 +109,14 @@ struct ChainToAsync {
                 }
                 break
             }
-            links.insert(try readLink(kind, link), at: 0)
+            var read = try readLink(kind, link)
+            read.comments = member.period.leadingTrivia.compactMap { piece in
+                switch piece {
+                case .lineComment(let text), .blockComment(let text), .docLineComment(let text), .docBlockComment(let text): return text
+                default: return nil
+                }
+            }
+            links.insert(read, at: 0)
             current = base
         }
         return (current, links)
@@ -207,9 +216,10 @@ struct ChainToAsync {
 
     // MARK: Writing
 
-    /// The task's code, and whether it runs on the main actor (handlers on the default queue)
-    /// or not (every handler `on: nil`).
-    func write(_ call: FunctionCallExprSyntax) throws(Refusal) -> (lines: CodeLines, onMainActor: Bool) {
+    /// The task's code, whether it runs on the main actor (handlers on the default queue) or not
+    /// (every handler `on: nil`), and the name it declares for the root promise, which is none of
+    /// `taken` (the names of the enclosing function, and of other chains converted in it).
+    func write(_ call: FunctionCallExprSyntax, taken: Set<String> = []) throws(Refusal) -> (lines: CodeLines, onMainActor: Bool, declared: String) {
         var (root, links) = try read(call)
         var finallyLink: Link?
         if links.last?.kind == .finally { finallyLink = links.removeLast() }
@@ -240,7 +250,10 @@ struct ChainToAsync {
         // The root promise is named after the value its first handler reads.
         let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
         let first = links.first.flatMap { reading.contains($0.kind) ? $0.parameters.first { $0 != "_" && !$0.hasPrefix("$") } : nil } ?? "first"
-        let started = first + "Promise"
+        // Bound even when the root is a name: a `var` would not compile captured by the task.
+        var started = first + "Promise"
+        var suffix = 2
+        while taken.contains(started) { started = "\(first)Promise\(suffix)"; suffix += 1 }
         let effects = Self.isGuarantee(root) ? "await" : "try await"
         var writer = try straightLine(links, from: "\(effects) \(started).value", returningValue: false)
         writer.discard()
@@ -259,7 +272,7 @@ struct ChainToAsync {
         if let finallyLink {
             try check(finallyLink.statements)
             lines.add("defer {", 1)
-            for line in StatementText(bytes: bytes).lines(finallyLink.statements) { lines.add(line, 2) }
+            for line in finallyLink.comments + StatementText(bytes: bytes).lines(finallyLink.statements) { lines.add(line, 2) }
             lines.add("}", 1)
         }
         lines.add("do {", 1)
@@ -269,10 +282,10 @@ struct ChainToAsync {
             lines.add("// The chain's `catch` skipped cancellations (its default policy).", 2)
             lines.add("if error.isCancelled { return }", 2)
         }
-        for line in catchText.lines(catchLink.statements) { lines.add(line, 2) }
+        for line in catchLink.comments + catchText.lines(catchLink.statements) { lines.add(line, 2) }
         lines.add("}", 1)
         lines.add("}", 0)
-        return (lines, onMainActor)
+        return (lines, onMainActor, started)
     }
 
     /// The body of a function returning `Promise<T>` whose body is `chain` (`--replace`): its
@@ -422,6 +435,8 @@ struct ChainToAsync {
 
     private func write(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) {
         try check(link.statements)
+        // Comments written before the link (`// .allErrors: ...` above `.catch`) stay before its code.
+        for comment in link.comments { writer.body.add(comment, 0) }
         switch link.kind {
         case .then, .map, .compactMap:
             let renames = try bind(link, keep: link.kind == .compactMap, &writer)
