@@ -101,4 +101,15 @@ extension Flows {
             self.present(error)
         }
     }
+
+    // `on: nil` with a `done` on the main queue: the task hops there for it.
+    func hopping(_ user: String) {
+        promisedLogin(user).then(on: nil) { token in
+            promisedProfile(token)
+        }.done(on: .main) { [weak self] profile in
+            self?.render(profile)
+        }.catch(on: nil, policy: .allErrors) { [weak self] error in
+            self?.present(error)
+        }
+    }
 }

@@ -42,6 +42,9 @@ let scenarios: [(name: String, failing: Set<String>, run: @Sendable () -> Void)]
     ("settling", [], { flows.settling("lee") }),
     ("settling, login fails", ["login"], { flows.settling("lee") }),
     ("settling, profile fails", ["profile"], { flows.settling("lee") }),
+    ("hopping", [], { flows.hopping("joe") }),
+    ("hopping, login fails", ["login"], { flows.hopping("joe") }),
+    ("hopping, profile fails", ["profile"], { flows.hopping("joe") }),
 ]
 
 Thread.detachNewThread {

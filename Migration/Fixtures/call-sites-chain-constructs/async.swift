@@ -230,12 +230,20 @@ final class ChainScreen: @unchecked Sendable {
         }
     }
 
-    // Left alone, each with its reason.
+    // `on: nil` and a catch on the main queue: a plain task, the catch hopping to the main actor.
     func onTheSettlingThread(_ user: String) {
-        api.login(user).done(on: nil) { token in
-            self.show(token)
-        }.catch { error in
-            self.present(error)
+        let tokenPromise = api.login(user)
+        Task {
+            do {
+                let token = try await tokenPromise.value
+                self.show(token)
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                await MainActor.run {
+                    self.present(error)
+                }
+            }
         }
     }
 
@@ -413,6 +421,16 @@ final class ChainScreen: @unchecked Sendable {
                 if error.isCancelled { return }
                 self.present(error)
             }
+        }
+    }
+
+    func mappingOnTheMainQueue(_ user: String) {
+        api.login(user).map { token in
+            token.uppercased()
+        }.done(on: nil) { token in
+            self.show(token)
+        }.catch(on: nil) { error in
+            self.present(error)
         }
     }
 }

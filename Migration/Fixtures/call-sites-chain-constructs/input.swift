@@ -159,7 +159,7 @@ final class ChainScreen: @unchecked Sendable {
         }
     }
 
-    // Left alone, each with its reason.
+    // `on: nil` and a catch on the main queue: a plain task, the catch hopping to the main actor.
     func onTheSettlingThread(_ user: String) {
         api.login(user).done(on: nil) { token in
             self.show(token)
@@ -306,6 +306,16 @@ final class ChainScreen: @unchecked Sendable {
             api.profile(token)
         }.done(on: nil) { profile in
             self.show(profile.name)
+        }.catch(on: nil) { error in
+            self.present(error)
+        }
+    }
+
+    func mappingOnTheMainQueue(_ user: String) {
+        api.login(user).map { token in
+            token.uppercased()
+        }.done(on: nil) { token in
+            self.show(token)
         }.catch(on: nil) { error in
             self.present(error)
         }

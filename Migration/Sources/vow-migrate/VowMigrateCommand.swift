@@ -56,11 +56,10 @@ struct VowMigrateCommand: ParsableCommand {
         run; or run --stage declarations first and --stage call-sites later. With --to async the \
         stage also turns existing promise chains ending in .catch { } (then, map, compactMap, get, \
         done, recover, ensure, finally, tap, asVoid, firstly, when, race; handlers on the main \
-        queue, or all on: nil) into `try await` inside `Task { @MainActor in }` (`Task { }` for \
-        on: nil), and with --replace a function \
+        queue or on: nil) into `try await` inside `Task { @MainActor in }` (`Task { }` where \
+        handlers say on: nil), and with --replace a function \
         returning Promise<T> whose body is one chain into `@MainActor ... async throws -> T` \
-        (unless the file still uses its promise). Links on other queues, or on: nil mixed with \
-        the main queue, are left alone, reported.
+        (unless the file still uses its promise). Links on other queues are left alone, reported.
 
         WORKFLOW:
           1. Look first: the default prints a unified diff and touches nothing.

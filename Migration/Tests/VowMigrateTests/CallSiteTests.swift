@@ -103,11 +103,10 @@ final class CallSiteTests: XCTestCase {
         let migration = migrate(input, .async, .callSites)
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), [
             "recovering(_:)", "recoveringToAValue(_:)", "recoveringByThrowing(_:)", "spinning(_:)",
-            "ensuringInTheMiddle(_:)", "ensuringBeforeDone(_:)", "counting(_:)", "saving(_:)", "both(_:)",
+            "ensuringInTheMiddle(_:)", "ensuringBeforeDone(_:)", "counting(_:)", "saving(_:)", "both(_:)", "onTheSettlingThread(_:)",
             "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)", "onlyOnTheSettlingThread(_:)",
         ])
         XCTAssertEqual(refusals(migration), [
-            "164:30 onTheSettlingThread(_:): a chain with handlers `on: nil` and handlers on the main queue: one task cannot run both where they ran",
             "172:29 tappingTheResult(_:): a `tap` handler that reads the `Result`",
             "182:42 recoveringAmbiguously(_:): a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type",
             "192:36 compactMappingUntyped(_:): a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler",
@@ -116,6 +115,7 @@ final class CallSiteTests: XCTestCase {
             "254:16 readingAnOuterName(_:): a chain handler reads `token`, which an earlier handler's value would hide in straight-line code",
             "262:30 withFlags(_:): a chain link with `flags: .barrier`: only `on:` the main queue and `policy:` are converted",
             "296:66 shorthandTuple(_:): a chain handler using `$1`, or `$0` both in it and in a closure inside it",
+            "315:29 mappingOnTheMainQueue(_:): a chain with handlers `on: nil` and a `map` on the main queue: one task cannot run both where they ran",
         ])
         XCTAssertEqual(migration.output, try TestSupport.fixture("call-sites-chain-constructs", "async.swift"))
         // What each construct became, where a regression would change the meaning.

@@ -25,12 +25,13 @@ import SwiftSyntax
 ///   it (`let (a, b) = try await when(fulfilled: a, b).value`: the combinator is awaited as it is,
 ///   so its first rejection in time still wins; `async let` would await in order instead).
 ///
-/// A chain whose handlers all say `on: nil` (they ran on the thread settling the promise, the
-/// callee's queue) goes into a plain `Task { }`, whose code runs on the task's executor, as the
-/// call-site writer does with callbacks.
+/// A chain with handlers `on: nil` (they ran on the thread settling the promise, the callee's
+/// queue) goes into a plain `Task { }`, whose code runs on the task's executor, as the call-site
+/// writer does with callbacks; its `done`, `get` and `catch` on the main queue hop there with
+/// `await MainActor.run { }`.
 ///
-/// Refused, with the reason: links on another queue (`on: .global()`), handlers `on: nil` mixed
-/// with handlers on the main queue, `flags:`,
+/// Refused, with the reason: links on another queue (`on: .global()`), other links on the main
+/// queue in a chain with handlers `on: nil`, `flags:`,
 /// `ensureThen`, `tap` reading its `Result`, the sequence helpers, handlers that leave early
 /// (`guard ... else { throw e }` is kept) or hold a `defer`, `$1`,
 /// capture lists other than `[weak self]` on every handler that uses `self`, handlers declaring
@@ -59,6 +60,8 @@ struct ChainToAsync {
         var settlingArgument: LabeledExprSyntax?
         /// Comments written before the link.
         var comments: [String] = []
+        /// On the main queue in a chain otherwise `on: nil`: its code hops to the main actor.
+        var hopsToMain = false
 
         /// Where a refusal about the handler points.
         var node: Syntax { closure.map(Syntax.init) ?? Syntax(call) }
@@ -223,7 +226,7 @@ struct ChainToAsync {
         var (root, links) = try read(call)
         var finallyLink: Link?
         if links.last?.kind == .finally { finallyLink = links.removeLast() }
-        guard let catchLink = links.last, catchLink.kind == .catch,
+        guard var catchLink = links.last, catchLink.kind == .catch,
               !links.dropLast().contains(where: { $0.kind == .catch || $0.kind == .finally }) else {
             throw Refusal("a promise chain with `catch` in the middle", at: call)
         }
@@ -240,12 +243,18 @@ struct ChainToAsync {
         // Handlers on the main queue run in a task on the main actor; handlers that all ran on
         // the thread settling the promise (`on: nil`, never the main queue for a callee answering
         // on its own queue) in a task of their own. A chain mixing both is left alone.
+        // Where they are mixed, a `done`, `get` or `catch` on the main queue hops there from the
+        // task (`await MainActor.run { }`); other links on the main queue cannot, and are refused.
         let queued = handlers.filter { $0.kind != .asVoid }
-        let settling = queued.filter(\.onSettlingThread)
-        if let first = settling.first, settling.count != queued.count, let argument = first.settlingArgument {
-            throw Refusal("a chain with handlers `on: nil` and handlers on the main queue: one task cannot run both where they ran", at: argument)
+        let onMainActor = !queued.contains(where: \.onSettlingThread)
+        if !onMainActor {
+            let hopping: Set<Kind> = [.done, .get, .catch]
+            if let main = queued.first(where: { !$0.onSettlingThread && !hopping.contains($0.kind) }) {
+                throw Refusal("a chain with handlers `on: nil` and a `\(main.kind.rawValue)` on the main queue: one task cannot run both where they ran", at: main.node)
+            }
+            for index in links.indices where links[index].kind != .asVoid && !links[index].onSettlingThread { links[index].hopsToMain = true }
+            catchLink.hopsToMain = !catchLink.onSettlingThread
         }
-        let onMainActor = settling.isEmpty
 
         // The root promise is named after the value its first handler reads.
         let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
@@ -282,7 +291,7 @@ struct ChainToAsync {
             lines.add("// The chain's `catch` skipped cancellations (its default policy).", 2)
             lines.add("if error.isCancelled { return }", 2)
         }
-        for line in catchLink.comments + catchText.lines(catchLink.statements) { lines.add(line, 2) }
+        lines.add(Self.hopping(catchLink, catchLink.comments + catchText.lines(catchLink.statements)), indentedBy: 2)
         lines.add("}", 1)
         lines.add("}", 0)
         return (lines, onMainActor, started)
@@ -474,7 +483,7 @@ struct ChainToAsync {
             try declareLocals(link, renames: renames, &writer)
             var text = StatementText(bytes: bytes)
             text.renamed = renames.filter { $0.key != $0.value }
-            for line in text.lines(link.statements) { writer.body.add(line, 0) }
+            writer.body.add(Self.hopping(link, text.lines(link.statements)), indentedBy: 0)
             if link.kind == .done { writer.state = .none }
         case .asVoid:
             writer.discard()
@@ -615,6 +624,23 @@ struct ChainToAsync {
             throw Refusal("a chain handler reads `\(name)`, which an earlier handler's value would hide in straight-line code", at: link.node)
         }
         for (name, _) in declared { writer.seen[name] = name }
+    }
+
+    /// The handler's lines, inside `await MainActor.run { }` when it ran on the main queue in a
+    /// chain otherwise `on: nil`.
+    private static func hopping(_ link: Link, _ lines: [String]) -> CodeLines {
+        var result = CodeLines()
+        guard link.hopsToMain else {
+            for line in lines { result.add(line, 0) }
+            return result
+        }
+        let throwing = link.statements.contains { item in
+            item.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) || $0.tokenKind == .keyword(.throw) }
+        }
+        result.add((throwing ? "try " : "") + "await MainActor.run {" + (link.weakSelf ? " [weak self] in" : ""), 0)
+        for line in lines { result.add(line, 1) }
+        result.add("}", 0)
+        return result
     }
 
     /// Whether `token` belongs to a closure inside `closure`.
