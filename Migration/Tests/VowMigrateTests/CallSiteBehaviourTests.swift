@@ -4,7 +4,8 @@ import XCTest
 /// `BehaviourProgram/` (fake services that answer on their own queue, each step able to fail and
 /// each Bool flag able to be false, and a view model full of callback pyramids) is built and run
 /// before and after `--stage all` in both forms: every scenario must print the same effects, in
-/// the same order, on the same kind of queue (main or background). An existing promise chain goes to async too.
+/// the same order, on the same kind of queue (main or background). Existing promise chains go to async too,
+/// and so does the promise form itself (`--to async --stage call-sites` on it).
 final class CallSiteBehaviourTests: XCTestCase {
     private static var programDirectory: URL {
         TestSupport.fixturesDirectory.deletingLastPathComponent().appendingPathComponent("BehaviourProgram")
@@ -52,6 +53,13 @@ final class CallSiteBehaviourTests: XCTestCase {
         try FileManager.default.copyItem(at: Self.programDirectory, to: original)
         let (promise, promiseRun) = try migratedCopy("promise", in: root)
         let (async, asyncRun) = try migratedCopy("async", in: root)
+        // The road from promises to async: the promise form's flat chains, and the program's own,
+        // moved on with `--to async --stage call-sites`.
+        let onward = root.appendingPathComponent("promise-then-async")
+        try FileManager.default.copyItem(at: promise, to: onward)
+        let onwardRun = try TestSupport.migrate([onward.path, "--to", "async", "--stage", "call-sites", "--in-place"])
+        XCTAssertEqual(onwardRun.status, 0, onwardRun.standardError)
+        XCTAssertTrue(onwardRun.standardError.contains("12 call sites converted, 0 left alone"), onwardRun.standardError)
 
         // What was converted and what was refused, so a regression shows here first.
         XCTAssertTrue(promiseRun.standardError.contains("6 call sites converted, 0 left alone"), promiseRun.standardError)
@@ -77,7 +85,7 @@ final class CallSiteBehaviourTests: XCTestCase {
         XCTAssertTrue(expected.contains("== settling\n[background] login(lee) called\n[background] profile(token-lee) called\n[background] show: settled name-token-lee\n"), expected)
         XCTAssertTrue(expected.contains("== hopping\n[background] login(joe) called\n[background] profile(token-joe) called\n[main] render: name-token-joe\n"), expected)
         XCTAssertFalse(expected.contains("TIMED OUT"), expected)
-        for directory in [promise, async] {
+        for directory in [promise, async, onward] {
             let actual = try buildAndRun(directory)
             if actual != expected {
                 XCTFail("\(directory.lastPathComponent) behaves differently:\n" +

@@ -263,7 +263,7 @@ struct ChainToAsync {
         var started = first + "Promise"
         var suffix = 2
         while taken.contains(started) { started = "\(first)Promise\(suffix)"; suffix += 1 }
-        let effects = Self.isGuarantee(root) ? "await" : "try await"
+        let effects = isGuarantee(root) ? "await" : "try await"
         var writer = try straightLine(links, from: "\(effects) \(started).value", returningValue: false)
         writer.discard()
 
@@ -740,16 +740,24 @@ struct ChainToAsync {
         }
         let base = text.text(of: expression)
         // A guarantee cannot fail: `await`, without a `try` that would warn.
-        let effects = Self.isGuarantee(expression) ? "await " : "try await "
+        let effects = isGuarantee(expression) ? "await " : "try await "
         return effects + (Self.isSimple(expression) ? base : "(\(base))") + ".value"
     }
 
-    /// `after(seconds: 1)`, `after(.seconds(1))`, `Guarantee.value(x)`, `Guarantee { }`: what
-    /// syntax shows is a guarantee.
-    static func isGuarantee(_ expression: ExprSyntax) -> Bool {
+    /// `after(seconds: 1)`, `after(.seconds(1))`, `Guarantee.value(x)`, `Guarantee { }`, or the
+    /// promise alternative of a callee whose handler cannot report an error: a guarantee.
+    func isGuarantee(_ expression: ExprSyntax) -> Bool {
         guard let call = expression.as(FunctionCallExprSyntax.self) else { return false }
         let called = call.calledExpression.trimmedDescription
-        return called == "after" || called.hasPrefix("Guarantee")
+        if called == "after" || called.hasPrefix("Guarantee") { return true }
+        guard call.trailingClosure == nil, let base = PyramidReader.baseName(call) else { return false }
+        let labels = call.arguments.map { $0.label?.text }
+        let callees = catalog.callees(named: base).filter { callee in
+            var alternative = callee.labels
+            alternative.remove(at: callee.handlerIndex)
+            return alternative == labels && callee.hasPromiseAlternative
+        }
+        return callees.count == 1 && callees[0].producesGuarantee
     }
 
     /// A call, a name or a member: needs no parentheses before `.value` or `as`.
