@@ -193,7 +193,10 @@ struct ChainToAsync {
             }
             weakSelf = true
         }
-        return Link(kind: kind, call: call, closure: closure, parameters: names, statements: Array(closure.statements),
+        // A bare `return` ending a handler does nothing there; in straight-line code it would end the task.
+        var statements = Array(closure.statements)
+        if let last = statements.last?.item.as(ReturnStmtSyntax.self), last.expression == nil { statements.removeLast() }
+        return Link(kind: kind, call: call, closure: closure, parameters: names, statements: statements,
                     allErrors: allErrors, weakSelf: weakSelf, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
     }
 
