@@ -31,11 +31,11 @@ import SwiftSyntax
 /// `await MainActor.run { }`.
 ///
 /// Refused, with the reason: links on another queue (`on: .global()`), other links on the main
-/// queue in a chain with handlers `on: nil`, `flags:`,
-/// `ensureThen`, `tap` reading its `Result`, the sequence helpers, handlers that leave early
-/// (`guard ... else { throw e }` is kept) or hold a `defer`, `$1`,
-/// capture lists other than `[weak self]` on every handler that uses `self`, handlers declaring
-/// a name twice in the one scope, and `recover` handlers whose form syntax cannot tell.
+/// queue in a chain with handlers `on: nil`, `flags:`, `ensureThen`, `tap` reading its `Result`,
+/// the sequence helpers, handlers that leave early (`guard ... else { throw e }` is kept) or hold
+/// a `defer`, `$1`, capture lists other than `[weak self]` on every handler that uses `self`,
+/// handlers declaring a name twice in the one scope or reading one an earlier handler's value
+/// hides, and `recover` handlers whose form syntax cannot tell.
 struct ChainToAsync {
     let bytes: [UInt8]
     let catalog: CalleeCatalog
