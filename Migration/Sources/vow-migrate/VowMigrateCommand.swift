@@ -53,7 +53,13 @@ struct VowMigrateCommand: ParsableCommand {
         change behaviour (early returns, guard, loops, `default:` on a Result, `(nil, nil)` or \
         `(false, nil)` answers, code after the pyramid in async form...) is left alone and reported \
         with file:line:column and the reason. --stage all does declarations and call sites in one \
-        run; or run --stage declarations first and --stage call-sites later.
+        run; or run --stage declarations first and --stage call-sites later. With --to async the \
+        stage also turns existing promise chains ending in .catch { } (then, map, compactMap, get, \
+        done, recover, ensure, finally, tap, asVoid, firstly, when, race; handlers on the main \
+        queue or on: nil) into `try await` inside `Task { @MainActor in }` (`Task { }` where \
+        handlers say on: nil), and with --replace a function \
+        returning Promise<T> whose body is one chain into `@MainActor ... async throws -> T` \
+        (unless the file still uses its promise). Links on other queues are left alone, reported.
 
         WORKFLOW:
           1. Look first: the default prints a unified diff and touches nothing.
@@ -259,7 +265,7 @@ struct VowMigrateCommand: ParsableCommand {
                 text += "\(report.path):\(finding.line):\(finding.column): not a completion handler `\(finding.function)`: \(finding.message)\n"
             case .callSiteRefused:
                 text += "\(report.path):\(finding.line):\(finding.column): call site left alone in `\(finding.function)`: \(finding.message)\n"
-            case .callSiteConverted where finding.message.contains("Task"):
+            case .callSiteConverted where finding.message.contains("Task") || finding.message.contains("main actor"):
                 text += "\(report.path):\(finding.line):\(finding.column): note: \(finding.message)\n"
             case .added, .replaced, .alreadyMigrated, .switched, .callSiteConverted:
                 continue

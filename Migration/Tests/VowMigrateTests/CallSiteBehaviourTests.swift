@@ -4,7 +4,8 @@ import XCTest
 /// `BehaviourProgram/` (fake services that answer on their own queue, each step able to fail and
 /// each Bool flag able to be false, and a view model full of callback pyramids) is built and run
 /// before and after `--stage all` in both forms: every scenario must print the same effects, in
-/// the same order, on the same kind of queue (main or background). An existing promise chain goes to async too.
+/// the same order, on the same kind of queue (main or background). Existing promise chains go to async too,
+/// and so does the promise form itself (`--to async --stage call-sites` on it).
 final class CallSiteBehaviourTests: XCTestCase {
     private static var programDirectory: URL {
         TestSupport.fixturesDirectory.deletingLastPathComponent().appendingPathComponent("BehaviourProgram")
@@ -28,10 +29,17 @@ final class CallSiteBehaviourTests: XCTestCase {
         try FileManager.default.copyItem(at: Self.programDirectory, to: original)
         let (promise, promiseRun) = try migratedCopy("promise", in: root)
         let (async, asyncRun) = try migratedCopy("async", in: root)
+        // The road from promises to async: the promise form's flat chains, and the program's own,
+        // moved on with `--to async --stage call-sites`.
+        let onward = root.appendingPathComponent("promise-then-async")
+        try FileManager.default.copyItem(at: promise, to: onward)
+        let onwardRun = try TestSupport.migrate([onward.path, "--to", "async", "--stage", "call-sites", "--in-place"])
+        XCTAssertEqual(onwardRun.status, 0, onwardRun.standardError)
+        XCTAssertTrue(onwardRun.standardError.contains("12 call sites converted, 0 left alone"), onwardRun.standardError)
 
         // What was converted and what was refused, so a regression shows here first.
         XCTAssertTrue(promiseRun.standardError.contains("6 call sites converted, 0 left alone"), promiseRun.standardError)
-        XCTAssertTrue(asyncRun.standardError.contains("6 call sites converted, 1 left alone"), asyncRun.standardError)
+        XCTAssertTrue(asyncRun.standardError.contains("12 call sites converted, 1 left alone"), asyncRun.standardError)
         let chains = try String(contentsOf: async.appendingPathComponent("Chains.swift"), encoding: .utf8)
         XCTAssertTrue(chains.contains("let tokenPromise = promisedLogin(user)\n        Task { @MainActor in"), chains)
         XCTAssertTrue(asyncRun.standardError.contains("Flows.swift:77:9: call site left alone in `kick()`: code after the callbacks would run before them inside a `Task`"),
@@ -46,13 +54,58 @@ final class CallSiteBehaviourTests: XCTestCase {
         XCTAssertTrue(expected.contains("== check, system declined\n[background] fetchNetworkData called\n[background] fetchSystemData called\n[background] show: no system\n"), expected)
         XCTAssertTrue(expected.contains("[main] render: name-token-ada"), expected)
         XCTAssertTrue(expected.contains("== chained, profile fails\n[background] login(eve) called\n[main] profile(token-eve) called\n[main] present: failed(\"profile\")\n"), expected)
+        // The chain constructs: recover, ensure before catch and finally after it, compactMap's error.
+        XCTAssertTrue(expected.contains("== recovering, profile fails\n[background] login(ann) called\n[main] profile(token-ann) called\n[main] log: recovering from failed(\"profile\")\n[main] profile(backup) called\n[main] present: failed(\"profile\")\n"), expected)
+        XCTAssertTrue(expected.contains("[main] log: spinner off\n[main] log: caught failed(\"login\")\n[main] show: finished\n"), expected)
+        XCTAssertTrue(expected.contains("[main] log: counted\n[main] present: Could not `compactMap<Int>`: token-eve\n"), expected)
+        XCTAssertTrue(expected.contains("== settling\n[background] login(lee) called\n[background] profile(token-lee) called\n[background] show: settled name-token-lee\n"), expected)
+        XCTAssertTrue(expected.contains("== hopping\n[background] login(joe) called\n[background] profile(token-joe) called\n[main] render: name-token-joe\n"), expected)
         XCTAssertFalse(expected.contains("TIMED OUT"), expected)
-        for directory in [promise, async] {
+        for directory in [promise, async, onward] {
             let actual = try buildAndRun(directory)
             if actual != expected {
                 XCTFail("\(directory.lastPathComponent) behaves differently:\n" +
                         UnifiedDiffText.make(expected, actual))
             }
+        }
+    }
+}
+
+extension CallSiteBehaviourTests {
+    private static var promiseFunctionDirectory: URL {
+        TestSupport.fixturesDirectory.deletingLastPathComponent().appendingPathComponent("PromiseFunctionProgram")
+    }
+
+    /// `PromiseFunctionProgram/`: a function returning a promise whose body is one chain (then, get,
+    /// ensure, compactMap, recover), called from the main queue for success and a failure at each
+    /// step. Its caller is written by hand in both forms (`--replace` changes the signature); the
+    /// function is migrated with `--replace --to async` and the effects must stay the same.
+    func testAFunctionWhoseBodyIsOneChainBehavesTheSameAfterReplace() throws {
+        let root = try TestSupport.temporaryDirectory(self)
+        var directories: [URL] = []
+        for (name, caller) in [("promise", "main-promise.txt"), ("async", "main-async.txt")] {
+            let directory = root.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for file in ["Support.swift", "Model.swift"] {
+                try FileManager.default.copyItem(at: Self.promiseFunctionDirectory.appendingPathComponent(file),
+                                                 to: directory.appendingPathComponent(file))
+            }
+            try FileManager.default.copyItem(at: Self.promiseFunctionDirectory.appendingPathComponent(caller),
+                                             to: directory.appendingPathComponent("main.swift"))
+            directories.append(directory)
+        }
+        let model = directories[1].appendingPathComponent("Model.swift")
+        let result = try TestSupport.migrate([model.path, "--to", "async", "--replace", "--stage", "call-sites", "--in-place"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardError.contains("1 call site converted, 0 left alone"), result.standardError)
+        XCTAssertTrue(try String(contentsOf: model, encoding: .utf8).contains("@MainActor func load(_ user: String, failing: String) async throws -> Int {"))
+
+        let expected = try buildAndRun(directories[0])
+        XCTAssertTrue(expected.contains("== count\n[main] fetch(login-ada) called\n[main] fetch(profile-v-login-ada) called\n[main] got v-profile-v-login-ada\n[main] settled\n[main] recovering from Could not `compactMap<Int>`: v-profile-v-login-ada\n[main] value -1\n"), expected)
+        XCTAssertTrue(expected.contains("== login\n[main] fetch(login-ada) called\n[main] settled\n[main] recovering from failed(\"login-ada\")\n[main] error failed(\"login-ada\")\n"), expected)
+        let actual = try buildAndRun(directories[1])
+        if actual != expected {
+            XCTFail("--replace behaves differently:\n" + UnifiedDiffText.make(expected, actual))
         }
     }
 }

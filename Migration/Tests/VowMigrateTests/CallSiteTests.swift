@@ -98,4 +98,90 @@ final class CallSiteTests: XCTestCase {
         // The promise form leaves promise chains as they are.
         XCTAssertFalse(migrate(input, .promise, .callSites).changed)
     }
+    func testChainConstructsConvertAndTheRestIsRefusedEachWithItsReason() throws {
+        let input = try TestSupport.fixture("call-sites-chain-constructs", "input.swift")
+        let migration = migrate(input, .async, .callSites)
+        XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), [
+            "recovering(_:)", "recoveringToAValue(_:)", "recoveringByThrowing(_:)", "spinning(_:)",
+            "ensuringInTheMiddle(_:)", "ensuringBeforeDone(_:)", "counting(_:)", "saving(_:)", "both(_:)", "onTheSettlingThread(_:)",
+            "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)", "onlyOnTheSettlingThread(_:)",
+        ])
+        XCTAssertEqual(refusals(migration), [
+            "172:29 tappingTheResult(_:): a `tap` handler that reads the `Result`",
+            "182:42 recoveringAmbiguously(_:): a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type",
+            "192:36 compactMappingUntyped(_:): a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler",
+            "202:25 ensuringThen(_:): `.ensureThen` in a promise chain is not converted to async",
+            "244:17 declaringTwice(_:): two chain handlers declare `name`, which straight-line code would declare twice",
+            "254:16 readingAnOuterName(_:): a chain handler reads `token`, which an earlier handler's value would hide in straight-line code",
+            "262:30 withFlags(_:): a chain link with `flags: .barrier`: only `on:` the main queue and `policy:` are converted",
+            "296:66 shorthandTuple(_:): a chain handler using `$1`, or `$0` both in it and in a closure inside it",
+            "315:29 mappingOnTheMainQueue(_:): a chain with handlers `on: nil` and a `map` on the main queue: one task cannot run both where they ran",
+        ])
+        XCTAssertEqual(migration.output, try TestSupport.fixture("call-sites-chain-constructs", "async.swift"))
+        // What each construct became, where a regression would change the meaning.
+        XCTAssertTrue(migration.output.contains("""
+                            } catch {
+                                // `recover` passed cancellations on (its default policy).
+                                if error.isCancelled { throw error }
+                                self.show("using the cache after \\(error)")
+                                return try await api.cachedProfile().value
+        """))
+        XCTAssertTrue(migration.output.contains("guard let value = Int(text) else { throw PMKError.compactMap(text, Int.self) }"))
+        XCTAssertTrue(migration.output.contains("let (token, profile) = try await tokenPromise.value"))
+        XCTAssertTrue(migration.output.contains("guard let text = value as? String else { throw PMKError.compactMap(value, String.self) }"))
+        // A recover with a return type is the promise form even for `.value(x)`: cancellations pass it.
+        XCTAssertTrue(migration.output.contains("""
+                                if error.isCancelled { throw error }
+                                return "guest"
+        """))
+        XCTAssertFalse(migrate(input, .promise, .callSites).changed)
+    }
+    func testAFunctionWhoseBodyIsOneChainBecomesAsyncUnderReplaceUnlessThisFileUsesItsPromise() throws {
+        let name = "replace-call-sites-promise-functions"
+        let input = try TestSupport.fixture(name, "input.swift")
+        let options = MigrationOptions(target: .async, replace: true, stage: .callSites)
+        let migration = SourceMigrator.migrate(source: input, fileName: "input.swift", options: options)
+        XCTAssertEqual(migration.output, try TestSupport.fixture(name, "async.swift"))
+        XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function),
+                       ["profileName(_:)", "touch(_:)", "title(_:)"])
+        XCTAssertEqual(refusals(migration), [
+            "45:9 token(_:): this file uses the promise the function returns here (not awaited); --replace would break this call",
+            "52:29 weakly(_:): a `[weak self]` handler, which straight-line code in a method cannot keep",
+        ])
+        XCTAssertTrue(migration.findings.contains { $0.message.hasSuffix("on the main actor, where its handlers ran (its first call now runs there too, when awaited); its callers must `try await` it") })
+        // Without --replace, or in promise form, or in the declarations stage, such functions stay.
+        for options in [MigrationOptions(target: .async, stage: .all), MigrationOptions(target: .promise, replace: true, stage: .all),
+                        MigrationOptions(target: .async, replace: true)] {
+            XCTAssertFalse(SourceMigrator.migrate(source: input, fileName: "input.swift", options: options).changed)
+        }
+    }
+    func testTwoChainsInOneFunctionDeclareDistinctPromisesAndCommentsBetweenLinksStay() throws {
+        let input = """
+        import Vow
+        final class Screen: @unchecked Sendable {
+            func show(_ text: String) {}
+            func token() -> Promise<String> { .value("t") }
+            func open() {
+                let tokenPromise = 1
+                token().done(on: nil) { token in
+                    self.show(token)
+                }
+                // Every error, cancellations too.
+                .catch(on: nil, policy: .allErrors) { error in
+                    self.show("\\(error) \\(tokenPromise)")
+                }
+                token().done { token in
+                    self.show(token)
+                }.catch { error in
+                    self.show("\\(error)")
+                }
+            }
+        }
+        """
+        let migration = migrate(input, .async, .callSites)
+        XCTAssertEqual(migration.findings.map(\.kind), [.callSiteConverted, .callSiteConverted])
+        XCTAssertTrue(migration.output.contains("let tokenPromise2 = token()\n        Task {\n"), migration.output)
+        XCTAssertTrue(migration.output.contains("let tokenPromise3 = token()\n        Task { @MainActor in\n"), migration.output)
+        XCTAssertTrue(migration.output.contains("} catch {\n                // Every error, cancellations too.\n                self.show("), migration.output)
+    }
 }

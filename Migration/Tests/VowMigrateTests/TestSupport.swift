@@ -55,8 +55,9 @@ enum TestSupport {
     /// expected output.
     static func isPromiseKitFixture(_ name: String) -> Bool { name.hasPrefix("from-promisekit") }
 
-    /// `call-sites-*` fixtures run with `--stage all`: alternatives and call sites in one run.
-    static func isCallSiteFixture(_ name: String) -> Bool { name.hasPrefix("call-sites") }
+    /// `call-sites-*` fixtures run with `--stage all`: alternatives and call sites in one run
+    /// (`replace-call-sites-*` ones with `--replace` too).
+    static func isCallSiteFixture(_ name: String) -> Bool { name.hasPrefix("call-sites") || name.hasPrefix("replace-call-sites") }
 
     /// The fixtures for adding alternatives, with `promise.swift` and `async.swift`.
     static var alternativeFixtureNames: [String] { fixtureNames.filter { !isPromiseKitFixture($0) } }

@@ -48,6 +48,8 @@ struct CallSiteRewrite {
         /// An earlier statement of the function called a completion-handler function: its
         /// callback may run before a new `Task` makes its first call.
         var startedCallback = false
+        /// Names the function's body uses or converted chains declared in it (`tokenPromise`).
+        var takenNames: Set<String>?
     }
 
     private var reader: PyramidReader { PyramidReader(catalog: catalog, target: target) }
@@ -69,7 +71,7 @@ struct CallSiteRewrite {
                     continue
                 case .none:
                     if target == .async && ChainToAsync.isChain(call) {
-                        convertChain(item, call: call, context: context)
+                        convertChain(item, call: call, context: &context)
                         continue
                     }
                 }
@@ -163,15 +165,19 @@ struct CallSiteRewrite {
         }
     }
 
-    private mutating func convertChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, context: Context) {
+    private mutating func convertChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, context: inout Context) {
         do throws(Refusal) {
-            let lines = try ChainToAsync(bytes: bytes, catalog: catalog).write(call)
+            let taken = context.takenNames ?? Set(context.function.body.tokens(viewMode: .sourceAccurate).compactMap { token in
+                if case .identifier(let name) = token.tokenKind { name } else { nil }
+            })
+            let (lines, onMainActor, declared) = try ChainToAsync(bytes: bytes, catalog: catalog).write(call, taken: taken)
+            context.takenNames = taken.union([declared])
             let indent = Indentation.lineIndent(in: bytes, at: item.positionAfterSkippingLeadingTrivia.utf8Offset)
             let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
             let start = item.positionAfterSkippingLeadingTrivia.utf8Offset
             edits.append(TextEdit(offset: start, removing: item.endPositionBeforeTrailingTrivia.utf8Offset - start, text: rendered))
             report(.callSiteConverted, at: item, context.function,
-                   "converted a promise chain to `try await` inside a new `Task { @MainActor in }` (its first call is still made at once; the steps after it wait for the task)")
+                   "converted a promise chain to `try await` inside a new `Task { \(onMainActor ? "@MainActor in " : "")}` (its first call is still made at once; the steps after it wait for the task)")
         } catch {
             refuse(error, context)
         }

@@ -10,12 +10,20 @@ extension FileRewrite {
         // left alone, which only that file's run decides; its callers here are not converted.
         let catalog = IndexCalleeCatalog(index: index, fileName: fileName, addingAlternatives: options.stage == .all && !options.replace,
                                          gainedHere: gained)
-        let excluded = edits.filter { $0.removing > 0 }.map { $0.offset..<($0.offset + $0.removing) }
+        var excluded = edits.filter { $0.removing > 0 }.map { $0.offset..<($0.offset + $0.removing) }
+        var functions: PromiseFunctionToAsync?
+        if options.replace && target == .async {
+            // Functions whose body is one promise chain first; their bodies are theirs alone.
+            var chains = PromiseFunctionToAsync(bytes: bytes, converter: converter, catalog: catalog, unit: unit, excluded: excluded)
+            chains.run(tree)
+            excluded += chains.rewritten
+            functions = chains
+        }
         var stage = CallSiteRewrite(bytes: bytes, converter: converter, target: target, catalog: catalog, unit: unit, excluded: excluded)
         stage.run(tree)
-        edits += stage.edits
+        edits += (functions?.edits ?? []) + stage.edits
         // In source order, declarations and call sites together.
-        findings = (findings + stage.findings).enumerated().sorted { lhs, rhs in
+        findings = (findings + (functions?.findings ?? []) + stage.findings).enumerated().sorted { lhs, rhs in
             (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
         }.map(\.element)
         needsVow = needsVow || stage.needsVow

@@ -39,8 +39,12 @@ struct StatementText {
         var replacements: [(start: Int, end: Int, text: String)] = []
         if !unwrapped.isEmpty || !renamed.isEmpty {
             for token in node.tokens(viewMode: .sourceAccurate) {
-                guard case .identifier(let name) = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self),
-                      reference.argumentNames == nil else { continue }
+                let name: String
+                switch token.tokenKind {
+                case .identifier(let text), .dollarIdentifier(let text): name = text
+                default: continue
+                }
+                guard let reference = token.parent?.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil else { continue }
                 if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
                 let newName = renamed[name] ?? name
                 if unwrapped.contains(name), let unwrap = reference.parent?.as(ForceUnwrapExprSyntax.self) {

@@ -5,150 +5,730 @@ import SwiftSyntax
 /// straight-line `try await` code in `Task { @MainActor in do { } catch { } }`. The first call is
 /// still made where the statement stood (`let tokenPromise = api.login(user)`), as `firstly` made it.
 ///
-/// The chain's handlers name no queue, so they ran on `conf.Q`'s default, the main queue: the
-/// task runs on the main actor. Its `catch` skipped cancellation errors (the default policy), so
-/// the `catch` block returns early for them. Calls with an async alternative the index knows are
-/// awaited directly; anything else through `.value`. The steps after the first run when the task
-/// does (reported). Links with other arguments (`on:`, `policy:`), `ensure`/`finally`,
-/// `recover`, `when`, and handlers that return early are refused.
+/// The chain's handlers name no queue (or the main one), so they ran on `conf.Q`'s default, the
+/// main queue: the task runs on the main actor. Its `catch` skipped cancellation errors (the
+/// default policy), so the `catch` block returns early for them. Calls with an async alternative
+/// the index knows are awaited directly; anything else through `.value`. The steps after the first
+/// run when the task does (reported).
+///
+/// Each link keeps what Vow does with it:
+/// - `compactMap`: `guard let value = ... else { throw PMKError.compactMap(input, T.self) }`, the
+///   error Vow throws (`T` from the handler's return type, an `as? T` or a `T(...)` initializer);
+/// - `recover`: everything before it goes into `do { } catch { }` (inside an immediately called
+///   closure when a later link reads the value); under the default policy the `catch` rethrows
+///   cancellations, which `recover` passes on untouched; `-> Guarantee<T>` and `.value(x)` (the
+///   guarantee form) see every error;
+/// - `ensure` (and `tap { _ in }`): a `defer` at the top of the code before it, so it runs once
+///   that settles either way and before any later handler; `finally`: a `defer` at the top of the
+///   task, after the `catch` block;
+/// - `asVoid`: the value is dropped; a handler taking a tuple (`when(fulfilled: a, b)`) destructures
+///   it (`let (a, b) = try await when(fulfilled: a, b).value`: the combinator is awaited as it is,
+///   so its first rejection in time still wins; `async let` would await in order instead).
+///
+/// A chain with handlers `on: nil` (they ran on the thread settling the promise, the callee's
+/// queue) goes into a plain `Task { }`, whose code runs on the task's executor, as the call-site
+/// writer does with callbacks; its `done`, `get` and `catch` on the main queue hop there with
+/// `await MainActor.run { }`.
+///
+/// Refused, with the reason: links on another queue (`on: .global()`), other links on the main
+/// queue in a chain with handlers `on: nil`, `flags:`, `ensureThen`, `tap` reading its `Result`,
+/// the sequence helpers, handlers that leave early (`guard ... else { throw e }` is kept) or hold
+/// a `defer`, `$1`, capture lists other than `[weak self]` on every handler that uses `self`,
+/// handlers declaring a name twice in the one scope or reading one an earlier handler's value
+/// hides, and `recover` handlers whose form syntax cannot tell.
 struct ChainToAsync {
     let bytes: [UInt8]
     let catalog: CalleeCatalog
 
+    enum Kind: String {
+        case then, map, compactMap, done, get, tap, asVoid, recover, ensure
+        case `catch`, finally
+    }
+
     private struct Link {
-        var name: String
-        var parameter: String?
+        var kind: Kind
+        var call: FunctionCallExprSyntax
+        var closure: ClosureExprSyntax?
+        var parameters: [String]
         var statements: [CodeBlockItemSyntax]
+        /// `policy: .allErrors`: cancellation errors reach the handler too.
+        var allErrors = false
+        var weakSelf = false
+        /// `on: nil`: the handler ran on the thread that settled the promise.
+        var onSettlingThread = false
+        /// The `on: nil` argument, for refusals.
+        var settlingArgument: LabeledExprSyntax?
+        /// Comments written before the link.
+        var comments: [String] = []
+        /// On the main queue in a chain otherwise `on: nil`: its code hops to the main actor.
+        var hopsToMain = false
+
+        /// Where a refusal about the handler points.
+        var node: Syntax { closure.map(Syntax.init) ?? Syntax(call) }
+
+        /// Whether the handler reads the value it is given.
+        var readsValue: Bool { parameters.contains { $0 != "_" && ChainToAsync.mentions(statements, $0) } }
     }
 
-    /// Whether the statement is a chain this stage should look at (ends in `.catch { }`).
+    /// Where the current value of the chain is in the code written so far.
+    private enum Value {
+        /// `Void`, or dropped (`done`, `asVoid`).
+        case none
+        /// Held by a name declared in the straight-line code.
+        case named(String)
+        /// An expression not yet evaluated (`try await api.profile(token).value`).
+        case pending(CodeLines)
+    }
+
+    /// Chain methods with no closure of their own that are not converted.
+    private static let otherMethods: Set<String> = [
+        "ensureThen", "cauterize", "mapValues", "flatMapValues", "compactMapValues", "thenMap", "thenFlatMap",
+        "filterValues", "sortedValues", "wait",
+    ]
+
+    /// Whether the statement is a chain this stage should look at (ends in `.catch { }`, or in
+    /// `.catch { }.finally { }`).
     static func isChain(_ call: FunctionCallExprSyntax) -> Bool {
-        call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "catch" && call.trailingClosure != nil
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), call.trailingClosure != nil else { return false }
+        switch member.declName.baseName.text {
+        case "catch": return true
+        case "finally": return member.base?.as(FunctionCallExprSyntax.self).map(isChain) ?? false
+        default: return false
+        }
     }
 
-    func write(_ call: FunctionCallExprSyntax) throws(Refusal) -> CodeLines {
+    // MARK: Reading
+
+    private func read(_ call: FunctionCallExprSyntax) throws(Refusal) -> (root: ExprSyntax, links: [Link]) {
         var links: [Link] = []
         var current = ExprSyntax(call)
-        // From the `catch` back to the root.
+        // From the end back to the root; the first call that is not a chain method is the root.
         while let link = current.as(FunctionCallExprSyntax.self), let member = link.calledExpression.as(MemberAccessExprSyntax.self),
               let base = member.base {
             let name = member.declName.baseName.text
-            guard ["then", "map", "done", "get", "catch"].contains(name) else {
-                throw Refusal("`.\(name)` in a promise chain is not converted to async yet", at: member.declName)
+            guard let kind = Kind(rawValue: name) else {
+                if link.trailingClosure != nil || Self.otherMethods.contains(name) {
+                    throw Refusal("`.\(name)` in a promise chain is not converted to async", at: member.declName)
+                }
+                break
             }
-            guard let closure = link.trailingClosure, link.additionalTrailingClosures.isEmpty else {
-                throw Refusal("a chain link without a trailing closure", at: link)
-            }
-            for argument in link.arguments {
-                let text = argument.trimmedDescription.filter { $0 != " " && $0 != "," }
-                guard text == "on:.main" || text == "on:DispatchQueue.main" else {
-                    throw Refusal("a chain link with `\(argument.detached.with(\.trailingComma, nil).trimmedDescription)`: only the default queue (main) is converted", at: argument)
+            var read = try readLink(kind, link)
+            read.comments = member.period.leadingTrivia.compactMap { piece in
+                switch piece {
+                case .lineComment(let text), .blockComment(let text), .docLineComment(let text), .docBlockComment(let text): return text
+                default: return nil
                 }
             }
-            guard let names = PyramidReader.parameterNames(closure), names.count <= 1 else {
-                throw Refusal("a chain handler names its parameters implicitly (`$0`) or takes several", at: closure)
-            }
-            if closure.signature?.capture != nil || closure.signature?.returnClause != nil {
-                throw Refusal("a chain handler with a capture list or a return type", at: closure)
-            }
-            links.insert(Link(name: name, parameter: names.first, statements: Array(closure.statements)), at: 0)
+            links.insert(read, at: 0)
             current = base
         }
-        guard links.count >= 2, links.last?.name == "catch", !links.dropLast().contains(where: { $0.name == "catch" }) else {
-            throw Refusal("a promise chain with `catch` in the middle", at: call)
-        }
-        // The root: `firstly { expression }` or the expression itself.
-        var root = current
-        if let firstly = root.as(FunctionCallExprSyntax.self), firstly.calledExpression.trimmedDescription == "firstly" {
-            guard firstly.arguments.isEmpty, let body = firstly.trailingClosure, body.signature == nil, body.statements.count == 1,
-                  let only = body.statements.first else {
-                throw Refusal("a `firstly` whose body is more than one expression", at: firstly)
-            }
-            if let ret = only.item.as(ReturnStmtSyntax.self), let value = ret.expression {
-                root = value
-            } else if let expression = PyramidReader.expression(only) {
-                root = expression
-            } else {
-                throw Refusal("a `firstly` whose body is not an expression", at: firstly)
-            }
-        }
-
-        // Straight-line code declares every value in one scope: a later `avatar` becomes `avatar2`.
-        var seen = Set<String>()
-        var renames: [String: String] = [:]
-        var resolved: [String?] = []
-        for (index, link) in links.enumerated() {
-            guard let parameter = link.parameter, parameter != "_" else { resolved.append(link.parameter); continue }
-            // `get { profile in }.then { profile in }`: the same value, the same name.
-            if index > 0, links[index - 1].name == "get", links[index - 1].parameter == parameter {
-                resolved.append(resolved[index - 1])
-                continue
-            }
-            var name = parameter
-            var suffix = 2
-            while seen.contains(name) { name = "\(parameter)\(suffix)"; suffix += 1 }
-            seen.insert(name)
-            resolved.append(name)
-        }
-        var body = CodeLines()
-        var text = StatementText(bytes: bytes)
-        // The root call starts where the statement stood, on the caller's thread, as `firstly` did.
-        let started = (resolved[0].map { $0 == "_" ? "first" : $0 } ?? "first") + "Promise"
-        body.add("\(binding(resolved[0]))try await \(started).value", 1)
-        for (index, link) in links.dropLast().enumerated() {
-            if let parameter = link.parameter, let name = resolved[index] { renames[parameter] = name }
-            text.renamed = renames.filter { $0.key != $0.value }
-            let next = resolved[index + 1]
-            try check(link.statements)
-            switch link.name {
-            case "then", "map":
-                guard let last = link.statements.last else { throw Refusal("an empty `\(link.name)` handler", at: call) }
-                let result: ExprSyntax
-                if let ret = last.item.as(ReturnStmtSyntax.self), let value = ret.expression {
-                    result = value
-                } else if let expression = PyramidReader.expression(last) {
-                    result = expression
-                } else {
-                    throw Refusal("a `\(link.name)` handler that does not end with its value", at: last)
-                }
-                for line in text.lines(Array(link.statements.dropLast())) { body.add(line, 1) }
-                let value = link.name == "then" ? awaited(result, text) : text.text(of: result)
-                body.add("\(binding(next))\(value)", 1)
-            case "get":
-                for line in text.lines(link.statements) { body.add(line, 1) }
-                if let next, next != "_", next != resolved[index] {
-                    body.add("let \(next) = \(resolved[index] ?? "()")", 1)
-                }
-            default: // done
-                for line in text.lines(link.statements) { body.add(line, 1) }
-                if index + 1 != links.count - 1 { throw Refusal("`done` before the end of the chain", at: call) }
-            }
-        }
-        let catchLink = links[links.count - 1]
-        try check(catchLink.statements)
-        var catchText = StatementText(bytes: bytes)
-        if let name = catchLink.parameter, name != "error", name != "_" { catchText.renamed[name] = "error" }
-        var lines = CodeLines()
-        lines.add("let \(started) = \(text.text(of: root))", 0)
-        lines.add("Task { @MainActor in", 0)
-        lines.add("do {", 1)
-        lines.add(body, indentedBy: 1)
-        lines.add("} catch {", 1)
-        lines.add("// The chain's `catch` skipped cancellations (its default policy).", 2)
-        lines.add("if error.isCancelled { return }", 2)
-        for line in catchText.lines(catchLink.statements) { lines.add(line, 2) }
-        lines.add("}", 1)
-        lines.add("}", 0)
-        return lines
+        return (current, links)
     }
 
-    private func binding(_ name: String?) -> String {
-        guard let name else { return "" }
-        return name == "_" ? "_ = " : "let \(name) = "
+    private func readLink(_ kind: Kind, _ call: FunctionCallExprSyntax) throws(Refusal) -> Link {
+        var allErrors = false
+        var settlingArgument: LabeledExprSyntax?
+        for argument in call.arguments {
+            let value = argument.expression.trimmedDescription.filter { $0 != " " }
+            let written = argument.detached.with(\.trailingComma, nil).trimmedDescription
+            switch argument.label?.text {
+            case "on":
+                if value == "nil" {
+                    settlingArgument = argument
+                    continue
+                }
+                guard [".main", "DispatchQueue.main", ".mainActor", "MainActorQueue.mainActor"].contains(value) else {
+                    throw Refusal("a chain link with `\(written)`: only the default queue (main) is converted", at: argument)
+                }
+            case "policy" where kind == .catch || kind == .recover:
+                switch value {
+                case ".allErrors", "CatchPolicy.allErrors": allErrors = true
+                case ".allErrorsExceptCancellation", "CatchPolicy.allErrorsExceptCancellation": allErrors = false
+                default: throw Refusal("a chain link with `\(written)`: only the two named policies are converted", at: argument)
+                }
+            default:
+                throw Refusal("a chain link with `\(written)`: only `on:` the main queue and `policy:` are converted", at: argument)
+            }
+        }
+        if kind == .asVoid {
+            guard call.trailingClosure == nil, call.arguments.isEmpty else { throw Refusal("an `asVoid` with arguments", at: call) }
+            return Link(kind: kind, call: call, closure: nil, parameters: [], statements: [], onSettlingThread: true)
+        }
+        guard let closure = call.trailingClosure, call.additionalTrailingClosures.isEmpty else {
+            throw Refusal("a chain link without a trailing closure", at: call)
+        }
+        let names: [String]
+        if closure.signature == nil {
+            // `{ $0.name }`: one value named `$0`, renamed where it is bound. `$1` (a tuple) is
+            // not read, nor `$0` of the handler and of a closure inside it at once.
+            var own: Set<String> = []
+            var nested = false
+            for token in closure.statements.flatMap({ $0.tokens(viewMode: .sourceAccurate) }) {
+                guard case .dollarIdentifier(let name) = token.tokenKind else { continue }
+                if Self.isNested(token, in: closure) { nested = true } else { own.insert(name) }
+            }
+            if own.isEmpty {
+                names = []
+            } else if own == ["$0"] && !nested {
+                names = ["$0"]
+            } else {
+                throw Refusal("a chain handler using `$1`, or `$0` both in it and in a closure inside it", at: closure)
+            }
+        } else if let read = PyramidReader.parameterNames(closure) {
+            names = read
+        } else {
+            throw Refusal("a chain handler names its parameters implicitly (`$0`)", at: closure)
+        }
+        let tupleAllowed: Set<Kind> = [.then, .map, .compactMap, .done, .get]
+        if names.count > 1 && !tupleAllowed.contains(kind) {
+            throw Refusal("a `\(kind.rawValue)` handler with several parameters", at: closure)
+        }
+        if (kind == .ensure || kind == .finally) && !names.isEmpty {
+            throw Refusal("an `\(kind.rawValue)` handler with parameters", at: closure)
+        }
+        var weakSelf = false
+        if let capture = closure.signature?.capture {
+            guard capture.trimmedDescription.filter({ $0 != " " }) == "[weakself]" else {
+                throw Refusal("a chain handler with a capture list other than `[weak self]`", at: capture)
+            }
+            weakSelf = true
+        }
+        // A bare `return` ending a handler does nothing there; in straight-line code it would end the task.
+        var statements = Array(closure.statements)
+        if let last = statements.last?.item.as(ReturnStmtSyntax.self), last.expression == nil { statements.removeLast() }
+        return Link(kind: kind, call: call, closure: closure, parameters: names, statements: statements,
+                    allErrors: allErrors, weakSelf: weakSelf, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
+    }
+
+    /// `firstly { expression }` becomes the expression, made at once as `firstly` made it; a
+    /// body with several statements, `try` or `await` stays a `firstly { }`, made at once too.
+    private func rootExpression(_ root: ExprSyntax) throws(Refusal) -> ExprSyntax {
+        guard let firstly = root.as(FunctionCallExprSyntax.self), firstly.calledExpression.trimmedDescription == "firstly" else { return root }
+        guard firstly.arguments.isEmpty, let body = firstly.trailingClosure, firstly.additionalTrailingClosures.isEmpty else {
+            throw Refusal("a `firstly` with arguments", at: firstly)
+        }
+        guard body.signature == nil, body.statements.count == 1, let only = body.statements.first else { return root }
+        let value: ExprSyntax
+        if let ret = only.item.as(ReturnStmtSyntax.self), let expression = ret.expression {
+            value = expression
+        } else if let expression = PyramidReader.expression(only) {
+            value = expression
+        } else {
+            return root
+        }
+        let effects = value.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) || $0.tokenKind == .keyword(.await) }
+        return effects ? root : value
+    }
+
+    // MARK: Writing
+
+    /// The task's code, whether it runs on the main actor (handlers on the default queue) or not
+    /// (every handler `on: nil`), and the name it declares for the root promise, which is none of
+    /// `taken` (the names of the enclosing function, and of other chains converted in it).
+    func write(_ call: FunctionCallExprSyntax, taken: Set<String> = []) throws(Refusal) -> (lines: CodeLines, onMainActor: Bool, declared: String) {
+        var (root, links) = try read(call)
+        var finallyLink: Link?
+        if links.last?.kind == .finally { finallyLink = links.removeLast() }
+        guard var catchLink = links.last, catchLink.kind == .catch,
+              !links.dropLast().contains(where: { $0.kind == .catch || $0.kind == .finally }) else {
+            throw Refusal("a promise chain with `catch` in the middle", at: call)
+        }
+        links.removeLast()
+        root = try rootExpression(root)
+
+        // `[weak self]` on every handler that uses `self`, or on none.
+        let handlers = links + [catchLink] + (finallyLink.map { [$0] } ?? [])
+        let weakSelf = handlers.contains { $0.weakSelf }
+        if weakSelf, let strong = handlers.first(where: { !$0.weakSelf && StatementText.mentionsSelf($0.statements) }) {
+            throw Refusal("a chain that captures `self` weakly in some handlers and strongly in others", at: strong.node)
+        }
+
+        // Handlers on the main queue run in a task on the main actor; handlers that all ran on
+        // the thread settling the promise (`on: nil`, never the main queue for a callee answering
+        // on its own queue) in a task of their own. A chain mixing both is left alone.
+        // Where they are mixed, a `done`, `get` or `catch` on the main queue hops there from the
+        // task (`await MainActor.run { }`); other links on the main queue cannot, and are refused.
+        let queued = handlers.filter { $0.kind != .asVoid }
+        let onMainActor = !queued.contains(where: \.onSettlingThread)
+        if !onMainActor {
+            let hopping: Set<Kind> = [.done, .get, .catch]
+            if let main = queued.first(where: { !$0.onSettlingThread && !hopping.contains($0.kind) }) {
+                throw Refusal("a chain with handlers `on: nil` and a `\(main.kind.rawValue)` on the main queue: one task cannot run both where they ran", at: main.node)
+            }
+            for index in links.indices where links[index].kind != .asVoid && !links[index].onSettlingThread { links[index].hopsToMain = true }
+            catchLink.hopsToMain = !catchLink.onSettlingThread
+        }
+
+        // The root promise is named after the value its first handler reads.
+        let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
+        let first = links.first.flatMap { reading.contains($0.kind) ? $0.parameters.first { $0 != "_" && !$0.hasPrefix("$") } : nil } ?? "first"
+        // Bound even when the root is a name: a `var` would not compile captured by the task.
+        var started = first + "Promise"
+        var suffix = 2
+        while taken.contains(started) { started = "\(first)Promise\(suffix)"; suffix += 1 }
+        let effects = isGuarantee(root) ? "await" : "try await"
+        var writer = try straightLine(links, from: "\(effects) \(started).value", returningValue: false)
+        writer.discard()
+
+        var catchText = StatementText(bytes: bytes)
+        if let name = catchLink.parameters.first, name != "error", name != "_" { catchText.renamed[name] = "error" }
+        try check(catchLink.statements)
+        var lines = CodeLines()
+        lines.add("let \(started) = \(StatementText(bytes: bytes).text(of: root))", 0)
+        switch (onMainActor, weakSelf) {
+        case (true, false): lines.add("Task { @MainActor in", 0)
+        case (true, true): lines.add("Task { @MainActor [weak self] in", 0)
+        case (false, false): lines.add("Task {", 0)
+        case (false, true): lines.add("Task { [weak self] in", 0)
+        }
+        if let finallyLink {
+            try check(finallyLink.statements)
+            lines.add("defer {", 1)
+            for line in finallyLink.comments + StatementText(bytes: bytes).lines(finallyLink.statements) { lines.add(line, 2) }
+            lines.add("}", 1)
+        }
+        lines.add("do {", 1)
+        lines.add(writer.body, indentedBy: 2)
+        lines.add("} catch {", 1)
+        if !catchLink.allErrors {
+            lines.add("// The chain's `catch` skipped cancellations (its default policy).", 2)
+            lines.add("if error.isCancelled { return }", 2)
+        }
+        lines.add(Self.hopping(catchLink, catchLink.comments + catchText.lines(catchLink.statements)), indentedBy: 2)
+        lines.add("}", 1)
+        lines.add("}", 0)
+        return (lines, onMainActor, started)
+    }
+
+    /// The body of a function returning `Promise<T>` whose body is `chain` (`--replace`): its
+    /// straight-line `try await` code, ending in `return value`. Nil when `chain` is not a chain
+    /// (no chain method after its first call).
+    func functionBody(_ chain: FunctionCallExprSyntax) throws(Refusal) -> CodeLines? {
+        var (root, links) = try read(chain)
+        guard !links.isEmpty else { return nil }
+        if let link = links.first(where: { $0.kind == .catch || $0.kind == .finally }) {
+            throw Refusal("a function returning a promise whose chain has a `\(link.kind.rawValue)`", at: link.call.calledExpression)
+        }
+        if let link = links.first(where: { $0.weakSelf }) {
+            throw Refusal("a `[weak self]` handler, which straight-line code in a method cannot keep", at: link.node)
+        }
+        if let argument = links.first(where: { $0.settlingArgument != nil })?.settlingArgument {
+            throw Refusal("a chain link with `on: nil` runs on the thread that settles the promise, which a function on the main actor would not keep", at: argument)
+        }
+        root = try rootExpression(root)
+        var writer = try straightLine(links, from: awaited(root, StatementText(bytes: bytes)), returningValue: true)
+        if let value = writer.valueExpression {
+            writer.body.add(value.prefixed("return "), indentedBy: 0)
+        }
+        return writer.body
+    }
+
+    /// The links as straight-line code, starting from the root's value (`start`).
+    private func straightLine(_ links: [Link], from start: String, returningValue: Bool) throws(Refusal) -> Writer {
+        var writer = Writer(bytes: bytes, links: links, valueReturned: returningValue)
+        writer.state = .pending(CodeLines(line: start))
+        for index in links.indices {
+            try write(links[index], at: index, &writer)
+        }
+        return writer
+    }
+
+    /// The straight-line code written so far, and where the chain's value is.
+    private struct Writer {
+        let bytes: [UInt8]
+        let links: [Link]
+        /// The value after the last link is returned (a function's body), not dropped.
+        let valueReturned: Bool
+        var body = CodeLines()
+        var state = Value.none
+        /// Every name the straight-line scope declares, and the handler parameter each came from.
+        var seen: [String: String] = [:]
+
+        mutating func declare(_ name: String) -> String {
+            var candidate = name
+            var suffix = 2
+            while seen[candidate] != nil { candidate = "\(name)\(suffix)"; suffix += 1 }
+            seen[candidate] = name
+            return candidate
+        }
+
+        /// Evaluates a pending value without keeping it.
+        mutating func discard() {
+            if case .pending(let lines) = state { body.add(lines.prefixed("_ = "), indentedBy: 0) }
+            state = .none
+        }
+
+        /// The value as the expression to `return` from a wrapping closure, nil for none.
+        var valueExpression: CodeLines? {
+            switch state {
+            case .none: return nil
+            case .named(let name): return CodeLines(line: name)
+            case .pending(let lines): return lines
+            }
+        }
+
+        /// Whether every link after `index` (before the `catch`) is an `ensure` (or `tap { _ in }`,
+        /// `asVoid`): no handler code runs after it in the same scope.
+        func onlyEnsuresAfter(_ index: Int) -> Bool {
+            links[(index + 1)...].allSatisfy { link in
+                link.kind == .ensure || link.kind == .asVoid || (link.kind == .tap && !link.readsValue)
+            }
+        }
+
+        /// Whether a link after `index` reads the chain's value (through `ensure`s and `recover`s).
+        func valueRead(after index: Int) -> Bool {
+            for link in links[(index + 1)...] {
+                switch link.kind {
+                case .ensure, .recover: continue
+                case .tap where !link.readsValue: continue
+                case .get where !link.readsValue: continue
+                case .compactMap: return true
+                case .then, .map, .done, .get, .tap: return link.readsValue
+                case .asVoid, .catch, .finally: return false
+                }
+            }
+            return valueReturned
+        }
+    }
+
+    /// Binds the chain's value to the handler's parameters; the renames its statements need.
+    /// `keep`: the value must stay available afterwards even if the handler ignores it.
+    private func bind(_ link: Link, keep: Bool, _ writer: inout Writer) throws(Refusal) -> [String: String] {
+        var renames: [String: String] = [:]
+        // A parameter the handler never reads is bound to nothing (`let n` would warn).
+        var link = link
+        link.parameters = link.parameters.map { $0 != "_" && Self.mentions(link.statements, $0) ? $0 : "_" }
+        let names = link.parameters.filter { $0 != "_" }
+        if names.isEmpty {
+            if keep, case .pending(let lines) = writer.state {
+                let name = writer.declare("value")
+                writer.body.add(lines.prefixed("let \(name) = "), indentedBy: 0)
+                writer.state = .named(name)
+            } else if !keep {
+                writer.discard()
+            }
+            return renames
+        }
+        if case .none = writer.state {
+            throw Refusal("a `\(link.kind.rawValue)` handler reads the `Void` value of the step before it", at: link.node)
+        }
+        if link.parameters.count == 1, let parameter = names.first {
+            if case .named(let name) = writer.state, writer.seen[name] == parameter {
+                renames[parameter] = name
+                return renames
+            }
+            let name = writer.declare(Self.bindable(parameter))
+            renames[parameter] = name
+            switch writer.state {
+            case .named(let value): writer.body.add("let \(name) = \(value)", 0)
+            case .pending(let lines): writer.body.add(lines.prefixed("let \(name) = "), indentedBy: 0)
+            case .none: break
+            }
+            writer.state = .named(name)
+            return renames
+        }
+        // A tuple (`when(fulfilled: a, b)`): destructured, as the closure's parameters did.
+        var pattern: [String] = []
+        for parameter in link.parameters {
+            if parameter == "_" { pattern.append("_"); continue }
+            let name = writer.declare(Self.bindable(parameter))
+            renames[parameter] = name
+            pattern.append(name)
+        }
+        let binding = "let (\(pattern.joined(separator: ", "))) = "
+        switch writer.state {
+        case .named(let value): writer.body.add(binding + value, 0)
+        case .pending(let lines): writer.body.add(lines.prefixed(binding), indentedBy: 0)
+        case .none: break
+        }
+        writer.state = .none
+        return renames
+    }
+
+    private func write(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) {
+        try check(link.statements)
+        // Comments written before the link (`// .allErrors: ...` above `.catch`) stay before its code.
+        for comment in link.comments { writer.body.add(comment, 0) }
+        switch link.kind {
+        case .then, .map, .compactMap:
+            let renames = try bind(link, keep: link.kind == .compactMap, &writer)
+            let input: String? = if case .named(let name) = writer.state { name } else { nil }
+            try declareLocals(link, renames: renames, &writer)
+            var text = StatementText(bytes: bytes)
+            text.renamed = renames.filter { $0.key != $0.value }
+            guard let last = link.statements.last, let result = Self.resultExpression(last) else {
+                throw Refusal("a `\(link.kind.rawValue)` handler that does not end with its value", at: link.statements.last.map(Syntax.init) ?? Syntax(link.call))
+            }
+            for line in text.lines(Array(link.statements.dropLast())) { writer.body.add(line, 0) }
+            switch link.kind {
+            case .then:
+                writer.state = .pending(CodeLines(line: awaited(result, text)))
+            case .map:
+                var value = text.text(of: result)
+                // `{ x -> any Sendable in ... }`: the value keeps the type the handler gave it.
+                if let type = link.closure?.signature?.returnClause?.type.trimmedDescription {
+                    value = (Self.isSimple(result) ? value : "(\(value))") + " as \(type)"
+                }
+                writer.state = .pending(CodeLines(line: value))
+            default:
+                guard let type = compactMapType(link, result) else {
+                    throw Refusal("a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler", at: link.node)
+                }
+                let next = index + 1 < writer.links.count ? writer.links[index + 1] : nil
+                let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
+                let wanted = next.flatMap { reading.contains($0.kind) && $0.parameters.count == 1 && $0.readsValue ? Self.bindable($0.parameters[0]) : nil } ?? "value"
+                let name = writer.declare(wanted)
+                writer.body.add("guard let \(name) = \(text.text(of: result)) else { throw PMKError.compactMap(\(input ?? "()"), \(type).self) }", 0)
+                writer.state = .named(name)
+            }
+        case .get, .done:
+            let renames = try bind(link, keep: link.kind == .get, &writer)
+            try declareLocals(link, renames: renames, &writer)
+            var text = StatementText(bytes: bytes)
+            text.renamed = renames.filter { $0.key != $0.value }
+            writer.body.add(Self.hopping(link, text.lines(link.statements)), indentedBy: 0)
+            if link.kind == .done { writer.state = .none }
+        case .asVoid:
+            writer.discard()
+        case .tap, .ensure:
+            if link.kind == .tap && link.readsValue {
+                throw Refusal("a `tap` handler that reads the `Result`", at: link.node)
+            }
+            var deferred = CodeLines()
+            deferred.add("defer {", 0)
+            for line in StatementText(bytes: bytes).lines(link.statements) { deferred.add(line, 1) }
+            deferred.add("}", 0)
+            // It runs once everything before it has settled, either way, and before what follows.
+            if writer.onlyEnsuresAfter(index) {
+                // Nothing else runs after it in this scope: a `defer` at its top (later ones go
+                // above it, so they run after it; a returned value is computed before them).
+                if !writer.valueReturned { writer.discard() }
+                var body = deferred
+                body.add(writer.body, indentedBy: 0)
+                writer.body = body
+            } else if writer.valueRead(after: index) {
+                let value = writer.valueExpression
+                var wrapped = CodeLines()
+                wrapped.add("try await { () async throws in", 0)
+                wrapped.add(deferred, indentedBy: 1)
+                wrapped.add(writer.body, indentedBy: 1)
+                if let value { wrapped.add(value.prefixed("return "), indentedBy: 1) }
+                wrapped.add("}()", 0)
+                writer.body = CodeLines()
+                writer.seen = [:]   // what it declared is out of scope now
+                writer.state = .pending(wrapped)
+            } else {
+                writer.discard()
+                var block = CodeLines()
+                block.add("do {", 0)
+                block.add(deferred, indentedBy: 1)
+                block.add(writer.body, indentedBy: 1)
+                block.add("}", 0)
+                writer.body = block
+                writer.seen = [:]
+            }
+        case .recover:
+            try writeRecover(link, at: index, &writer)
+        case .catch, .finally:
+            throw Refusal("a promise chain with `catch` in the middle", at: link.call)
+        }
+    }
+
+    private func writeRecover(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) {
+        var text = StatementText(bytes: bytes)
+        if let name = link.parameters.first, name != "error", name != "_" { text.renamed[name] = "error" }
+        let returnType = link.closure?.signature?.returnClause?.type.trimmedDescription
+        guard let last = link.statements.last else { throw Refusal("an empty `recover` handler", at: link.call) }
+        // What the handler settles the chain with, and which errors it sees.
+        var recovered: String?
+        var seesCancellation = link.allErrors
+        if last.item.is(ThrowStmtSyntax.self) {
+            recovered = nil
+        } else if let result = Self.resultExpression(last) {
+            let written = result.trimmedDescription
+            let explicit = returnType != nil || last.item.is(ReturnStmtSyntax.self) || written.hasPrefix("Promise") || written.hasPrefix("Guarantee")
+            // Without a return type, `.value(x)` picks the guarantee form (Swift's overload ranking).
+            let guarantee = returnType.map { $0.hasPrefix("Guarantee") } ?? (written.hasPrefix("Guarantee") || written.hasPrefix(".value("))
+            guard explicit || guarantee else {
+                throw Refusal("a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type", at: link.node)
+            }
+            if guarantee {
+                // The guarantee form sees every error, cancellations included.
+                seesCancellation = true
+                recovered = Self.immediateValue(result).map { text.text(of: $0) } ?? "await \(text.text(of: result)).value"
+            } else {
+                recovered = awaited(result, text)
+            }
+        } else {
+            throw Refusal("a `recover` handler that does not end with its value or a `throw`", at: last)
+        }
+        let handled = recovered == nil ? link.statements : Array(link.statements.dropLast())
+        var catchBody = CodeLines()
+        if !seesCancellation {
+            catchBody.add("// `recover` passed cancellations on (its default policy).", 0)
+            catchBody.add("if error.isCancelled { throw error }", 0)
+        }
+        for line in text.lines(handled) { catchBody.add(line, 0) }
+
+        let needed = writer.valueRead(after: index)
+        var block = CodeLines()
+        if needed {
+            let value = writer.valueExpression ?? CodeLines(line: "()")
+            block.add("try await { () async throws in", 0)
+            block.add("do {", 1)
+            block.add(writer.body, indentedBy: 2)
+            block.add(value.prefixed("return "), indentedBy: 2)
+            block.add("} catch {", 1)
+            block.add(catchBody, indentedBy: 2)
+            if let recovered { block.add("return \(recovered)", 2) }
+            block.add("}", 1)
+            block.add("}()", 0)
+            writer.body = CodeLines()
+            writer.seen = [:]   // what it declared is out of scope now
+            writer.state = .pending(block)
+        } else {
+            writer.discard()
+            block.add("do {", 0)
+            block.add(writer.body, indentedBy: 1)
+            block.add("} catch {", 0)
+            block.add(catchBody, indentedBy: 1)
+            if let recovered, recovered != "()" { block.add("_ = \(recovered)", 1) }
+            block.add("}", 0)
+            writer.body = block
+            writer.seen = [:]
+            writer.state = .none
+        }
+    }
+
+    /// The handler's locals join the one straight-line scope: two handlers declaring the same name,
+    /// or a handler reading a name an earlier one declared (it meant an outer one), are refused.
+    private func declareLocals(_ link: Link, renames: [String: String], _ writer: inout Writer) throws(Refusal) {
+        var declared: [(String, TokenSyntax)] = []
+        for item in link.statements {
+            // `let`/`var` declarations and `guard let` bindings stay in scope after the handler.
+            var patterns: [Syntax] = []
+            if let variable = item.item.as(VariableDeclSyntax.self) {
+                patterns = variable.bindings.map { Syntax($0.pattern) }
+            } else if let guardStatement = item.item.as(GuardStmtSyntax.self) {
+                patterns = guardStatement.conditions.compactMap { $0.condition.as(OptionalBindingConditionSyntax.self).map { Syntax($0.pattern) } }
+            }
+            for pattern in patterns {
+                for token in pattern.tokens(viewMode: .sourceAccurate) {
+                    guard case .identifier(let name) = token.tokenKind else { continue }
+                    if writer.seen[name] != nil {
+                        throw Refusal("two chain handlers declare `\(name)`, which straight-line code would declare twice", at: token)
+                    }
+                    declared.append((name, token))
+                }
+            }
+        }
+        let own = Set(renames.values).union(declared.map(\.0))
+        for name in Self.references(link.statements) where writer.seen[name] != nil && !own.contains(name) && renames[name] == nil {
+            throw Refusal("a chain handler reads `\(name)`, which an earlier handler's value would hide in straight-line code", at: link.node)
+        }
+        for (name, _) in declared { writer.seen[name] = name }
+    }
+
+    /// The handler's lines, inside `await MainActor.run { }` when it ran on the main queue in a
+    /// chain otherwise `on: nil`.
+    private static func hopping(_ link: Link, _ lines: [String]) -> CodeLines {
+        var result = CodeLines()
+        guard link.hopsToMain else {
+            for line in lines { result.add(line, 0) }
+            return result
+        }
+        let throwing = link.statements.contains { item in
+            item.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) || $0.tokenKind == .keyword(.throw) }
+        }
+        result.add((throwing ? "try " : "") + "await MainActor.run {" + (link.weakSelf ? " [weak self] in" : ""), 0)
+        for line in lines { result.add(line, 1) }
+        result.add("}", 0)
+        return result
+    }
+
+    /// Whether `token` belongs to a closure inside `closure`.
+    private static func isNested(_ token: TokenSyntax, in closure: ClosureExprSyntax) -> Bool {
+        var node = token.parent
+        while let current = node, current.id != closure.id {
+            if current.is(ClosureExprSyntax.self) { return true }
+            node = current.parent
+        }
+        return false
+    }
+
+    /// Whether `name` (an identifier or `$0`) appears in `items`.
+    static func mentions(_ items: [CodeBlockItemSyntax], _ name: String) -> Bool {
+        items.contains { item in
+            item.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier(name) || $0.tokenKind == .dollarIdentifier(name) }
+        }
+    }
+
+    /// The name a parameter is declared under (`$0` becomes `value`).
+    private static func bindable(_ parameter: String) -> String {
+        parameter.hasPrefix("$") ? "value" : parameter
+    }
+
+    /// Names the statements read (not member names).
+    private static func references(_ items: [CodeBlockItemSyntax]) -> Set<String> {
+        var names = Set<String>()
+        for item in items {
+            for token in item.tokens(viewMode: .sourceAccurate) {
+                guard case .identifier(let name) = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+                names.insert(name)
+            }
+        }
+        return names
+    }
+
+    /// The value a handler's last statement gives: `return x` or the expression `x`.
+    private static func resultExpression(_ item: CodeBlockItemSyntax) -> ExprSyntax? {
+        if let ret = item.item.as(ReturnStmtSyntax.self) { return ret.expression }
+        return PyramidReader.expression(item)
+    }
+
+    /// `.value(x)`, `Promise.value(x)`, `Guarantee.value(x)`: `x`, with no wait.
+    private static func immediateValue(_ expression: ExprSyntax) -> ExprSyntax? {
+        guard let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil, call.arguments.count == 1,
+              call.arguments.first?.label == nil, let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+              member.declName.baseName.text == "value" else { return nil }
+        if let base = member.base {
+            let text = base.trimmedDescription
+            guard text.hasPrefix("Promise") || text.hasPrefix("Guarantee") else { return nil }
+        }
+        return call.arguments.first?.expression
+    }
+
+    /// The type a `compactMap` wants, where syntax shows it.
+    private func compactMapType(_ link: Link, _ result: ExprSyntax) -> String? {
+        if let type = link.closure?.signature?.returnClause?.type {
+            if let optional = type.as(OptionalTypeSyntax.self) { return optional.wrappedType.trimmedDescription }
+            if let optional = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return optional.wrappedType.trimmedDescription }
+            return nil
+        }
+        if let cast = result.as(AsExprSyntax.self), cast.questionOrExclamationMark?.tokenKind == .postfixQuestionMark {
+            return cast.type.trimmedDescription
+        }
+        // The parser leaves `x as? T` unfolded: `x`, `as?`, `T`.
+        if let sequence = result.as(SequenceExprSyntax.self), sequence.elements.count == 3,
+           let cast = sequence.elements.dropFirst().first?.as(UnresolvedAsExprSyntax.self),
+           cast.questionOrExclamationMark?.tokenKind == .postfixQuestionMark,
+           let type = sequence.elements.last?.as(TypeExprSyntax.self) {
+            return type.type.trimmedDescription
+        }
+        if let call = result.as(FunctionCallExprSyntax.self), call.trailingClosure == nil {
+            var called = call.calledExpression
+            if let member = called.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "init", let base = member.base { called = base }
+            if let reference = called.as(DeclReferenceExprSyntax.self), reference.baseName.text.first?.isUppercase == true {
+                return reference.baseName.text
+            }
+        }
+        return nil
     }
 
     /// `try await alternative(...)` where the index knows an async alternative, else `.value`.
     private func awaited(_ expression: ExprSyntax, _ text: StatementText) -> String {
+        if let value = Self.immediateValue(expression) { return text.text(of: value) }
         if let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil,
            let base = PyramidReader.baseName(call) {
             let labels = call.arguments.map { $0.label?.text }
@@ -161,9 +741,31 @@ struct ChainToAsync {
                 return (callee.shape.canFail ? "try await " : "await ") + text.text(of: call)
             }
         }
-        let simple = expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self) || expression.is(MemberAccessExprSyntax.self)
         let base = text.text(of: expression)
-        return "try await " + (simple ? base : "(\(base))") + ".value"
+        // A guarantee cannot fail: `await`, without a `try` that would warn.
+        let effects = isGuarantee(expression) ? "await " : "try await "
+        return effects + (Self.isSimple(expression) ? base : "(\(base))") + ".value"
+    }
+
+    /// `after(seconds: 1)`, `after(.seconds(1))`, `Guarantee.value(x)`, `Guarantee { }`, or the
+    /// promise alternative of a callee whose handler cannot report an error: a guarantee.
+    func isGuarantee(_ expression: ExprSyntax) -> Bool {
+        guard let call = expression.as(FunctionCallExprSyntax.self) else { return false }
+        let called = call.calledExpression.trimmedDescription
+        if called == "after" || called.hasPrefix("Guarantee") { return true }
+        guard call.trailingClosure == nil, let base = PyramidReader.baseName(call) else { return false }
+        let labels = call.arguments.map { $0.label?.text }
+        let callees = catalog.callees(named: base).filter { callee in
+            var alternative = callee.labels
+            alternative.remove(at: callee.handlerIndex)
+            return alternative == labels && callee.hasPromiseAlternative
+        }
+        return callees.count == 1 && callees[0].producesGuarantee
+    }
+
+    /// A call, a name or a member: needs no parentheses before `.value` or `as`.
+    private static func isSimple(_ expression: ExprSyntax) -> Bool {
+        expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self) || expression.is(MemberAccessExprSyntax.self)
     }
 
     private func check(_ statements: [CodeBlockItemSyntax]) throws(Refusal) {
@@ -179,8 +781,31 @@ struct ChainToAsync {
                 }
                 if nested { continue }
                 if node.tokenKind == .keyword(.return) && index == statements.count - 1 && statement.item.is(ReturnStmtSyntax.self) { continue }
+                // `guard ... else { throw e }` rejects, as it did in the handler (a `return` in
+                // its `else` is refused by itself); `guard let self` would rebind `self` for
+                // every later handler.
+                if node.tokenKind == .keyword(.guard), let guardStatement = node.parent?.as(GuardStmtSyntax.self),
+                   !guardStatement.conditions.contains(where: { $0.condition.as(OptionalBindingConditionSyntax.self)?.pattern.trimmedDescription == "self" }) {
+                    continue
+                }
                 throw Refusal("a chain handler that leaves early (`\(node.text)`)", at: node)
             }
         }
+    }
+}
+
+private extension CodeLines {
+    init(line: String) {
+        self.init()
+        add(line, 0)
+    }
+
+    /// The same lines with `prefix` before the first (`let x = `, `return `).
+    func prefixed(_ prefix: String) -> CodeLines {
+        var result = CodeLines()
+        for (index, line) in lines.enumerated() {
+            result.add(index == 0 ? prefix + line.text : line.text, line.level)
+        }
+        return result
     }
 }

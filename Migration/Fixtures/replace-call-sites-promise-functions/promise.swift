@@ -1,0 +1,70 @@
+import Vow
+
+struct Profile: Sendable {
+    var name: String
+}
+
+/// An API that already returns promises (bodies that are no chain are left as they are).
+final class Api: Sendable {
+    func login(_ user: String) -> Promise<String> {
+        .value("token-\(user)")
+    }
+
+    func profile(_ token: String) -> Promise<Profile> {
+        .value(Profile(name: token))
+    }
+}
+
+let api = Api()
+
+final class ProfileService: Sendable {
+    // One chain: `async throws -> String` on the main actor, where its handlers ran.
+    func profileName(_ user: String) -> Promise<String> {
+        return firstly {
+            api.login(user)
+        }.then { token in
+            api.profile(token)
+        }.map { profile in
+            profile.name.uppercased()
+        }
+    }
+
+    // `Promise<Void>`: `async throws`, the value dropped as `asVoid` dropped it.
+    func touch(_ user: String) -> Promise<Void> {
+        api.login(user).asVoid()
+    }
+
+    // Used as a promise in this file: left alone, with the place of that use.
+    func token(_ user: String) -> Promise<String> {
+        api.login(user).map { token in
+            token + "!"
+        }
+    }
+
+    func printToken() {
+        token("ada").done { token in
+            print(token)
+        }.cauterize()
+    }
+
+    // A chain with its own `catch` does not return a promise; one with `[weak self]` is left alone.
+    func weakly(_ user: String) -> Promise<String> {
+        api.login(user).map { [weak self] token in
+            self?.describe(token) ?? token
+        }
+    }
+
+    func describe(_ token: String) -> String {
+        "<\(token)>"
+    }
+}
+
+@MainActor
+final class Screen {
+    // Already on the main actor: no attribute is added.
+    func title(_ user: String) -> Promise<String> {
+        api.login(user).map { token in
+            "Hello \(token)"
+        }
+    }
+}
