@@ -19,11 +19,10 @@ import Synchronization
 ///
 /// Each promise is a single allocation holding its state and its lock.
 public final class Promise<T: Sendable>: Thenable, CatchMixin {
-    // Declared first, so its offset is fixed and `deinit` reaches it without generic metadata.
-    @usableFromInline let settlement: SettlementMark
-    /// Seal it only through `seal(_:)`, which keeps `settlement` in step (unhandled-rejection
-    /// reports depend on it).
-    @usableFromInline let box: Box<Result<T>>
+    /// Declared first, so its offset is fixed and `deinit` reaches it without generic metadata.
+    /// Seal it only through `seal(_:)`, which keeps its settlement mark in step
+    /// (unhandled-rejection reports depend on it).
+    @usableFromInline let box: Box<PromiseBoxFlavor<T>>
     #if DEBUG
     @usableFromInline let creationSite: CreationSite?
     #endif
@@ -31,7 +30,6 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// A pending promise, settled internally by a chain link or combinator.
     @inlinable
     init(pendingAt site: CreationSite?) {
-        settlement = SettlementMark()
         box = Box()
         #if DEBUG
         creationSite = site
@@ -41,7 +39,6 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// A promise settled from the start; `site` is where its chain began (debug builds).
     @inlinable
     init(sealed result: Result<T>, at site: CreationSite? = nil) {
-        settlement = SettlementMark(sealedWith: result)
         box = Box(sealed: result)
         #if DEBUG
         creationSite = site
@@ -57,7 +54,6 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         file: StaticString = #fileID,
         line: UInt = #line
     ) {
-        settlement = SettlementMark()
         box = Box()
         #if DEBUG
         creationSite = CreationSite(file: file, line: line)
@@ -134,9 +130,9 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     func seal(_ result: Result<T>) -> Bool {
         // Already sealed: answer without the box, whose generic code is slow where unspecialized
         // (a resolver's deinit tries to seal every promise it made).
-        guard !settlement.isSealed else { return false }
+        guard !box.core.settlement.isSealed else { return false }
         guard box.seal(result) else { return false }
-        settlement.recordSeal(rejected: result.isRejected)
+        box.core.settlement.recordSeal(rejected: result.isRejected)
         return true
     }
 
@@ -172,11 +168,14 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     }
 
     deinit {
-        // Swift runs a generic class's deinit unspecialized, where reading the box costs several
-        // generic-metadata lookups: skip that for promises that were never rejected (or left
-        // pending by a dropped resolver).
-        guard settlement.wasRejected || isOrphaned else { return }
-        reportIfUnhandledRejection()
+        // Swift runs a generic class's deinit unspecialized, where reading the box as a
+        // `Result<T>` costs generic-metadata lookups: skip that for promises that were never
+        // rejected (or left pending by a dropped resolver). Destroying the contents needs only
+        // `T`'s metadata, which the object carries.
+        if box.core.settlement.wasRejected || isOrphaned {
+            reportIfUnhandledRejection()
+        }
+        box.core.slotAtDeinit().destroyContents(fulfilled: T.self)
     }
 
     /// Reports a rejection nobody observed. Kept out of line so that the metadata its generic code
@@ -220,9 +219,7 @@ struct SettlementMark: ~Copyable, Sendable {
     #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
     // `Atomic` needs macOS 15 / iOS 18, above Vow's floor: always ask the box there (and on Linux
     // when `VOW_FORCE_PORTABLE_LOCKS` selects the Apple-platform structure, so CI tests this path).
-    @inlinable init() {}
-
-    @inlinable init(sealedWith result: Result<some Any>) {}
+    @inlinable init(sealedRejected rejected: Bool?) {}
 
     @inlinable func recordSeal(rejected: Bool) {}
 
@@ -239,16 +236,14 @@ struct SettlementMark: ~Copyable, Sendable {
 
     @usableFromInline let bits: Atomic<UInt8>
 
-    /// Pending.
+    /// Pending (`nil`), or sealed from birth, rejected or not.
     @inlinable
-    init() {
-        bits = Atomic(0)
-    }
-
-    /// Sealed from birth with `result`.
-    @inlinable
-    init(sealedWith result: Result<some Any>) {
-        bits = Atomic(result.isRejected ? Self.sealedBit | Self.rejectedBit : Self.sealedBit)
+    init(sealedRejected rejected: Bool?) {
+        switch rejected {
+        case nil: bits = Atomic(0)
+        case false?: bits = Atomic(Self.sealedBit)
+        case true?: bits = Atomic(Self.sealedBit | Self.rejectedBit)
+        }
     }
 
     /// Records that the box has just sealed.

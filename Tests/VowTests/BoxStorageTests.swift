@@ -1,0 +1,182 @@
+import Foundation
+import XCTest
+
+@testable import Vow
+
+/// The box's type-erased slot (Box.swift): values of every shape come back exactly, and whatever a
+/// promise or guarantee holds (value, error, handlers) is released exactly once when it goes.
+final class BoxStorageTests: XCTestCase {
+    /// Three words: too large for the slot's two, so it is kept in a separate box.
+    struct ThreeWords: Equatable, Sendable {
+        var first: Int
+        var second: String
+    }
+
+    struct Failure: Error, Equatable {
+        let code: Int
+        let detail: String
+    }
+
+    func testValuesOfEveryShapeComeBackExactly() throws {
+        XCTAssertEqual(try Promise.value(42).wait(), 42)
+        XCTAssertEqual(try Promise.value("a string longer than fifteen bytes, so it is on the heap").wait(),
+                       "a string longer than fifteen bytes, so it is on the heap")
+        XCTAssertEqual(try Promise.value(ThreeWords(first: 7, second: "seven")).wait(), ThreeWords(first: 7, second: "seven"))
+        XCTAssertEqual(try Promise.value([1, 2, 3]).wait(), [1, 2, 3])
+        XCTAssertEqual(try Promise.value(Optional<Int>.none).wait(), nil)
+        let pair = try Promise.value((1, 2.5)).wait()
+        XCTAssertEqual(pair.0, 1)
+        XCTAssertEqual(pair.1, 2.5)
+        XCTAssertNoThrow(try Promise<Void>.value(()).wait())
+        let existential: any Sendable = ThreeWords(first: 1, second: "one")
+        XCTAssertEqual(try Promise.value(existential).wait() as? ThreeWords, ThreeWords(first: 1, second: "one"))
+        let error: any Error = Failure(code: 3, detail: "three")
+        XCTAssertEqual(try Promise<any Error>.value(error).wait() as? Failure, Failure(code: 3, detail: "three"))
+        XCTAssertEqual(Guarantee.value(ThreeWords(first: 2, second: "two")).wait(), ThreeWords(first: 2, second: "two"))
+        XCTAssertEqual(Guarantee.value("guaranteed").wait(), "guaranteed")
+    }
+
+    func testValuesSealedLaterComeBackExactly() throws {
+        let (small, smallResolver) = Promise<String>.pending()
+        let (large, largeResolver) = Promise<ThreeWords>.pending()
+        let seen = Recorder<String>()
+        small.done(on: nil) { seen.append($0) }.cauterize()
+        large.done(on: nil) { seen.append("\($0.first) \($0.second)") }.cauterize()
+        smallResolver.fulfill("small")
+        largeResolver.fulfill(ThreeWords(first: 3, second: "large"))
+        XCTAssertEqual(seen.elements, ["small", "3 large"])
+        XCTAssertEqual(try small.wait(), "small")
+        XCTAssertEqual(try large.wait(), ThreeWords(first: 3, second: "large"))
+    }
+
+    func testAnErrorComesBackAsItselfNotOpenedToItsType() {
+        let (promise, resolver) = Promise<Int>.pending()
+        resolver.reject(Failure(code: 9, detail: "nine"))
+        XCTAssertEqual(promise.error as? Failure, Failure(code: 9, detail: "nine"))
+        XCTAssertEqual(Promise<ThreeWords>(error: Failure(code: 1, detail: "one")).error as? Failure,
+                       Failure(code: 1, detail: "one"))
+    }
+
+    func testAFulfilledValueIsReleasedOnceWithItsPromise() {
+        let tracker = LifetimeTracker()
+        do {
+            let promise = Promise.value(Tracked(tracker))
+            XCTAssertEqual(promise.valueIfFulfilled?.tracker === tracker, true)
+            let guarantee = Guarantee.value(Tracked(tracker))
+            XCTAssertNotNil(guarantee.result)
+            let (large, resolver) = Promise<(Tracked, Int, Int)>.pending()
+            resolver.fulfill((Tracked(tracker), 1, 2))
+            XCTAssertEqual(large.valueIfFulfilled?.1, 1)
+            XCTAssertEqual(tracker.alive, 3)
+        }
+        XCTAssertEqual(tracker.alive, 0)
+        XCTAssertEqual(tracker.released, 3)
+    }
+
+    func testARejectionIsReleasedOnceWithItsPromise() {
+        let tracker = LifetimeTracker()
+        withConfiguration {
+            conf.unhandledRejectionHandler = { _ in }
+            do {
+                let promise = Promise<Int>(error: TrackedError(Tracked(tracker)))
+                XCTAssertNotNil(promise.error)
+                let (pending, resolver) = Promise<String>.pending()
+                resolver.reject(TrackedError(Tracked(tracker)))
+                XCTAssertEqual(tracker.alive, 2)
+                _ = pending
+            }
+        }
+        XCTAssertEqual(tracker.alive, 0)
+        XCTAssertEqual(tracker.released, 2)
+    }
+
+    func testHandlersOfAPendingPromiseFreedUnsettledAreReleased() {
+        // A guarantee whose resolve function is gone stays pending; freeing it frees its handlers,
+        // among them the one that would settle a promise bridged from it, which is freed pending too.
+        let tracker = LifetimeTracker()
+        withConfiguration {
+            conf.logHandler = { _ in }
+            do {
+                let (one, _) = Guarantee<Int>.pending()
+                let first = Tracked(tracker)
+                one.observe { _ in _ = first }
+                let (many, _) = Guarantee<Int>.pending()
+                for _ in 0..<5 {
+                    let captured = Tracked(tracker)
+                    many.observe { _ in _ = captured }
+                }
+                let (root, _) = Guarantee<Int>.pending()
+                let bridged = Promise(root)
+                let last = Tracked(tracker)
+                bridged.pipe { _ in _ = last }
+                XCTAssertTrue(bridged.isPending)
+                XCTAssertEqual(bridged.box.handlerCount, 1)
+                XCTAssertEqual(many.box.handlerCount, 5)
+                XCTAssertEqual(tracker.alive, 7)
+            }
+        }
+        XCTAssertEqual(tracker.alive, 0)
+        XCTAssertEqual(tracker.released, 7)
+    }
+
+    func testHandlersAreReleasedOnceTheyHaveRun() {
+        let tracker = LifetimeTracker()
+        let (promise, resolver) = Promise<Int>.pending()
+        do {
+            let captured = Tracked(tracker)
+            promise.pipe { _ in _ = captured }
+        }
+        XCTAssertEqual(tracker.alive, 1)
+        resolver.fulfill(1)
+        XCTAssertEqual(tracker.alive, 0)
+        XCTAssertEqual(try promise.wait(), 1)
+    }
+
+    func testWhatLivesInTheSlotItselfAndWhatIsBoxed() {
+        XCTAssertTrue(SlotWords.fits(Int.self))
+        XCTAssertTrue(SlotWords.fits(String.self))
+        XCTAssertTrue(SlotWords.fits((@Sendable (Result<Int>) -> Void).self))
+        XCTAssertTrue(SlotWords.fits((any Error).self))
+        XCTAssertFalse(SlotWords.fits(ThreeWords.self))
+    }
+}
+
+/// Counts live ``Tracked`` objects.
+private final class LifetimeTracker: @unchecked Sendable {
+    // @unchecked: every access goes through `lock`.
+    private let lock = NSLock()
+    private var counts = (alive: 0, released: 0)
+
+    var alive: Int { lock.withLock { counts.alive } }
+    var released: Int { lock.withLock { counts.released } }
+
+    func born() { lock.withLock { counts.alive += 1 } }
+
+    func died() {
+        lock.withLock {
+            counts.alive -= 1
+            counts.released += 1
+        }
+    }
+}
+
+private final class Tracked: Sendable {
+    let tracker: LifetimeTracker
+
+    init(_ tracker: LifetimeTracker) {
+        self.tracker = tracker
+        tracker.born()
+    }
+
+    deinit {
+        tracker.died()
+    }
+}
+
+private struct TrackedError: Error {
+    let tracked: Tracked
+
+    init(_ tracked: Tracked) {
+        self.tracked = tracked
+    }
+}
