@@ -135,7 +135,7 @@ final class BoxStorageTests: XCTestCase {
     func testWhatLivesInTheSlotItselfAndWhatIsBoxed() {
         XCTAssertTrue(SlotWords.fits(Int.self))
         XCTAssertTrue(SlotWords.fits(String.self))
-        XCTAssertTrue(SlotWords.fits((@Sendable (Result<Int>) -> Void).self))
+        XCTAssertTrue(SlotWords.fits(StoredHandler<Result<Int>>.self))
         XCTAssertTrue(SlotWords.fits((any Error).self))
         XCTAssertFalse(SlotWords.fits(ThreeWords.self))
     }

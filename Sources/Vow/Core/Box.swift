@@ -226,9 +226,9 @@ struct BoxSlot: Sendable {
     mutating func takeHandlers<Value: Sendable>(_: Value.Type) -> PendingHandlers<Value> {
         switch kind {
         case Self.pendingOne:
-            let handler = SlotWords.take(words, as: (@Sendable (Value) -> Void).self)
+            let stored = SlotWords.take(words, as: StoredHandler<Value>.self)
             setKind(Self.pendingNone, words: (0, 0))
-            return .one(handler)
+            return .one(stored.handler)
         case Self.pendingMany:
             let list = Unmanaged<HandlerList<Value>>.fromOpaque(SlotWords.pointer(words.0)).takeRetainedValue()
             setKind(Self.pendingNone, words: (0, 0))
@@ -245,7 +245,7 @@ struct BoxSlot: Sendable {
         case .none:
             setKind(Self.pendingNone, words: (0, 0))
         case .one(let handler):
-            setKind(Self.pendingOne, words: SlotWords.make(handler, as: (@Sendable (Value) -> Void).self))
+            setKind(Self.pendingOne, words: SlotWords.make(StoredHandler(handler), as: StoredHandler<Value>.self))
         case .many(let list):
             setKind(Self.pendingMany, words: (UInt(bitPattern: Unmanaged.passRetained(list).toOpaque()), 0))
         }
@@ -324,6 +324,19 @@ struct BoxSlot: Sendable {
             // `pendingMany`, `fulfilledBoxed`: one object.
             Unmanaged<AnyObject>.fromOpaque(SlotWords.pointer(words.0)).release()
         }
+    }
+}
+
+/// A handler as a slot's words hold it. Stored as a closure of generic type, a closure would be
+/// wrapped in a reabstraction thunk (an allocation) on the way in and on the way out; as this
+/// struct's field it keeps the layout `PendingHandlers` and `HandlerList` give it.
+@usableFromInline
+struct StoredHandler<Value: Sendable> {
+    @usableFromInline let handler: @Sendable (Value) -> Void
+
+    @inlinable
+    init(_ handler: @escaping @Sendable (Value) -> Void) {
+        self.handler = handler
     }
 }
 
