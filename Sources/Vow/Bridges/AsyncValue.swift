@@ -70,31 +70,82 @@ extension Promise {
     }
     #endif
 
-    /// Waits for a pending promise with one checked continuation and one small state object.
-    /// A cancelled awaiter removes its handler from the promise at once, so awaiters of a promise
-    /// that never settles do not accumulate.
+    /// Waits for a pending promise with one continuation and no state object of its own.
+    ///
+    /// The handler registered on the promise owns the continuation: whoever runs it resumes the
+    /// awaiter, exactly once. The promise runs it with its result when it settles; a cancelled
+    /// awaiter takes it back out of the promise (so a promise that never settles does not hold
+    /// cancelled awaiters) and, if it got it, runs it with `CancellationError` itself. The box's
+    /// lock decides which of the two gets the handler. What is left to share between the awaiting
+    /// code and the cancellation handler is the handler's key, in a word on this frame:
+    /// `0` (nothing yet), `key + 1` (registered), or ``AwaitRegistration/cancelled``; whichever of
+    /// the two comes second removes the handler.
     @inlinable
     func valueWhenSettled(isolation: isolated (any Actor)? = #isolation) async throws -> T {
-        let awaiter = PromiseAwaiter()
-        let settled = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                guard awaiter.install(continuation) else { return }
+        let registration = AwaitRegistration()
+        let result: Result<T> = await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T>, Never>) in
+                guard !registration.isCancelled else {
+                    continuation.resume(returning: .rejected(CancellationError()))
+                    return
+                }
                 // Runs at once, here, if the promise settled since `value` looked (no key then).
-                if let key = box.observeRemovably({ _ in awaiter.settle() }),
-                   !awaiter.record(handlerKey: key) {
-                    box.removeHandler(key)
+                if let key = box.observeRemovably({ result in continuation.resume(returning: result) }),
+                   !registration.record(key) {
+                    // Cancelled meanwhile: take the handler back, unless the promise has run it.
+                    box.removeHandlerReturning(key)?(.rejected(CancellationError()))
                 }
                 abandonIfOrphaned()
             }
         } onCancel: {
-            if let key = awaiter.cancel() {
-                box.removeHandler(key)
+            if let key = registration.cancel() {
+                box.removeHandlerReturning(key)?(.rejected(CancellationError()))
             }
         }
-        guard settled, let result = box.inspect() else {
-            throw CancellationError()
-        }
         return try result.get()
+    }
+}
+
+/// The key of an awaiter's handler, shared by the awaiting code and its cancellation handler
+/// (see `Promise.valueWhenSettled`). A lock on the awaiter's frame: no allocation on Linux.
+@usableFromInline
+struct AwaitRegistration: ~Copyable, Sendable {
+    /// `0`: nothing happened yet; `key + 1`: the handler is registered under `key`; `cancelled`.
+    @usableFromInline let state: LockedState<UInt64>
+
+    @usableFromInline static var cancelled: UInt64 { .max }
+
+    @inlinable
+    init() {
+        state = LockedState(0)
+    }
+
+    @inlinable
+    var isCancelled: Bool {
+        state.withLock { $0 == Self.cancelled }
+    }
+
+    /// Records the key of the registered handler.
+    /// - Returns: `false` if the awaiter was cancelled first: the caller takes the handler back.
+    @inlinable
+    borrowing func record(_ key: UInt32) -> Bool {
+        state.withLock { state in
+            guard state != Self.cancelled else { return false }
+            state = UInt64(key) + 1
+            return true
+        }
+    }
+
+    /// Marks the awaiter cancelled.
+    /// - Returns: the key of the handler to take back, if it was registered.
+    @inlinable
+    borrowing func cancel() -> UInt32? {
+        state.withLock { state in
+            let previous = state
+            state = Self.cancelled
+            guard previous != 0, previous != Self.cancelled else { return nil }
+            return UInt32(truncatingIfNeeded: previous - 1)
+        }
     }
 }
 
@@ -156,7 +207,8 @@ extension Guarantee {
     /// continuation outright: no state object is needed.
     @inlinable
     func valueWhenSettled(isolation: isolated (any Actor)? = #isolation) async -> T {
-        await withCheckedContinuation { continuation in
+        // Unchecked: the box runs each handler exactly once.
+        await withUnsafeContinuation { continuation in
             box.observe { value in continuation.resume(returning: value) }
         }
     }

@@ -620,6 +620,20 @@ struct Box<Flavor: BoxFlavor>: ~Copyable, Sendable {
         withExtendedLifetime(removed) {}
     }
 
+    /// Takes the handler registered under `key` by ``observeRemovably(_:)`` back out of a pending
+    /// box and returns it, so that the caller runs it instead; `nil` once the box has sealed (the
+    /// handler has run or is running) or if it was taken already.
+    @inlinable
+    borrowing func removeHandlerReturning(_ key: UInt32) -> Handler? {
+        core.withSlot { slot in
+            guard !slot.isSealed else { return nil }
+            var handlers = slot.takeHandlers(Value.self)
+            let removed = handlers.remove(key)
+            slot.putHandlers(handlers)
+            return removed
+        }
+    }
+
     /// How many handlers a pending box holds, 0 once sealed (diagnostics and tests).
     @usableFromInline
     var handlerCount: Int {
