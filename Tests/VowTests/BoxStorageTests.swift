@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import XCTest
 
@@ -130,6 +131,81 @@ final class BoxStorageTests: XCTestCase {
         resolver.fulfill(1)
         XCTAssertEqual(tracker.alive, 0)
         XCTAssertEqual(try promise.wait(), 1)
+    }
+
+    // MARK: - A lone awaiter is stored as its continuation
+
+    func testALoneAwaiterIsResumedWithTheValue() async throws {
+        let (promise, resolver) = Promise<String>.pending()
+        let awaiter = Task { try await promise.value }
+        await waitForHandlers(promise, 1)
+        resolver.fulfill("lone")
+        let value = try await awaiter.value
+        XCTAssertEqual(value, "lone")
+    }
+
+    func testHandlersJoiningALoneAwaiterAllGetTheValue() async throws {
+        let (promise, resolver) = Promise<Int>.pending()
+        let awaiter = Task { try await promise.value }
+        await waitForHandlers(promise, 1)
+        let seen = Recorder<Int>()
+        promise.done(on: nil) { seen.append($0) }.cauterize()
+        let second = Task { try await promise.value }
+        await waitForHandlers(promise, 3)
+        resolver.fulfill(8)
+        let first = try await awaiter.value
+        let other = try await second.value
+        XCTAssertEqual(first, 8)
+        XCTAssertEqual(other, 8)
+        XCTAssertEqual(seen.elements, [8])
+    }
+
+    func testACancelledLoneAwaiterLeavesThePromiseWithNoHandler() async throws {
+        let (promise, resolver) = Promise<Int>.pending()
+        let awaiter = Task { try await promise.value }
+        await waitForHandlers(promise, 1)
+        awaiter.cancel()
+        do {
+            _ = try await awaiter.value
+            XCTFail("expected CancellationError")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "unexpected \(error)")
+        }
+        XCTAssertEqual(promise.box.handlerCount, 0)
+        XCTAssertEqual(promise.box.storedHandlerSlots, 0)
+        XCTAssertTrue(promise.isPending)
+        resolver.fulfill(3)
+        let value = try await promise.value
+        XCTAssertEqual(value, 3)
+    }
+
+    func testALoneAwaiterRacingCancellationAgainstSettlementGetsExactlyOneOutcome() async {
+        for round in 0..<500 {
+            let (promise, resolver) = Promise<Int>.pending()
+            let awaiter = Task { try await promise.value }
+            let start = DispatchGroup()
+            DispatchQueue.global().async(group: start) { resolver.fulfill(round) }
+            DispatchQueue.global().async(group: start) { awaiter.cancel() }
+            switch await awaiter.result {
+            case .success(let value):
+                XCTAssertEqual(value, round)
+            case .failure(let error):
+                XCTAssertTrue(error is CancellationError, "unexpected \(error)")
+            }
+        }
+    }
+
+    func testALoneGuaranteeAwaiterIsResumedWithTheValue() async {
+        let (guarantee, resolve) = Guarantee<Int>.pending()
+        let awaiter = Task { await guarantee.value }
+        while guarantee.box.handlerCount == 0 { await Task.yield() }
+        resolve(21)
+        let value = await awaiter.value
+        XCTAssertEqual(value, 21)
+    }
+
+    private func waitForHandlers(_ promise: Promise<some Sendable>, _ count: Int) async {
+        while promise.box.handlerCount < count { await Task.yield() }
     }
 
     func testWhatLivesInTheSlotItselfAndWhatIsBoxed() {

@@ -7,6 +7,10 @@
 // With Swift 6.2 and later the getters are `nonisolated(nonsending)`: they run on the caller's
 // actor, so `await promise.value` from `@MainActor` code does not hop off the main actor and back.
 
+#if !canImport(Darwin) && !VOW_FORCE_PORTABLE_LOCKS
+import Synchronization
+#endif
+
 // MARK: - Promise
 
 extension Promise {
@@ -85,12 +89,9 @@ extension Promise {
         let registration = AwaitRegistration()
         let result: Result<T> = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T>, Never>) in
-                guard !registration.isCancelled else {
-                    continuation.resume(returning: .rejected(CancellationError()))
-                    return
-                }
-                // Runs at once, here, if the promise settled since `value` looked (no key then).
-                if let key = box.observeRemovably({ result in continuation.resume(returning: result) }),
+                // Resumed at once, here, if the promise settled since `value` looked (no key then).
+                // A task cancelled before it got here has run `onCancel` already: `record` fails.
+                if let key = box.observeRemovably(continuation: continuation),
                    !registration.record(key) {
                     // Cancelled meanwhile: take the handler back, unless the promise has run it.
                     box.removeHandlerReturning(key)?(.rejected(CancellationError()))
@@ -107,22 +108,19 @@ extension Promise {
 }
 
 /// The key of an awaiter's handler, shared by the awaiting code and its cancellation handler
-/// (see `Promise.valueWhenSettled`). A lock on the awaiter's frame: no allocation on Linux.
+/// (see `Promise.valueWhenSettled`), in a word on the awaiter's frame: an atomic on Linux, a
+/// lock elsewhere (no `Atomic` below Vow's Apple deployment floor).
 @usableFromInline
 struct AwaitRegistration: ~Copyable, Sendable {
     /// `0`: nothing happened yet; `key + 1`: the handler is registered under `key`; `cancelled`.
-    @usableFromInline let state: LockedState<UInt64>
-
     @usableFromInline static var cancelled: UInt64 { .max }
+
+    #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
+    @usableFromInline let state: LockedState<UInt64>
 
     @inlinable
     init() {
         state = LockedState(0)
-    }
-
-    @inlinable
-    var isCancelled: Bool {
-        state.withLock { $0 == Self.cancelled }
     }
 
     /// Records the key of the registered handler.
@@ -140,12 +138,40 @@ struct AwaitRegistration: ~Copyable, Sendable {
     /// - Returns: the key of the handler to take back, if it was registered.
     @inlinable
     borrowing func cancel() -> UInt32? {
-        state.withLock { state in
-            let previous = state
-            state = Self.cancelled
-            guard previous != 0, previous != Self.cancelled else { return nil }
-            return UInt32(truncatingIfNeeded: previous - 1)
+        let previous: UInt64 = state.withLock { state in
+            defer { state = Self.cancelled }
+            return state
         }
+        return Self.key(from: previous)
+    }
+    #else
+    @usableFromInline let state: Atomic<UInt64>
+
+    @inlinable
+    init() {
+        state = Atomic(0)
+    }
+
+    /// Records the key of the registered handler.
+    /// - Returns: `false` if the awaiter was cancelled first: the caller takes the handler back.
+    @inlinable
+    borrowing func record(_ key: UInt32) -> Bool {
+        // Acquire-release: the key is published to, or the cancellation seen from, the other side.
+        state.compareExchange(expected: 0, desired: UInt64(key) + 1, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Marks the awaiter cancelled.
+    /// - Returns: the key of the handler to take back, if it was registered.
+    @inlinable
+    borrowing func cancel() -> UInt32? {
+        Self.key(from: state.exchange(Self.cancelled, ordering: .acquiringAndReleasing))
+    }
+    #endif
+
+    @inlinable
+    static func key(from state: UInt64) -> UInt32? {
+        guard state != 0, state != cancelled else { return nil }
+        return UInt32(truncatingIfNeeded: state - 1)
     }
 }
 
@@ -209,7 +235,7 @@ extension Guarantee {
     func valueWhenSettled(isolation: isolated (any Actor)? = #isolation) async -> T {
         // Unchecked: the box runs each handler exactly once.
         await withUnsafeContinuation { continuation in
-            box.observe { value in continuation.resume(returning: value) }
+            _ = box.observeRemovably(continuation: continuation)
         }
     }
 }

@@ -173,6 +173,7 @@ final class HandlerList<Value: Sendable>: @unchecked Sendable {
 /// from the kind, with the metadata of `T` alone (which the object carries).
 ///
 /// The words hold, by kind: one handler (a closure, both words); a ``HandlerList`` (first word);
+/// one awaiter's `UnsafeContinuation` (first word, not owned: its task is suspended on it);
 /// the fulfilled value itself when it fits in two words and moves bit by bit, otherwise a
 /// ``SealedValueBox`` holding it (first word); the rejection's error (first word).
 @usableFromInline
@@ -190,6 +191,8 @@ struct BoxSlot: Sendable {
     @usableFromInline static var pendingNone: UInt8 { 0 }
     @usableFromInline static var pendingOne: UInt8 { 1 }
     @usableFromInline static var pendingMany: UInt8 { 2 }
+    /// One awaiter's continuation, resumed with the value (no closure around it).
+    @usableFromInline static var pendingContinuation: UInt8 { 3 }
     /// Every sealed kind has this bit.
     @usableFromInline static var sealedBit: UInt8 { 4 }
     @usableFromInline static var fulfilledInline: UInt8 { 4 }
@@ -233,6 +236,11 @@ struct BoxSlot: Sendable {
             let list = Unmanaged<HandlerList<Value>>.fromOpaque(SlotWords.pointer(words.0)).takeRetainedValue()
             setKind(Self.pendingNone, words: (0, 0))
             return .many(list)
+        case Self.pendingContinuation:
+            // Another handler joins, or the awaiter leaves: the continuation becomes a handler.
+            let continuation = SlotWords.take(words, as: UnsafeContinuation<Value, Never>.self)
+            setKind(Self.pendingNone, words: (0, 0))
+            return .one { value in continuation.resume(returning: value) }
         default:
             return .none
         }
@@ -262,7 +270,7 @@ struct BoxSlot: Sendable {
     @inlinable
     func handlerCounts<Value: Sendable>(_: Value.Type) -> (live: Int, stored: Int) {
         switch kind {
-        case Self.pendingOne: return (1, 1)
+        case Self.pendingOne, Self.pendingContinuation: return (1, 1)
         case Self.pendingMany: return withHandlerList(Value.self) { ($0.liveCount, $0.entries.count) }!
         default: return (0, 0)
         }
@@ -307,7 +315,8 @@ struct BoxSlot: Sendable {
     @inlinable
     func destroyContents<Success>(fulfilled _: Success.Type) {
         switch kind {
-        case Self.pendingNone:
+        case Self.pendingNone, Self.pendingContinuation:
+            // A continuation is not owned (and cannot be here: its awaiter holds the owner).
             break
         case Self.pendingOne:
             // A closure is a function pointer and its context (an object, or null).
@@ -555,14 +564,25 @@ struct Box<Flavor: BoxFlavor>: ~Copyable, Sendable {
     @inlinable
     @discardableResult
     borrowing func seal(_ value: Value) -> Bool {
-        let handlers: PendingHandlers<Value>? = core.withSlot { slot in
+        let waiting: WaitingOnSeal<Value>? = core.withSlot { slot in
             guard !slot.isSealed else { return nil }
-            let handlers = slot.takeHandlers(Value.self)
+            let waiting: WaitingOnSeal<Value>
+            if slot.kind == BoxSlot.pendingContinuation {
+                waiting = .continuation(SlotWords.take(slot.words, as: UnsafeContinuation<Value, Never>.self))
+            } else {
+                waiting = .handlers(slot.takeHandlers(Value.self))
+            }
             _ = Flavor.store(value, in: &slot)
-            return handlers
+            return waiting
         }
-        guard let handlers else { return false }
-        handlers.run(with: value)
+        switch waiting {
+        case nil:
+            return false
+        case .handlers(let handlers)?:
+            handlers.run(with: value)
+        case .continuation(let continuation)?:
+            continuation.resume(returning: value)
+        }
         return true
     }
 
@@ -600,6 +620,32 @@ struct Box<Flavor: BoxFlavor>: ~Copyable, Sendable {
         }
         if let sealedValue = outcome.sealed {
             Trampoline.run(handler, with: sealedValue)
+            return nil
+        }
+        return outcome.key
+    }
+
+    /// Like ``observeRemovably(_:)`` for an awaiter: resumes `continuation` with the value once
+    /// sealed, at once if it has (then returns `nil`). An awaiter alone on the box is stored as
+    /// its continuation, without a closure around it (an allocation); ``removeHandlerReturning(_:)``
+    /// takes it back under the returned key as a handler that resumes it.
+    @inlinable
+    borrowing func observeRemovably(continuation: UnsafeContinuation<Value, Never>) -> UInt32? {
+        let outcome: (sealed: Value?, key: UInt32) = core.withSlot { slot in
+            slot.markObserved()
+            if slot.isSealed { return (Flavor.value(of: slot), 0) }
+            if slot.kind == BoxSlot.pendingNone {
+                slot.setKind(BoxSlot.pendingContinuation,
+                             words: SlotWords.make(continuation, as: UnsafeContinuation<Value, Never>.self))
+                return (nil, 0)
+            }
+            var handlers = slot.takeHandlers(Value.self)
+            let key = handlers.append { value in continuation.resume(returning: value) }
+            slot.putHandlers(handlers)
+            return (nil, key)
+        }
+        if let sealedValue = outcome.sealed {
+            continuation.resume(returning: sealedValue)
             return nil
         }
         return outcome.key
@@ -678,4 +724,11 @@ struct Box<Flavor: BoxFlavor>: ~Copyable, Sendable {
             return Flavor.value(of: slot)
         }
     }
+}
+
+/// What a seal found waiting: handlers to run, or one awaiter's continuation to resume.
+@usableFromInline
+enum WaitingOnSeal<Value: Sendable> {
+    case handlers(PendingHandlers<Value>)
+    case continuation(UnsafeContinuation<Value, Never>)
 }
