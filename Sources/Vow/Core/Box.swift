@@ -202,7 +202,7 @@ struct BoxSlot: Sendable {
     /// that nobody observed is reported when it is deallocated.
     @usableFromInline static var observedBit: UInt8 { 0x08 }
     /// The resolver went while the box was pending with nothing waiting on it, where the
-    /// promise's settlement mark cannot hold that (no `Atomic`): see Promise+Abandonment.swift.
+    /// promise's orphan mark cannot hold that (no `Atomic`): see Promise+Abandonment.swift.
     @usableFromInline static var orphanedBit: UInt8 { 0x10 }
 
     @inlinable var kind: UInt8 { flags & Self.kindMask }
@@ -460,7 +460,7 @@ enum GuaranteeBoxFlavor<Success: Sendable>: BoxFlavor {
     }
 }
 
-/// A box's slot under its lock, with the promise's settlement mark beside it.
+/// A box's slot under its lock, with the promise's orphan mark beside it.
 ///
 /// On Linux: a `Mutex<Void>`, the mark, and the slot's flags and words as relaxed atomics that are
 /// only written under the lock (atomics only so that `deinit` can read them without it): 24 bytes
@@ -470,12 +470,12 @@ enum GuaranteeBoxFlavor<Success: Sendable>: BoxFlavor {
 struct BoxCore: ~Copyable, Sendable {
     #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
     @usableFromInline let storage: LockedState<BoxSlot>
-    @usableFromInline let settlement: SettlementMark
+    @usableFromInline let orphanMark: OrphanMark
 
     @inlinable
-    init(_ slot: BoxSlot, sealedRejected rejected: Bool?) {
+    init(_ slot: BoxSlot) {
         storage = LockedState(slot)
-        settlement = SettlementMark(sealedRejected: rejected)
+        orphanMark = OrphanMark()
     }
 
     @inlinable
@@ -488,17 +488,26 @@ struct BoxCore: ~Copyable, Sendable {
     borrowing func slotAtDeinit() -> BoxSlot {
         storage.withLock { $0 }
     }
+
+    /// `true` if the box has certainly sealed; `false` means "ask the box" (always, here).
+    @inlinable
+    var isSealedHint: Bool { false }
+
+    /// `false` if the box has certainly not been rejected; `true` means "ask the box" (always,
+    /// here).
+    @inlinable
+    var wasRejectedHint: Bool { true }
     #else
     @usableFromInline let lock: LockedState<Void>
-    @usableFromInline let settlement: SettlementMark
+    @usableFromInline let orphanMark: OrphanMark
     @usableFromInline let flags: Atomic<UInt8>
     @usableFromInline let word0: Atomic<UInt>
     @usableFromInline let word1: Atomic<UInt>
 
     @inlinable
-    init(_ slot: BoxSlot, sealedRejected rejected: Bool?) {
+    init(_ slot: BoxSlot) {
         lock = LockedState(())
-        settlement = SettlementMark(sealedRejected: rejected)
+        orphanMark = OrphanMark()
         flags = Atomic(slot.flags)
         word0 = Atomic(slot.words.0)
         word1 = Atomic(slot.words.1)
@@ -514,6 +523,22 @@ struct BoxCore: ~Copyable, Sendable {
             word1.store(slot.words.1, ordering: .relaxed)
             return outcome
         }
+    }
+
+    /// `true` if the box has certainly sealed, read without the lock: a sealed box never unseals,
+    /// so `Promise.seal` can refuse a second seal and a resolver's `deinit` can skip the box at
+    /// once. `false` means "ask the box".
+    @inlinable
+    var isSealedHint: Bool {
+        flags.load(ordering: .relaxed) & BoxSlot.sealedBit != 0
+    }
+
+    /// `false` if the box has certainly not been rejected, read without the lock (by `deinit`,
+    /// after the last release ordered every earlier write before it), so that the slow generic
+    /// unhandled-rejection check is skipped for every other promise.
+    @inlinable
+    var wasRejectedHint: Bool {
+        flags.load(ordering: .relaxed) & BoxSlot.kindMask == BoxSlot.rejected
     }
 
     /// The slot, read under the lock or by its owner's `deinit` (no other reference exists then,
@@ -543,14 +568,14 @@ struct Box<Flavor: BoxFlavor>: ~Copyable, Sendable {
 
     @inlinable
     init() {
-        core = BoxCore(BoxSlot(), sealedRejected: nil)
+        core = BoxCore(BoxSlot())
     }
 
     @inlinable
     init(sealed value: Value) {
         var slot = BoxSlot()
-        let rejected = Flavor.store(value, in: &slot)
-        core = BoxCore(slot, sealedRejected: rejected)
+        _ = Flavor.store(value, in: &slot)
+        core = BoxCore(slot)
     }
 
     /// Destroys the handlers or value held; called once, by the owner's `deinit`.

@@ -32,7 +32,7 @@ extension Promise {
         }
         if isWatched { abandon() }
         #else
-        guard box.core.settlement.recordOrphaned(), !box.hasHandlers else { return abandon() }
+        guard box.core.orphanMark.recordOrphaned(), !box.hasHandlers else { return abandon() }
         #endif
     }
 
@@ -48,7 +48,7 @@ extension Promise {
         #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
         box.core.withSlot { $0.flags & BoxSlot.orphanedBit != 0 }
         #else
-        box.core.settlement.isOrphaned
+        box.core.orphanMark.isOrphaned
         #endif
     }
 

@@ -20,8 +20,7 @@ import Synchronization
 /// Each promise is a single allocation holding its state and its lock.
 public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// Declared first, so its offset is fixed and `deinit` reaches it without generic metadata.
-    /// Seal it only through `seal(_:)`, which keeps its settlement mark in step
-    /// (unhandled-rejection reports depend on it).
+    /// Seal it through `seal(_:)`, which refuses a second seal without taking the box's lock.
     @usableFromInline let box: Box<PromiseBoxFlavor<T>>
     #if DEBUG
     @usableFromInline let creationSite: CreationSite?
@@ -130,10 +129,8 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     func seal(_ result: Result<T>) -> Bool {
         // Already sealed: answer without the box, whose generic code is slow where unspecialized
         // (a resolver's deinit tries to seal every promise it made).
-        guard !box.core.settlement.isSealed else { return false }
-        guard box.seal(result) else { return false }
-        box.core.settlement.recordSeal(rejected: result.isRejected)
-        return true
+        guard !box.core.isSealedHint else { return false }
+        return box.seal(result)
     }
 
     /// Settles as the thenable `body` returns, or rejects with what it throws: the shared work of
@@ -172,7 +169,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         // `Result<T>` costs generic-metadata lookups: skip that for promises that were never
         // rejected (or left pending by a dropped resolver). Destroying the contents needs only
         // `T`'s metadata, which the object carries.
-        if box.core.settlement.wasRejected || isOrphaned {
+        if box.core.wasRejectedHint || isOrphaned {
             reportIfUnhandledRejection()
         }
         box.core.slotAtDeinit().destroyContents(fulfilled: T.self)
@@ -207,59 +204,24 @@ extension Promise where T == Void {
     }
 }
 
-/// Whether a promise has sealed, and with a rejection, readable without generic metadata.
+/// Whether a promise's resolver went while it was pending with nothing waiting on it
+/// (Promise+Abandonment.swift), readable without the box's lock.
 ///
-/// Set once the box has sealed (a sealed box never unseals), so `Promise.seal` can refuse a
-/// second seal at once and `Promise.deinit` can skip the unhandled-rejection check, whose generic
-/// code is slow, for every promise that was never rejected. The box stays the authority: a clear
-/// mark only means "ask the box". The last release of a promise orders every earlier store before
-/// its `deinit`, so relaxed atomics suffice.
+/// Set from outside the box's lock, so it has its own byte: the box's flags are written with
+/// plain stores under the lock. Where there is no `Atomic` (Apple platforms, whose floor is
+/// below it, and `VOW_FORCE_PORTABLE_LOCKS`) the box records the orphan under its lock instead.
 @usableFromInline
-struct SettlementMark: ~Copyable, Sendable {
+struct OrphanMark: ~Copyable, Sendable {
     #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
-    // `Atomic` needs macOS 15 / iOS 18, above Vow's floor: always ask the box there (and on Linux
-    // when `VOW_FORCE_PORTABLE_LOCKS` selects the Apple-platform structure, so CI tests this path).
-    @inlinable init(sealedRejected rejected: Bool?) {}
-
-    @inlinable func recordSeal(rejected: Bool) {}
-
-    @inlinable var isSealed: Bool { false }
-
-    @inlinable var wasRejected: Bool { true }
-
+    @inlinable init() {}
     #else
-    @usableFromInline static var sealedBit: UInt8 { 1 }
-    @usableFromInline static var rejectedBit: UInt8 { 2 }
-    /// Its resolver was deallocated while it was pending and nothing waited on it
-    /// (Promise+Abandonment.swift).
     @usableFromInline static var orphanedBit: UInt8 { 4 }
 
     @usableFromInline let bits: Atomic<UInt8>
 
-    /// Pending (`nil`), or sealed from birth, rejected or not.
     @inlinable
-    init(sealedRejected rejected: Bool?) {
-        switch rejected {
-        case nil: bits = Atomic(0)
-        case false?: bits = Atomic(Self.sealedBit)
-        case true?: bits = Atomic(Self.sealedBit | Self.rejectedBit)
-        }
-    }
-
-    /// Records that the box has just sealed.
-    @inlinable
-    func recordSeal(rejected: Bool) {
-        bits.bitwiseOr(rejected ? Self.sealedBit | Self.rejectedBit : Self.sealedBit, ordering: .relaxed)
-    }
-
-    @inlinable
-    var isSealed: Bool {
-        bits.load(ordering: .relaxed) & Self.sealedBit != 0
-    }
-
-    @inlinable
-    var wasRejected: Bool {
-        bits.load(ordering: .relaxed) & Self.rejectedBit != 0
+    init() {
+        bits = Atomic(0)
     }
 
     /// Records that the resolver has gone; `true` (recorded).

@@ -26,9 +26,9 @@ public class Resolver<T: Sendable>: @unchecked Sendable {
     }
 
     deinit {
-        // Nearly every resolver outlives a settled promise: answer from the settlement mark before
-        // boxing an error (an allocation) for the rare abandoned one.
-        guard !promise.box.core.settlement.isSealed else { return }
+        // Nearly every resolver outlives a settled promise: answer from the box's sealed hint
+        // before boxing an error (an allocation) for the rare abandoned one.
+        guard !promise.box.core.isSealedHint else { return }
         promise.resolverDeallocated()
     }
 

@@ -42,6 +42,12 @@ extension Thenable {
                 do {
                     let returned = try body(value)
                     if let returnedResult = returned.result {
+                        // A fulfilled promise is passed on as it is: it can no longer change,
+                        // and a copy would cost an allocation. (A rejected one is copied, so
+                        // that the chain's end, not `returned`, answers for the rejection.)
+                        if returnedResult.isFulfilled, let promise = returned as? Promise<U.T> {
+                            return promise
+                        }
                         return Promise(sealed: returnedResult, at: chainCreationSite)
                     }
                     let next = Promise<U.T>(pendingAt: chainCreationSite)
