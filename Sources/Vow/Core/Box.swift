@@ -462,7 +462,7 @@ enum GuaranteeBoxFlavor<Success: Sendable>: BoxFlavor {
 
 /// A box's slot under its lock, with the promise's orphan mark beside it.
 ///
-/// On Linux: a `Mutex<Void>`, the mark, and the slot's flags and words as relaxed atomics that are
+/// On Linux: a `Mutex<UInt8>`, the mark, and the slot's flags and words as relaxed atomics that are
 /// only written under the lock (atomics only so that `deinit` can read them without it): 24 bytes
 /// inline, so a pending `Promise<Int>` is one 40-byte object. Elsewhere (and with
 /// `VOW_FORCE_PORTABLE_LOCKS`): the slot inside the portable lock's own allocation.
@@ -498,7 +498,10 @@ struct BoxCore: ~Copyable, Sendable {
     @inlinable
     var wasRejectedHint: Bool { true }
     #else
-    @usableFromInline let lock: LockedState<Void>
+    /// Guards nothing itself (the slot is the fields below): a byte rather than `Void`, because a
+    /// zero-sized value would sit at the address of the next field, and ThreadSanitizer counts
+    /// each critical section's access to it as a write there.
+    @usableFromInline let lock: LockedState<UInt8>
     @usableFromInline let orphanMark: OrphanMark
     @usableFromInline let flags: Atomic<UInt8>
     @usableFromInline let word0: Atomic<UInt>
@@ -506,7 +509,7 @@ struct BoxCore: ~Copyable, Sendable {
 
     @inlinable
     init(_ slot: BoxSlot) {
-        lock = LockedState(())
+        lock = LockedState(0)
         orphanMark = OrphanMark()
         flags = Atomic(slot.flags)
         word0 = Atomic(slot.words.0)
