@@ -384,11 +384,7 @@ extension Promise {
 
 extension Guarantee {
     var hasObservers: Bool {
-        box.state.withLock { state in
-            guard case .pending(let handlers) = state.phase else { return false }
-            if case .none = handlers { return false }
-            return true
-        }
+        box.handlerCount > 0
     }
 }
 

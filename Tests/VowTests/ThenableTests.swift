@@ -180,4 +180,30 @@ final class ThenableTests: XCTestCase {
         XCTAssertTrue(pending.isResolved)
         XCTAssertTrue(pending.isRejected)
     }
+
+    // MARK: - then on a settled promise, on: nil
+
+    func testThenPassesOnAFulfilledReturnedPromiseWithItsValue() throws {
+        let returned = Promise.value(5)
+        let chained = Promise.value(1).then(on: nil) { _ in returned }
+        XCTAssertEqual(try chained.wait(), 5)
+        let mapped = chained.map(on: nil) { $0 * 2 }
+        XCTAssertEqual(try mapped.wait(), 10)
+    }
+
+    func testThenCopiesARejectedReturnedPromiseSoTheChainsEndReportsIt() {
+        struct Failure: Error {}
+        let reports = Recorder<String>()
+        withConfiguration {
+            conf.unhandledRejectionHandler = { reports.append("\(type(of: $0.error))") }
+            do {
+                let returned = Promise<Int>(error: Failure())
+                let chained = Promise.value(1).then(on: nil) { _ in returned }
+                XCTAssertFalse(chained === returned)
+                XCTAssertTrue(chained.isPending == false)
+                _ = returned.error  // handled where it was made; the chain's end is not
+            }
+            XCTAssertEqual(reports.elements, ["Failure"])
+        }
+    }
 }

@@ -7,6 +7,10 @@
 // With Swift 6.2 and later the getters are `nonisolated(nonsending)`: they run on the caller's
 // actor, so `await promise.value` from `@MainActor` code does not hop off the main actor and back.
 
+#if !canImport(Darwin) && !VOW_FORCE_PORTABLE_LOCKS
+import Synchronization
+#endif
+
 // MARK: - Promise
 
 extension Promise {
@@ -70,31 +74,104 @@ extension Promise {
     }
     #endif
 
-    /// Waits for a pending promise with one checked continuation and one small state object.
-    /// A cancelled awaiter removes its handler from the promise at once, so awaiters of a promise
-    /// that never settles do not accumulate.
+    /// Waits for a pending promise with one continuation and no state object of its own.
+    ///
+    /// The handler registered on the promise owns the continuation: whoever runs it resumes the
+    /// awaiter, exactly once. The promise runs it with its result when it settles; a cancelled
+    /// awaiter takes it back out of the promise (so a promise that never settles does not hold
+    /// cancelled awaiters) and, if it got it, runs it with `CancellationError` itself. The box's
+    /// lock decides which of the two gets the handler. What is left to share between the awaiting
+    /// code and the cancellation handler is the handler's key, in a word on this frame:
+    /// `0` (nothing yet), `key + 1` (registered), or ``AwaitRegistration/cancelled``; whichever of
+    /// the two comes second removes the handler.
     @inlinable
     func valueWhenSettled(isolation: isolated (any Actor)? = #isolation) async throws -> T {
-        let awaiter = PromiseAwaiter()
-        let settled = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                guard awaiter.install(continuation) else { return }
-                // Runs at once, here, if the promise settled since `value` looked (no key then).
-                if let key = box.observeRemovably({ _ in awaiter.settle() }),
-                   !awaiter.record(handlerKey: key) {
-                    box.removeHandler(key)
+        let registration = AwaitRegistration()
+        let result: Result<T> = await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T>, Never>) in
+                // Resumed at once, here, if the promise settled since `value` looked (no key then).
+                // A task cancelled before it got here has run `onCancel` already: `record` fails.
+                if let key = box.observeRemovably(continuation: continuation),
+                   !registration.record(key) {
+                    // Cancelled meanwhile: take the handler back, unless the promise has run it.
+                    box.removeHandlerReturning(key)?(.rejected(CancellationError()))
                 }
                 abandonIfOrphaned()
             }
         } onCancel: {
-            if let key = awaiter.cancel() {
-                box.removeHandler(key)
+            if let key = registration.cancel() {
+                box.removeHandlerReturning(key)?(.rejected(CancellationError()))
             }
         }
-        guard settled, let result = box.inspect() else {
-            throw CancellationError()
-        }
         return try result.get()
+    }
+}
+
+/// The key of an awaiter's handler, shared by the awaiting code and its cancellation handler
+/// (see `Promise.valueWhenSettled`), in a word on the awaiter's frame: an atomic on Linux, a
+/// lock elsewhere (no `Atomic` below Vow's Apple deployment floor).
+@usableFromInline
+struct AwaitRegistration: ~Copyable, Sendable {
+    /// `0`: nothing happened yet; `key + 1`: the handler is registered under `key`; `cancelled`.
+    @usableFromInline static var cancelled: UInt64 { .max }
+
+    #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
+    @usableFromInline let state: LockedState<UInt64>
+
+    @inlinable
+    init() {
+        state = LockedState(0)
+    }
+
+    /// Records the key of the registered handler.
+    /// - Returns: `false` if the awaiter was cancelled first: the caller takes the handler back.
+    @inlinable
+    borrowing func record(_ key: UInt32) -> Bool {
+        state.withLock { state in
+            guard state != Self.cancelled else { return false }
+            state = UInt64(key) + 1
+            return true
+        }
+    }
+
+    /// Marks the awaiter cancelled.
+    /// - Returns: the key of the handler to take back, if it was registered.
+    @inlinable
+    borrowing func cancel() -> UInt32? {
+        let previous: UInt64 = state.withLock { state in
+            defer { state = Self.cancelled }
+            return state
+        }
+        return Self.key(from: previous)
+    }
+    #else
+    @usableFromInline let state: Atomic<UInt64>
+
+    @inlinable
+    init() {
+        state = Atomic(0)
+    }
+
+    /// Records the key of the registered handler.
+    /// - Returns: `false` if the awaiter was cancelled first: the caller takes the handler back.
+    @inlinable
+    borrowing func record(_ key: UInt32) -> Bool {
+        // Acquire-release: the key is published to, or the cancellation seen from, the other side.
+        state.compareExchange(expected: 0, desired: UInt64(key) + 1, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Marks the awaiter cancelled.
+    /// - Returns: the key of the handler to take back, if it was registered.
+    @inlinable
+    borrowing func cancel() -> UInt32? {
+        Self.key(from: state.exchange(Self.cancelled, ordering: .acquiringAndReleasing))
+    }
+    #endif
+
+    @inlinable
+    static func key(from state: UInt64) -> UInt32? {
+        guard state != 0, state != cancelled else { return nil }
+        return UInt32(truncatingIfNeeded: state - 1)
     }
 }
 
@@ -156,8 +233,9 @@ extension Guarantee {
     /// continuation outright: no state object is needed.
     @inlinable
     func valueWhenSettled(isolation: isolated (any Actor)? = #isolation) async -> T {
-        await withCheckedContinuation { continuation in
-            box.observe { value in continuation.resume(returning: value) }
+        // Unchecked: the box runs each handler exactly once.
+        await withUnsafeContinuation { continuation in
+            _ = box.observeRemovably(continuation: continuation)
         }
     }
 }

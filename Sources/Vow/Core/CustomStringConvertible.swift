@@ -63,13 +63,9 @@ extension Box {
 
     /// The phase for a description; does not count as observing the outcome.
     var phaseForDescription: DescribedPhase<Value> {
-        state.withLock { state in
-            switch state.phase {
-            case .sealed(let value):
-                return .sealed(value)
-            case .pending(let handlers):
-                return .pending(handlerCount: handlers.count)
-            }
+        core.withSlot { slot in
+            if slot.isSealed { return .sealed(Flavor.value(of: slot)) }
+            return .pending(handlerCount: slot.handlerCounts(Value.self).live)
         }
     }
 }

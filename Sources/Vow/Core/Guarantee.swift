@@ -11,7 +11,7 @@ import Dispatch
 /// resolve(42)
 /// ```
 public final class Guarantee<T: Sendable>: Thenable {
-    @usableFromInline let box: Box<T>
+    @usableFromInline let box: Box<GuaranteeBoxFlavor<T>>
 
     /// A pending guarantee, settled internally by a chain link or combinator.
     @inlinable
@@ -46,6 +46,10 @@ public final class Guarantee<T: Sendable>: Thenable {
     @inlinable
     public static func value(_ value: T) -> Guarantee<T> {
         Guarantee(sealed: value)
+    }
+
+    deinit {
+        box.core.slotAtDeinit().destroyContents(fulfilled: T.self)
     }
 
     /// Runs `to` with the (always fulfilled) result once settled: at once, on this thread, if it has.

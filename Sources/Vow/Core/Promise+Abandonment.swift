@@ -24,15 +24,15 @@ extension Promise {
         #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
         // No atomic mark here: record the orphan in the box, in the same critical section that
         // looks for waiting handlers.
-        let isWatched = box.state.withLock { state in
-            guard case .pending(let handlers) = state.phase else { return false }
-            if handlers.count > 0 { return true }
-            state.isOrphaned = true
+        let isWatched = box.core.withSlot { slot in
+            guard !slot.isSealed else { return false }
+            if slot.kind != BoxSlot.pendingNone { return true }
+            slot.flags |= BoxSlot.orphanedBit
             return false
         }
         if isWatched { abandon() }
         #else
-        guard settlement.recordOrphaned(), !box.hasHandlers else { return abandon() }
+        guard box.core.orphanMark.recordOrphaned(), !box.hasHandlers else { return abandon() }
         #endif
     }
 
@@ -46,9 +46,9 @@ extension Promise {
     @inlinable
     var isOrphaned: Bool {
         #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
-        box.state.withLock { $0.isOrphaned }
+        box.core.withSlot { $0.flags & BoxSlot.orphanedBit != 0 }
         #else
-        settlement.isOrphaned
+        box.core.orphanMark.isOrphaned
         #endif
     }
 

@@ -54,7 +54,7 @@ extension Promise {
             // The token had fired already: its handler ran at once and the work must not start.
             guard isPending else { return }
         }
-        let resolver = Resolver(self, cancellation: token)
+        let resolver = CancellableResolver(self, cancellation: token)
         do {
             try body(resolver)
         } catch {

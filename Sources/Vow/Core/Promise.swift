@@ -19,11 +19,9 @@ import Synchronization
 ///
 /// Each promise is a single allocation holding its state and its lock.
 public final class Promise<T: Sendable>: Thenable, CatchMixin {
-    // Declared first, so its offset is fixed and `deinit` reaches it without generic metadata.
-    @usableFromInline let settlement: SettlementMark
-    /// Seal it only through `seal(_:)`, which keeps `settlement` in step (unhandled-rejection
-    /// reports depend on it).
-    @usableFromInline let box: Box<Result<T>>
+    /// Declared first, so its offset is fixed and `deinit` reaches it without generic metadata.
+    /// Seal it through `seal(_:)`, which refuses a second seal without taking the box's lock.
+    @usableFromInline let box: Box<PromiseBoxFlavor<T>>
     #if DEBUG
     @usableFromInline let creationSite: CreationSite?
     #endif
@@ -31,7 +29,6 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// A pending promise, settled internally by a chain link or combinator.
     @inlinable
     init(pendingAt site: CreationSite?) {
-        settlement = SettlementMark()
         box = Box()
         #if DEBUG
         creationSite = site
@@ -41,7 +38,6 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// A promise settled from the start; `site` is where its chain began (debug builds).
     @inlinable
     init(sealed result: Result<T>, at site: CreationSite? = nil) {
-        settlement = SettlementMark(sealedWith: result)
         box = Box(sealed: result)
         #if DEBUG
         creationSite = site
@@ -57,7 +53,6 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         file: StaticString = #fileID,
         line: UInt = #line
     ) {
-        settlement = SettlementMark()
         box = Box()
         #if DEBUG
         creationSite = CreationSite(file: file, line: line)
@@ -134,10 +129,8 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     func seal(_ result: Result<T>) -> Bool {
         // Already sealed: answer without the box, whose generic code is slow where unspecialized
         // (a resolver's deinit tries to seal every promise it made).
-        guard !settlement.isSealed else { return false }
-        guard box.seal(result) else { return false }
-        settlement.recordSeal(rejected: result.isRejected)
-        return true
+        guard !box.core.isSealedHint else { return false }
+        return box.seal(result)
     }
 
     /// Settles as the thenable `body` returns, or rejects with what it throws: the shared work of
@@ -172,11 +165,14 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     }
 
     deinit {
-        // Swift runs a generic class's deinit unspecialized, where reading the box costs several
-        // generic-metadata lookups: skip that for promises that were never rejected (or left
-        // pending by a dropped resolver).
-        guard settlement.wasRejected || isOrphaned else { return }
-        reportIfUnhandledRejection()
+        // Swift runs a generic class's deinit unspecialized, where reading the box as a
+        // `Result<T>` costs generic-metadata lookups: skip that for promises that were never
+        // rejected (or left pending by a dropped resolver). Destroying the contents needs only
+        // `T`'s metadata, which the object carries.
+        if box.core.wasRejectedHint || isOrphaned {
+            reportIfUnhandledRejection()
+        }
+        box.core.slotAtDeinit().destroyContents(fulfilled: T.self)
     }
 
     /// Reports a rejection nobody observed. Kept out of line so that the metadata its generic code
@@ -208,63 +204,24 @@ extension Promise where T == Void {
     }
 }
 
-/// Whether a promise has sealed, and with a rejection, readable without generic metadata.
+/// Whether a promise's resolver went while it was pending with nothing waiting on it
+/// (Promise+Abandonment.swift), readable without the box's lock.
 ///
-/// Set once the box has sealed (a sealed box never unseals), so `Promise.seal` can refuse a
-/// second seal at once and `Promise.deinit` can skip the unhandled-rejection check, whose generic
-/// code is slow, for every promise that was never rejected. The box stays the authority: a clear
-/// mark only means "ask the box". The last release of a promise orders every earlier store before
-/// its `deinit`, so relaxed atomics suffice.
+/// Set from outside the box's lock, so it has its own byte: the box's flags are written with
+/// plain stores under the lock. Where there is no `Atomic` (Apple platforms, whose floor is
+/// below it, and `VOW_FORCE_PORTABLE_LOCKS`) the box records the orphan under its lock instead.
 @usableFromInline
-struct SettlementMark: ~Copyable, Sendable {
+struct OrphanMark: ~Copyable, Sendable {
     #if canImport(Darwin) || VOW_FORCE_PORTABLE_LOCKS
-    // `Atomic` needs macOS 15 / iOS 18, above Vow's floor: always ask the box there (and on Linux
-    // when `VOW_FORCE_PORTABLE_LOCKS` selects the Apple-platform structure, so CI tests this path).
     @inlinable init() {}
-
-    @inlinable init(sealedWith result: Result<some Any>) {}
-
-    @inlinable func recordSeal(rejected: Bool) {}
-
-    @inlinable var isSealed: Bool { false }
-
-    @inlinable var wasRejected: Bool { true }
-
     #else
-    @usableFromInline static var sealedBit: UInt8 { 1 }
-    @usableFromInline static var rejectedBit: UInt8 { 2 }
-    /// Its resolver was deallocated while it was pending and nothing waited on it
-    /// (Promise+Abandonment.swift).
     @usableFromInline static var orphanedBit: UInt8 { 4 }
 
     @usableFromInline let bits: Atomic<UInt8>
 
-    /// Pending.
     @inlinable
     init() {
         bits = Atomic(0)
-    }
-
-    /// Sealed from birth with `result`.
-    @inlinable
-    init(sealedWith result: Result<some Any>) {
-        bits = Atomic(result.isRejected ? Self.sealedBit | Self.rejectedBit : Self.sealedBit)
-    }
-
-    /// Records that the box has just sealed.
-    @inlinable
-    func recordSeal(rejected: Bool) {
-        bits.bitwiseOr(rejected ? Self.sealedBit | Self.rejectedBit : Self.sealedBit, ordering: .relaxed)
-    }
-
-    @inlinable
-    var isSealed: Bool {
-        bits.load(ordering: .relaxed) & Self.sealedBit != 0
-    }
-
-    @inlinable
-    var wasRejected: Bool {
-        bits.load(ordering: .relaxed) & Self.rejectedBit != 0
     }
 
     /// Records that the resolver has gone; `true` (recorded).

@@ -6,41 +6,47 @@
 /// pending, the promise is rejected with `VowError.abandoned` as soon as anything waits on it (at
 /// once if something already does), so nothing waits forever; `conf.diagnosticHandler` then
 /// receives `Diagnostic.abandoned`.
-public final class Resolver<T: Sendable>: Sendable {
+// @unchecked: immutable (`let` properties only); not final, for ``CancellableResolver``, which a
+// checked `Sendable` class cannot allow. Nothing outside Vow can subclass it (it is not `open`).
+public class Resolver<T: Sendable>: @unchecked Sendable {
     @usableFromInline let promise: Promise<T>
-    /// The token given to `Promise(cancellation:resolver:)`, which `onCancel(_:)` registers on;
-    /// ``CancellationToken/none`` for every other resolver. Stored here, rather than in a wrapper
-    /// type, so that the body's `seal` stays a `Resolver<T>` and PromiseKit code passes it on.
-    @usableFromInline let cancellation: CancellationToken
 
     @usableFromInline
-    init(_ promise: Promise<T>, cancellation: CancellationToken = .none) {
+    init(_ promise: Promise<T>) {
         self.promise = promise
-        self.cancellation = cancellation
+    }
+
+    /// The token given to `Promise(cancellation:resolver:)`, which `onCancel(_:)` registers on;
+    /// ``CancellationToken/none`` for every other resolver. Only that initializer's resolvers
+    /// (a ``CancellableResolver``) store one, so that the common resolver is a 24-byte object; the
+    /// body's `seal` stays a `Resolver<T>` either way, and PromiseKit code passes it on.
+    @usableFromInline
+    var cancellation: CancellationToken {
+        .none
     }
 
     deinit {
-        // Nearly every resolver outlives a settled promise: answer from the settlement mark before
-        // boxing an error (an allocation) for the rare abandoned one.
-        guard !promise.settlement.isSealed else { return }
+        // Nearly every resolver outlives a settled promise: answer from the box's sealed hint
+        // before boxing an error (an allocation) for the rare abandoned one.
+        guard !promise.box.core.isSealedHint else { return }
         promise.resolverDeallocated()
     }
 
     /// Fulfills the promise with `value`.
     @inlinable
-    public func fulfill(_ value: T) {
+    public final func fulfill(_ value: T) {
         resolve(.fulfilled(value))
     }
 
     /// Rejects the promise with `error`.
     @inlinable
-    public func reject(_ error: Error) {
+    public final func reject(_ error: Error) {
         resolve(.rejected(error))
     }
 
     /// Settles the promise with `result`.
     @inlinable
-    public func resolve(_ result: Result<T>) {
+    public final func resolve(_ result: Result<T>) {
         if !promise.seal(result) {
             reportResolvedTwice()
         }
@@ -49,7 +55,7 @@ public final class Resolver<T: Sendable>: Sendable {
     /// Settles the promise from a Cocoa-style `(T?, Error?)` callback: the error wins; with neither
     /// value nor error the promise is rejected with `PMKError.invalidCallingConvention`.
     @inlinable
-    public func resolve(_ value: T?, _ error: Error?) {
+    public final func resolve(_ value: T?, _ error: Error?) {
         if let error {
             reject(error)
         } else if let value {
@@ -61,7 +67,7 @@ public final class Resolver<T: Sendable>: Sendable {
 
     /// Settles the promise from a `(T, Error?)` callback: rejected if there is an error.
     @inlinable
-    public func resolve(_ value: T, _ error: Error?) {
+    public final func resolve(_ value: T, _ error: Error?) {
         if let error {
             reject(error)
         } else {
@@ -71,18 +77,18 @@ public final class Resolver<T: Sendable>: Sendable {
 
     /// Settles the promise from an `(Error?, T?)` callback, as `resolve(_:_:)` with the order swapped.
     @inlinable
-    public func resolve(_ error: Error?, _ value: T?) {
+    public final func resolve(_ error: Error?, _ value: T?) {
         resolve(value, error)
     }
 
     /// Settles the promise with a standard library `Result`, whatever its error type.
     @inlinable
-    public func resolve<Failure: Error>(_ result: Swift.Result<T, Failure>) {
+    public final func resolve<Failure: Error>(_ result: Swift.Result<T, Failure>) {
         resolve(Result(result))
     }
 
     @usableFromInline
-    func reportResolvedTwice() {
+    final func reportResolvedTwice() {
         // A producer that finishes after its token cancelled the promise is expected, not misuse.
         if cancellation.isCancellationRequested,
            case .rejected(VowError.cancelled)? = promise.box.inspectWithoutObserving() {
@@ -95,17 +101,36 @@ public final class Resolver<T: Sendable>: Sendable {
 extension Resolver where T == Void {
     /// Fulfills the promise.
     @inlinable
-    public func fulfill() {
+    public final func fulfill() {
         resolve(.fulfilled(()))
     }
 
     /// Fulfills the promise, or rejects it if `error` is not `nil`.
     @inlinable
-    public func resolve(_ error: Error?) {
+    public final func resolve(_ error: Error?) {
         if let error {
             reject(error)
         } else {
             fulfill()
         }
+    }
+}
+
+/// The resolver of `Promise(cancellation:resolver:)`: a ``Resolver`` that also holds the token its
+/// `onCancel(_:)` registers on.
+@usableFromInline
+final class CancellableResolver<T: Sendable>: Resolver<T>, @unchecked Sendable {
+    // @unchecked as its superclass: immutable.
+    @usableFromInline let token: CancellationToken
+
+    @usableFromInline
+    init(_ promise: Promise<T>, cancellation token: CancellationToken) {
+        self.token = token
+        super.init(promise)
+    }
+
+    @usableFromInline
+    override var cancellation: CancellationToken {
+        token
     }
 }

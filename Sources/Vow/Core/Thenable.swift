@@ -42,6 +42,12 @@ extension Thenable {
                 do {
                     let returned = try body(value)
                     if let returnedResult = returned.result {
+                        // A fulfilled promise is passed on as it is: it can no longer change,
+                        // and a copy would cost an allocation. (A rejected one is copied, so
+                        // that the chain's end, not `returned`, answers for the rejection.)
+                        if returnedResult.isFulfilled, let promise = returned as? Promise<U.T> {
+                            return promise
+                        }
                         return Promise(sealed: returnedResult, at: chainCreationSite)
                     }
                     let next = Promise<U.T>(pendingAt: chainCreationSite)
@@ -54,13 +60,24 @@ extension Thenable {
                 return Promise(sealed: .rejected(error), at: chainCreationSite)
             }
         }
-        let dispatcher = Dispatcher(on, flags)
         let next = Promise<U.T>(pendingAt: chainCreationSite)
+        guard on != nil else {
+            // `on: nil`: run right here, without packing the work into a closure for a queue; the
+            // handler captures only what it uses.
+            pipe { result in
+                switch result {
+                case .fulfilled(let value):
+                    next.adopt { try body(value) }
+                case .rejected(let error):
+                    next.seal(.rejected(error))
+                }
+            }
+            return next
+        }
+        let dispatcher = Dispatcher(on, flags)
         pipe { result in
             switch result {
             case .fulfilled(let value):
-                // `on: nil`: run right here, without packing the work into a closure for a queue.
-                guard dispatcher.queue != nil else { return next.adopt { try body(value) } }
                 dispatcher.dispatch { next.adopt { try body(value) } }
             case .rejected(let error):
                 next.seal(.rejected(error))
@@ -92,13 +109,24 @@ extension Thenable {
                 return Promise(sealed: .rejected(error), at: chainCreationSite)
             }
         }
-        let dispatcher = Dispatcher(on, flags)
         let next = Promise<U>(pendingAt: chainCreationSite)
+        guard on != nil else {
+            // `on: nil`: run right here, without packing the work into a closure for a queue; the
+            // handler captures only what it uses.
+            pipe { result in
+                switch result {
+                case .fulfilled(let value):
+                    next.fulfill { try transform(value) }
+                case .rejected(let error):
+                    next.seal(.rejected(error))
+                }
+            }
+            return next
+        }
+        let dispatcher = Dispatcher(on, flags)
         pipe { result in
             switch result {
             case .fulfilled(let value):
-                // `on: nil`: run right here, without packing the work into a closure for a queue.
-                guard dispatcher.queue != nil else { return next.fulfill { try transform(value) } }
                 dispatcher.dispatch { next.fulfill { try transform(value) } }
             case .rejected(let error):
                 next.seal(.rejected(error))
@@ -140,7 +168,45 @@ extension Thenable {
         flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> Void
     ) -> Promise<Void> {
-        map(on: on, flags: flags, body)
+        // Written out rather than as `map(on:flags:body)`: passing `body` as a `(T) throws -> U`
+        // with `U == Void` wraps it in a reabstraction thunk, an allocation on every call.
+        if on == nil, let settled = result, let trampoline = Trampoline.enterIfShallow() {
+            defer { trampoline.leave() }
+            switch settled {
+            case .fulfilled(let value):
+                do {
+                    try body(value)
+                    return Promise(sealed: .fulfilled(()))
+                } catch {
+                    return Promise(sealed: .rejected(error), at: chainCreationSite)
+                }
+            case .rejected(let error):
+                return Promise(sealed: .rejected(error), at: chainCreationSite)
+            }
+        }
+        let next = Promise<Void>(pendingAt: chainCreationSite)
+        guard on != nil else {
+            // `on: nil`: run right here; the handler captures only what it uses.
+            pipe { result in
+                switch result {
+                case .fulfilled(let value):
+                    next.fulfill { try body(value) }
+                case .rejected(let error):
+                    next.seal(.rejected(error))
+                }
+            }
+            return next
+        }
+        let dispatcher = Dispatcher(on, flags)
+        pipe { result in
+            switch result {
+            case .fulfilled(let value):
+                dispatcher.dispatch { next.fulfill { try body(value) } }
+            case .rejected(let error):
+                next.seal(.rejected(error))
+            }
+        }
+        return next
     }
 
     /// Runs `body` with the value on `on`, then passes the value on unchanged.
