@@ -29,7 +29,8 @@ extension MigrationIndex {
             summaries.append(contentsOf: slots.summaries)
             start += batch.count
         }
-        return MigrationIndex(summaries: summaries)
+        // Every file of the run is in it, so nothing is joined later: the summaries are not kept.
+        return MigrationIndex(summaries: summaries, keepsSummaries: false)
     }
 }
 
