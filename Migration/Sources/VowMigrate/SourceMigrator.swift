@@ -63,7 +63,7 @@ public enum SourceMigrator {
             knowledge = index
         } else {
             let summary = MigrationIndex.summarize(tree: textTree, fileName: fileName, isContext: false)
-            knowledge = index?.adding(summary) ?? MigrationIndex(summaries: [summary], keepsSummaries: false)
+            knowledge = index?.adding(summary) ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading)
         }
         var rewrite = FileRewrite(source: text, fileName: fileName, tree: textTree, converter: textConverter, options: options, target: target,
                                   index: knowledge)

@@ -198,7 +198,7 @@ struct VowMigrateCommand: ParsableCommand {
             let migrated = Set(discovery.paths)
             migrationRun.index = MigrationIndex.build(files: discovery.paths,
                                                       context: contextDiscovery.paths.filter { !migrated.contains($0) },
-                                                      jobs: migrationRun.jobs)
+                                                      jobs: migrationRun.jobs, reading: options.indexReading)
         }
         let runProgress = RunProgress(totalFiles: discovery.files.count, totalBytes: discovery.totalBytes)
         let progress = ProgressLine(progress: runProgress)

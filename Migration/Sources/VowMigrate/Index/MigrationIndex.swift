@@ -195,6 +195,23 @@ public struct MigrationIndex: Sendable {
     private var summaries: [FileSummary]? = []
     /// What each type inherits (qualified and simple names), kept for a file joined later.
     private var inheritance: [String: Set<String>] = [:]
+    /// Which completion-handler functions are read into summaries.
+    public private(set) var reading = FunctionReading.all
+    /// Base names that some function hands its handler to, for `reading == .handOffTargets`.
+    private var handOffTargets: Set<String> = []
+
+    /// Which completion-handler functions an index reads into a ``CompletionFunctionSummary``
+    /// (each one is read with the whole tree's typealiases: its declaration parsed again, its
+    /// alternatives named).
+    public enum FunctionReading: Sendable, Equatable {
+        /// Every one: what the call-site stage and a lookup of any function by name need.
+        case all
+        /// Only the functions that some function of the tree hands its handler to
+        /// (`fetch(id: id, completion: completion)`, by base name): all that adding or converting
+        /// declarations asks of the index (the verdict of a callee a handler is handed to).
+        /// ``completionFunctions(baseName:)`` finds no other function in such an index.
+        case handOffTargets
+    }
 
     struct DeclaredFunction: Sendable, Equatable {
         var isAsync: Bool
@@ -375,9 +392,13 @@ extension MigrationIndex {
     /// text and handler use): what a run over a whole tree needs, since every file of the run is
     /// in the index, at a fraction of the memory. ``adding(_:)`` then joins a new file to what
     /// is there instead of rebuilding from every summary.
-    public init(summaries: some Sequence<FileSummary>, keepsSummaries: Bool) {
+    ///
+    /// `reading: .handOffTargets` reads only the completion-handler functions that a handler is
+    /// handed to, for a run that adds or converts declarations and asks nothing else of them.
+    public init(summaries: some Sequence<FileSummary>, keepsSummaries: Bool, reading: FunctionReading = .all) {
         let list = Array(summaries)
         self.summaries = keepsSummaries ? list : nil
+        self.reading = reading
         join(list)
     }
 
@@ -444,8 +465,16 @@ extension MigrationIndex {
         // A body that hands its handler to no function has its verdict at once, the one the
         // resolution would give it (a callee's verdict is read from the summary then).
         var uses: [String: HandlerUse] = [:]
+        if reading == .handOffTargets {
+            for summary in summaries {
+                for record in summary.functions where record.mayBeCompletionFunction {
+                    for use in record.handlerUses.values { handOffTargets.formUnion(use.handOffs.map(\.baseName)) }
+                }
+            }
+        }
         for summary in summaries {
             for record in summary.functions where record.mayBeCompletionFunction {
+                if reading == .handOffTargets && !handOffTargets.contains(Self.baseName(of: record.swiftName)) { continue }
                 guard var function = readCompletionFunction(record, file: summary.file, isContext: summary.isContext) else { continue }
                 if function.skipReason == nil, let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
                     if use.handOffs.isEmpty {
@@ -476,6 +505,12 @@ extension MigrationIndex {
         }
     }
 
+    /// `fetchUser` for `fetchUser(id:completion:)`, as a call (and ``HandlerUse/HandOff``) names it.
+    static func baseName(of swiftName: String) -> String {
+        let name = swiftName.firstIndex(of: "(").map { String(swiftName[..<$0]) } ?? swiftName
+        return name.filter { $0 != "`" }
+    }
+
     /// This index with one more file: rebuilt from every summary, or, for an index built
     /// without them, the file joined to what is there (a file it already holds is not added twice).
     /// Meant for a file the index was not built from.
@@ -486,7 +521,7 @@ extension MigrationIndex {
             index.join([summary])
             return index
         }
-        return MigrationIndex(summaries: summaries.filter { $0.file != summary.file } + [summary])
+        return MigrationIndex(summaries: summaries.filter { $0.file != summary.file } + [summary], keepsSummaries: true, reading: reading)
     }
 
     /// The one-file index `SourceMigrator` uses when it is given none.
@@ -600,5 +635,14 @@ public struct FileSummary: Sendable {
         var mayBeCompletionFunction: Bool
         var location: MigrationIndex.Location
         var handlerUses: [String: HandlerUse]
+    }
+}
+
+extension MigrationOptions {
+    /// The completion-handler functions a run with these options asks the index about: all of
+    /// them when it converts call sites (or whole functions, `replace`), else only those that a
+    /// handler is handed to.
+    public var indexReading: MigrationIndex.FunctionReading {
+        stage == .declarations && !replace ? .handOffTargets : .all
     }
 }
