@@ -158,7 +158,7 @@ public struct MigrationRun: Sendable {
     /// Files processed at once; 1 runs everything on the calling thread.
     public var jobs: Int
     public var batchSize: Int
-    /// What the whole tree declares (``MigrationIndex/build(files:context:jobs:)``); nil reads each
+    /// What the whole tree declares (``MigrationIndex/build(files:context:jobs:batchSize:reading:)``); nil reads each
     /// file on its own.
     public var index: MigrationIndex?
 

@@ -11,7 +11,10 @@ import SwiftSyntax
 /// and ``init(summaries:)`` joins the summaries. Files named with `--context` are summarized with
 /// `isContext: true`: they add knowledge and are never rewritten. The index holds summaries only
 /// (names, type text, locations), never syntax trees, so its size follows the number of
-/// declarations, not the size of the sources.
+/// declarations, not the size of the sources. A run's index
+/// (``init(summaries:keepsSummaries:reading:)`` with `keepsSummaries: false`) drops the per-file
+/// summaries once joined, and for a run that only adds alternatives reads in full only the
+/// functions some handler is handed to (``FunctionReading/handOffTargets``).
 ///
 /// ## What it knows
 /// - **Typealiases**, generic (`typealias Completion<T> = (Result<T, Error>) -> Void`), nested in
@@ -191,7 +194,7 @@ public struct MigrationIndex: Sendable {
     /// Files the index was built from.
     public private(set) var files: Set<String> = []
     /// The summaries it was built from (text and locations only), for ``adding(_:)`` to rebuild
-    /// from; nil for an index built without them (``init(summaries:keepsSummaries:)``).
+    /// from; nil for an index built without them (``init(summaries:keepsSummaries:reading:)``).
     private var summaries: [FileSummary]? = []
     /// What each type inherits (qualified and simple names), kept for a file joined later.
     private var inheritance: [String: Set<String>] = [:]
