@@ -58,9 +58,12 @@ public enum SourceMigrator {
             return FileMigration(output: text, changed: text != source, findings: findings)
         }
 
-        var knowledge = index ?? MigrationIndex()
-        if !knowledge.files.contains(fileName) {
-            knowledge = knowledge.adding(MigrationIndex.summarize(tree: textTree, fileName: fileName, isContext: false))
+        let knowledge: MigrationIndex
+        if let index, index.files.contains(fileName) {
+            knowledge = index
+        } else {
+            let summary = MigrationIndex.summarize(tree: textTree, fileName: fileName, isContext: false)
+            knowledge = index?.adding(summary) ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading)
         }
         var rewrite = FileRewrite(source: text, fileName: fileName, tree: textTree, converter: textConverter, options: options, target: target,
                                   index: knowledge)

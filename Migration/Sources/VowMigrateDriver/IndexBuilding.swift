@@ -6,7 +6,9 @@ extension MigrationIndex {
     /// cores, before anything is rewritten. Only summaries are kept, so memory follows the number
     /// of declarations, not the size of the tree. A file that cannot be read or is not UTF-8 adds
     /// nothing here (read with ``SourceText``, as the run reads it); the run reports it when it gets to it.
-    public static func build(files: [String], context: [String], jobs: Int, batchSize: Int = 64) -> MigrationIndex {
+    /// `reading` says which completion-handler functions are read in full (``MigrationOptions/indexReading``).
+    public static func build(files: [String], context: [String], jobs: Int, batchSize: Int = 64,
+                             reading: FunctionReading = .all) -> MigrationIndex {
         let all = files.map { ($0, false) } + context.map { ($0, true) }
         var summaries: [FileSummary] = []
         summaries.reserveCapacity(all.count)
@@ -29,7 +31,8 @@ extension MigrationIndex {
             summaries.append(contentsOf: slots.summaries)
             start += batch.count
         }
-        return MigrationIndex(summaries: summaries)
+        // Every file of the run is in it, so nothing is joined later: the summaries are not kept.
+        return MigrationIndex(summaries: summaries, keepsSummaries: false, reading: reading)
     }
 }
 

@@ -158,7 +158,7 @@ public struct MigrationRun: Sendable {
     /// Files processed at once; 1 runs everything on the calling thread.
     public var jobs: Int
     public var batchSize: Int
-    /// What the whole tree declares (``MigrationIndex/build(files:context:jobs:)``); nil reads each
+    /// What the whole tree declares (``MigrationIndex/build(files:context:jobs:batchSize:reading:)``); nil reads each
     /// file on its own.
     public var index: MigrationIndex?
 
@@ -204,14 +204,12 @@ public struct MigrationRun: Sendable {
         progress?.begin(file.path, size: file.size)
         defer { progress?.finish(file.path, size: file.size) }
         let path = file.path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return FileReport(path: path, changed: false, lines: 0, findings: [], error: "cannot be read")
-        }
         let source: SourceText
-        do {
-            source = try SourceText(decoding: [UInt8](data))
-        } catch {
-            return FileReport(path: path, changed: false, lines: 0, findings: [], error: error.description)
+        switch Self.read(path) {
+        case .success(let text):
+            source = text
+        case .failure(let error):
+            return FileReport(path: path, changed: false, lines: 0, findings: [], error: error.reason)
         }
         let migration = SourceMigrator.migrate(source: source.text, fileName: path, options: options, index: index) { stage in
             progress?.stage(path, stage.name, fraction: stage.fraction)
@@ -239,6 +237,23 @@ public struct MigrationRun: Sendable {
             break
         }
         return report
+    }
+}
+
+extension MigrationRun {
+    struct ReadError: Error {
+        var reason: String
+    }
+
+    /// The file's text, decoded. The bytes read are dropped on return, before the migration
+    /// starts (kept in the caller's scope, they were one more copy of the file at its peak).
+    static func read(_ path: String) -> Result<SourceText, ReadError> {
+        guard let data = FileManager.default.contents(atPath: path) else { return .failure(ReadError(reason: "cannot be read")) }
+        do {
+            return .success(try SourceText(decoding: [UInt8](data)))
+        } catch {
+            return .failure(ReadError(reason: error.description))
+        }
     }
 }
 

@@ -193,18 +193,18 @@ struct VowMigrateCommand: ParsableCommand {
         var migrationRun = MigrationRun(options: options, mode: mode, includeDiffs: mode == .diff,
                                         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let contextPaths = contextDiscovery.paths.filter { !Set(discovery.paths).contains($0) }
-        // One file under 2 MB with no context and no PromiseKit switch: the run adds the file's own
-        // summary from the tree it parses anyway, the same summary as an index pass would read
-        // (same text, same whole-file tree), so the file is not parsed a second time for it.
+        // One file with no context and no PromiseKit switch: the run adds the file's own summary
+        // from what it parses anyway, the same summary as an index pass would read (the same
+        // whole-file tree, or for a file of 2 MB or more the same pieces, read by the first pass
+        // of `ChunkedMigration`), so the file is not parsed a second time for it.
         let singleFile = discovery.files.count == 1 && contextPaths.isEmpty && !fromPromiseKit
-            && discovery.totalBytes < 2 * 1_048_576
         if to != nil && !singleFile {
             // Read through the same discovery (links followed, duplicates dropped) and decoding
             // (byte order mark, UTF-8 checked) as the files migrated.
             let migrated = Set(discovery.paths)
             migrationRun.index = MigrationIndex.build(files: discovery.paths,
                                                       context: contextDiscovery.paths.filter { !migrated.contains($0) },
-                                                      jobs: migrationRun.jobs)
+                                                      jobs: migrationRun.jobs, reading: options.indexReading)
         }
         let runProgress = RunProgress(totalFiles: discovery.files.count, totalBytes: discovery.totalBytes)
         let progress = ProgressLine(progress: runProgress)

@@ -175,4 +175,110 @@ final class ScaleTests: XCTestCase {
         let requirements = (0..<50).map { "    func f\($0)(completion: @escaping @Sendable (Error?) -> Void)\n\n" }.joined()
         XCTAssertNil(SourceChunks.plan(Array("protocol Api {\n\(requirements)}\n".utf8), targetSize: 100))
     }
+
+    // MARK: - The index a run builds
+
+    /// A run builds its index without keeping the summaries, and for the declaration stage reads
+    /// only the functions a handler is handed to: every fixture, and the multi-file tree, migrate
+    /// exactly as with the full index.
+    func testTheLeanIndexOfARunMigratesEveryFixtureAsTheFullIndex() throws {
+        var files: [(String, String)] = []
+        for name in TestSupport.alternativeFixtureNames {
+            files.append(("\(name)/input.swift", try TestSupport.fixture(name, "input.swift")))
+        }
+        let tree = TestSupport.fixturesDirectory.appendingPathComponent("tree-index")
+        for file in TestSupport.swiftFiles(in: tree.appendingPathComponent("Sources")) {
+            files.append(("tree-index/" + file.lastPathComponent, try String(contentsOf: file, encoding: .utf8)))
+        }
+        let summaries = files.map { MigrationIndex.summarize(source: $1, fileName: $0) }
+        let full = MigrationIndex(summaries: summaries)
+        for options in [MigrationOptions(target: .promise), MigrationOptions(target: .async),
+                        MigrationOptions(target: .async, replace: true), MigrationOptions(target: .promise, stage: .all)] {
+            let lean = MigrationIndex(summaries: summaries, keepsSummaries: false, reading: options.indexReading)
+            XCTAssertEqual(lean.reading, options.stage == .declarations && !options.replace ? .handOffTargets : .all)
+            for (name, source) in files {
+                let expected = SourceMigrator.migrate(source: source, fileName: name, options: options, index: full)
+                let actual = SourceMigrator.migrate(source: source, fileName: name, options: options, index: lean)
+                XCTAssertEqual(actual.output, expected.output, "\(name) \(options)")
+                XCTAssertEqual(actual.findings, expected.findings, "\(name) \(options)")
+            }
+        }
+    }
+
+    func testTheLeanIndexReadsTheFunctionsAHandlerIsHandedToWithTheirVerdicts() {
+        let source = """
+        final class S {
+            func twice(completion: @escaping (Error?) -> Void) {
+                completion(nil)
+                completion(nil)
+            }
+            func forward(completion: @escaping (Error?) -> Void) {
+                twice(completion: completion)
+            }
+            func again(completion: @escaping (Error?) -> Void) {
+                forward(completion: completion)
+            }
+            func once(completion: @escaping (Error?) -> Void) {
+                completion(nil)
+            }
+        }
+        """
+        let summary = MigrationIndex.summarize(source: source, fileName: "S.swift")
+        let full = MigrationIndex(summaries: [summary])
+        let lean = MigrationIndex(summaries: [summary], keepsSummaries: false, reading: .handOffTargets)
+        for name in ["twice", "forward"] {
+            XCTAssertEqual(lean.completionFunctions(baseName: name), full.completionFunctions(baseName: name), name)
+            XCTAssertEqual(lean.completionFunctions(baseName: name).count, 1, name)
+        }
+        XCTAssertEqual(lean.completionFunctions(baseName: "forward").first?.handlerCalls,
+                       .mayRepeat(.init(file: "S.swift", line: 7, column: 27)))
+        // Nothing hands a handler to these: not read.
+        XCTAssertEqual(lean.completionFunctions(baseName: "again"), [])
+        XCTAssertEqual(lean.completionFunctions(baseName: "once"), [])
+        XCTAssertEqual(full.completionFunctions(baseName: "once").count, 1)
+        let options = MigrationOptions(target: .promise)
+        let expected = SourceMigrator.migrate(source: source, fileName: "S.swift", options: options, index: full)
+        let actual = SourceMigrator.migrate(source: source, fileName: "S.swift", options: options, index: lean)
+        XCTAssertEqual(actual.output, expected.output)
+        XCTAssertEqual(actual.findings, expected.findings)
+        XCTAssertEqual(actual.findings.filter { $0.kind == .skipped }.map(\.function), ["twice(completion:)", "forward(completion:)", "again(completion:)"])
+    }
+
+    /// An index built without its summaries joins a file it was not built from to what it has.
+    func testALeanIndexJoinsAFileItWasNotBuiltFrom() {
+        let types = """
+        typealias Loaded = (Result<Int, Error>) -> Void
+
+        final class Download: Sendable {
+            func cancel() {}
+        }
+        """
+        let service = """
+        final class Service {
+            func fetch(id: Int, completion: @escaping @Sendable Loaded) {
+                completion(.success(id))
+            }
+            func start(completion: @escaping @Sendable (Error?) -> Void) -> Download {
+                completion(nil)
+                return Download()
+            }
+        }
+        """
+        let typesSummary = MigrationIndex.summarize(source: types, fileName: "Types.swift")
+        let serviceSummary = MigrationIndex.summarize(source: service, fileName: "Service.swift")
+        let lean = MigrationIndex(summaries: [typesSummary], keepsSummaries: false).adding(serviceSummary)
+        let full = MigrationIndex(summaries: [typesSummary, serviceSummary])
+        XCTAssertEqual(lean.files, ["Types.swift", "Service.swift"])
+        XCTAssertEqual(lean.allCompletionFunctions, full.allCompletionFunctions)
+        for target in MigrationTarget.allCases {
+            let options = MigrationOptions(target: target)
+            let expected = SourceMigrator.migrate(source: service, fileName: "Service.swift", options: options, index: full)
+            let actual = SourceMigrator.migrate(source: service, fileName: "Service.swift", options: options, index: lean)
+            XCTAssertEqual(actual.output, expected.output)
+            XCTAssertEqual(actual.findings, expected.findings)
+            XCTAssertTrue(actual.output.contains("Promise<Int>") || actual.output.contains("async throws -> Int"), actual.output)
+        }
+        // A file it holds already is not joined twice.
+        XCTAssertEqual(lean.adding(serviceSummary).allCompletionFunctions, lean.allCompletionFunctions)
+    }
 }

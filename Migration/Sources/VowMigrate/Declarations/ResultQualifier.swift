@@ -29,6 +29,8 @@ final class ResultQualifier: SyntaxVisitor {
 
     /// `Result<` in generated text, spelled `Swift.Result<` unless already qualified.
     static func qualifyingBareResult(in text: String) -> String {
+        // Most generated text has no `Result<`: a byte search says so without the Character search.
+        guard text.hasSubstring("Result<") else { return text }
         var output = ""
         var rest = Substring(text)
         while let range = rest.firstRange(of: "Result<") {

@@ -66,18 +66,19 @@ struct HandlerUseAnalyzer {
         self.converter = converter
     }
 
-    /// A range of call counts over a set of paths, with witnesses.
+    /// A range of call counts over a set of paths, with witnesses: UTF-8 offsets in the file,
+    /// made locations only for the verdict (so combining paths copies no strings).
     struct Calls {
         var minimum = 0
         var maximum = 0
-        var firstCall: MigrationIndex.Location?
-        var repeatAt: MigrationIndex.Location?
-        var missingAt: MigrationIndex.Location?
+        var firstCall: Int?
+        var repeatAt: Int?
+        var missingAt: Int?
 
         static let zero = Calls()
 
-        static func one(at location: MigrationIndex.Location) -> Calls {
-            Calls(minimum: 1, maximum: 1, firstCall: location)
+        static func one(at place: Int) -> Calls {
+            Calls(minimum: 1, maximum: 1, firstCall: place)
         }
 
         /// These calls, then those.
@@ -130,20 +131,29 @@ struct HandlerUseAnalyzer {
     }
 
     private func location(of node: some SyntaxProtocol) -> MigrationIndex.Location {
-        let place = node.startLocation(converter: converter)
-        return MigrationIndex.Location(file: fileName, line: place.line, column: place.column)
+        location(at: place(of: node))
+    }
+
+    /// Where the node starts, after its leading trivia (where `startLocation` puts it).
+    private func place(of node: some SyntaxProtocol) -> Int {
+        node.positionAfterSkippingLeadingTrivia.utf8Offset
+    }
+
+    private func location(at place: Int) -> MigrationIndex.Location {
+        let location = converter.location(for: AbsolutePosition(utf8Offset: place))
+        return MigrationIndex.Location(file: fileName, line: location.line, column: location.column)
     }
 
     /// The use of the handler by a whole function body.
     mutating func analyze(body: CodeBlockSyntax) -> HandlerUse {
         var paths = block(Array(body.statements), inClosure: false)
         if var falling = paths.falling, falling.minimum == 0, falling.missingAt == nil {
-            falling.missingAt = location(of: body.rightBrace)
+            falling.missingAt = place(of: body.rightBrace)
             paths.falling = falling
         }
         let total = paths.all
-        return HandlerUse(minimum: total.minimum, maximum: total.maximum, repeatAt: total.repeatAt,
-                          missingAt: total.missingAt, handOffs: handOffs, referenced: referenced)
+        return HandlerUse(minimum: total.minimum, maximum: total.maximum, repeatAt: total.repeatAt.map(location(at:)),
+                          missingAt: total.missingAt.map(location(at:)), handOffs: handOffs, referenced: referenced)
     }
 
     // MARK: - Statements
@@ -184,7 +194,7 @@ struct HandlerUseAnalyzer {
     private mutating func statement(_ node: StmtSyntax, inClosure: Bool) -> Paths {
         if let returnStatement = node.as(ReturnStmtSyntax.self) {
             var calls = returnStatement.expression.map { self.calls(in: $0, inClosure: inClosure) } ?? .zero
-            if !inClosure && calls.minimum == 0 { calls.missingAt = calls.missingAt ?? location(of: returnStatement) }
+            if !inClosure && calls.minimum == 0 { calls.missingAt = calls.missingAt ?? place(of: returnStatement) }
             return Paths(falling: nil, exiting: calls)
         }
         if let throwStatement = node.as(ThrowStmtSyntax.self) {
@@ -277,11 +287,12 @@ struct HandlerUseAnalyzer {
 
     /// The calls an expression (or any other node) makes, its closures included, in order.
     private mutating func calls(in node: some SyntaxProtocol, inClosure: Bool) -> Calls {
+        // A token has no calls in it (most of the nodes walked are tokens).
+        if node.is(TokenSyntax.self) { return .zero }
         var result = Calls.zero
-        var children = Array(node.children(viewMode: .sourceAccurate))
         if let reference = node.as(DeclReferenceExprSyntax.self), names.contains(reference.baseName.text), reference.argumentNames == nil {
             referenced = true
-            return .one(at: location(of: reference)).then(handOffIfArgument(reference))
+            return .one(at: place(of: reference)).then(handOffIfArgument(reference))
         }
         if let closure = node.as(ClosureExprSyntax.self) {
             var calls = block(Array(closure.statements), inClosure: true).all
@@ -318,11 +329,15 @@ struct HandlerUseAnalyzer {
                 }
                 return result.then(outcomes ?? .zero)
             }
-            children = [Syntax(call.calledExpression), Syntax(call.arguments)]
-                + (call.trailingClosure.map { [Syntax($0)] } ?? [])
-                + call.additionalTrailingClosures.map { Syntax($0.closure) }
+            result = result.then(calls(in: call.calledExpression, inClosure: inClosure))
+            result = result.then(calls(in: call.arguments, inClosure: inClosure))
+            if let trailing = call.trailingClosure { result = result.then(calls(in: trailing, inClosure: inClosure)) }
+            for additional in call.additionalTrailingClosures {
+                result = result.then(calls(in: additional.closure, inClosure: inClosure))
+            }
+            return result
         }
-        for child in children {
+        for child in node.children(viewMode: .sourceAccurate) {
             result = result.then(calls(in: child, inClosure: inClosure))
         }
         return result

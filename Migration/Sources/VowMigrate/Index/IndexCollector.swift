@@ -136,7 +136,7 @@ final class IndexCollector: SyntaxVisitor {
     /// A closure type, or a name that may be a typealias of one (declared anywhere in the tree).
     static func mayBeClosure(_ parameter: FunctionParameterSyntax, name: String) -> Bool {
         let text = parameter.type.trimmedDescription
-        if text.contains("->") || text.contains("@escaping") { return true }
+        if text.hasSubstring("->") || text.hasSubstring("@escaping") { return true }
         let words = "\(parameter.firstName.text) \(name) \(text)"
         return CompletionFunctionReader.isCompletionName(words) || words.lowercased().hasSubstring("fail")
             || words.lowercased().hasSubstring("success") || text.hasSuffix("Handler") || text.hasSuffix("Handler?")

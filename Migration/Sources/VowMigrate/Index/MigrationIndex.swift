@@ -11,7 +11,10 @@ import SwiftSyntax
 /// and ``init(summaries:)`` joins the summaries. Files named with `--context` are summarized with
 /// `isContext: true`: they add knowledge and are never rewritten. The index holds summaries only
 /// (names, type text, locations), never syntax trees, so its size follows the number of
-/// declarations, not the size of the sources.
+/// declarations, not the size of the sources. A run's index
+/// (``init(summaries:keepsSummaries:reading:)`` with `keepsSummaries: false`) drops the per-file
+/// summaries once joined, and for a run that only adds alternatives reads in full only the
+/// functions some handler is handed to (``FunctionReading/handOffTargets``).
 ///
 /// ## What it knows
 /// - **Typealiases**, generic (`typealias Completion<T> = (Result<T, Error>) -> Void`), nested in
@@ -190,8 +193,28 @@ public struct MigrationIndex: Sendable {
     private var declarations: [String: [DeclaredFunction]] = [:]
     /// Files the index was built from.
     public private(set) var files: Set<String> = []
-    /// The summaries it was built from (text and locations only), for ``adding(_:)``.
-    private var summaries: [FileSummary] = []
+    /// The summaries it was built from (text and locations only), for ``adding(_:)`` to rebuild
+    /// from; nil for an index built without them (``init(summaries:keepsSummaries:reading:)``).
+    private var summaries: [FileSummary]? = []
+    /// What each type inherits (qualified and simple names), kept for a file joined later.
+    private var inheritance: [String: Set<String>] = [:]
+    /// Which completion-handler functions are read into summaries.
+    public private(set) var reading = FunctionReading.all
+    /// Base names that some function hands its handler to, for `reading == .handOffTargets`.
+    private var handOffTargets: Set<String> = []
+
+    /// Which completion-handler functions an index reads into a ``CompletionFunctionSummary``
+    /// (each one is read with the whole tree's typealiases: its declaration parsed again, its
+    /// alternatives named).
+    public enum FunctionReading: Sendable, Equatable {
+        /// Every one: what the call-site stage and a lookup of any function by name need.
+        case all
+        /// Only the functions that some function of the tree hands its handler to
+        /// (`fetch(id: id, completion: completion)`, by base name): all that adding or converting
+        /// declarations asks of the index (the verdict of a callee a handler is handed to).
+        /// ``completionFunctions(baseName:)`` finds no other function in such an index.
+        case handOffTargets
+    }
 
     struct DeclaredFunction: Sendable, Equatable {
         var isAsync: Bool
@@ -364,10 +387,28 @@ extension MigrationIndex {
     /// extensions and protocol inheritance across files, reads every completion-handler function
     /// with that knowledge, and follows handlers handed from one function to another.
     public init(summaries: some Sequence<FileSummary>) {
-        var functionRecords: [(FileSummary.FunctionRecord, file: String, isContext: Bool)] = []
-        var inheritance: [String: Set<String>] = [:]
-        self.summaries = Array(summaries)
-        for summary in self.summaries {
+        self.init(summaries: summaries, keepsSummaries: true)
+    }
+
+    /// Joins the files' summaries as ``init(summaries:)`` does. With `keepsSummaries: false` the
+    /// index keeps what it resolved from them and drops the rest (each function's declaration
+    /// text and handler use): what a run over a whole tree needs, since every file of the run is
+    /// in the index, at a fraction of the memory. ``adding(_:)`` then joins a new file to what
+    /// is there instead of rebuilding from every summary.
+    ///
+    /// `reading: .handOffTargets` reads only the completion-handler functions that a handler is
+    /// handed to, for a run that adds or converts declarations and asks nothing else of them.
+    public init(summaries: some Sequence<FileSummary>, keepsSummaries: Bool, reading: FunctionReading = .all) {
+        let list = Array(summaries)
+        self.summaries = keepsSummaries ? list : nil
+        self.reading = reading
+        join(list)
+    }
+
+    /// Adds the summaries' declarations, then reads their completion-handler functions with
+    /// everything known so far. Functions already in the index keep their summaries.
+    private mutating func join(_ summaries: [FileSummary]) {
+        for summary in summaries {
             files.insert(summary.file)
             for alias in summary.aliases where aliases[alias.qualifiedName] == nil {
                 aliases[alias.qualifiedName] = alias
@@ -395,9 +436,6 @@ extension MigrationIndex {
                 let key = "\(function.scope)|\(function.swiftName)"
                 declarations[key, default: []].append(DeclaredFunction(isAsync: function.isAsync, returnsVowType: function.returnsVowType,
                                                                         location: function.location))
-                if function.mayBeCompletionFunction {
-                    functionRecords.append((function, summary.file, summary.isContext))
-                }
             }
         }
         // Conformances reach across files: `extension DownloadTask: Cancellable {}` with
@@ -421,26 +459,45 @@ extension MigrationIndex {
         // One array of summaries (the dictionary holds positions): each summary is stored once.
         // Read into locals (the reader holds a copy of this index: appending to a stored array
         // while a copy shares it would copy the array each time).
-        var list: [CompletionFunctionSummary] = []
-        list.reserveCapacity(functionRecords.count)
-        var byBaseName: [String: [Int]] = [:]
+        var list = completionFunctionList
+        completionFunctionList = []
+        let firstNew = list.count
+        var byBaseName = functionsByBaseName
+        functionsByBaseName = [:]
+        // Handlers handed on to other functions: their uses, resolved once every function is read.
+        // A body that hands its handler to no function has its verdict at once, the one the
+        // resolution would give it (a callee's verdict is read from the summary then).
         var uses: [String: HandlerUse] = [:]
-        for (record, file, isContext) in functionRecords {
-            guard let summary = readCompletionFunction(record, file: file, isContext: isContext) else { continue }
-            byBaseName[summary.baseName, default: []].append(list.count)
-            // Handlers handed on to other functions of the tree count as those functions call theirs.
-            if summary.skipReason == nil, let use = record.handlerUses[record.parameterNames[summary.handlerIndex]] {
-                uses[summary.swiftName + "@" + summary.location.description] = use
+        if reading == .handOffTargets {
+            for summary in summaries {
+                for record in summary.functions where record.mayBeCompletionFunction {
+                    for use in record.handlerUses.values { handOffTargets.formUnion(use.handOffs.map(\.baseName)) }
+                }
             }
-            list.append(summary)
         }
-        functionRecords = []
+        for summary in summaries {
+            for record in summary.functions where record.mayBeCompletionFunction {
+                if reading == .handOffTargets && !handOffTargets.contains(Self.baseName(of: record.swiftName)) { continue }
+                guard var function = readCompletionFunction(record, file: summary.file, isContext: summary.isContext) else { continue }
+                if function.skipReason == nil, let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
+                    if use.handOffs.isEmpty {
+                        function.handlerCalls = use.verdict
+                    } else {
+                        uses[function.swiftName + "@" + function.location.description] = use
+                    }
+                }
+                byBaseName[function.baseName, default: []].append(list.count)
+                list.append(function)
+            }
+        }
         completionFunctionList = list
         list = []
         functionsByBaseName = byBaseName
+        guard !uses.isEmpty else { return }
         // Every verdict is worked out from the unresolved summaries, then stored.
         var verdicts: [(Int, HandlerCalls)] = []
-        for (position, summary) in completionFunctionList.enumerated() {
+        for position in firstNew..<completionFunctionList.count {
+            let summary = completionFunctionList[position]
             let key = summary.swiftName + "@" + summary.location.description
             if let use = uses[key] {
                 verdicts.append((position, resolveCalls(use, uses: uses, visiting: [key])))
@@ -451,9 +508,23 @@ extension MigrationIndex {
         }
     }
 
-    /// This index with one more file (rebuilt: meant for a file the index was not built from).
+    /// `fetchUser` for `fetchUser(id:completion:)`, as a call (and ``HandlerUse/HandOff``) names it.
+    static func baseName(of swiftName: String) -> String {
+        let name = swiftName.firstIndex(of: "(").map { String(swiftName[..<$0]) } ?? swiftName
+        return name.filter { $0 != "`" }
+    }
+
+    /// This index with one more file: rebuilt from every summary, or, for an index built
+    /// without them, the file joined to what is there (a file it already holds is not added twice).
+    /// Meant for a file the index was not built from.
     public func adding(_ summary: FileSummary) -> MigrationIndex {
-        MigrationIndex(summaries: summaries.filter { $0.file != summary.file } + [summary])
+        guard let summaries else {
+            if files.contains(summary.file) { return self }
+            var index = self
+            index.join([summary])
+            return index
+        }
+        return MigrationIndex(summaries: summaries.filter { $0.file != summary.file } + [summary], keepsSummaries: true, reading: reading)
     }
 
     /// The one-file index `SourceMigrator` uses when it is given none.
@@ -567,5 +638,14 @@ public struct FileSummary: Sendable {
         var mayBeCompletionFunction: Bool
         var location: MigrationIndex.Location
         var handlerUses: [String: HandlerUse]
+    }
+}
+
+extension MigrationOptions {
+    /// The completion-handler functions a run with these options asks the index about: all of
+    /// them when it converts call sites (or whole functions, `replace`), else only those that a
+    /// handler is handed to.
+    public var indexReading: MigrationIndex.FunctionReading {
+        stage == .declarations && !replace ? .handOffTargets : .all
     }
 }

@@ -49,7 +49,11 @@ enum ChunkedMigration {
             resultOffsets += qualifier.offsets.filter { chunk.owned.contains($0) }
         }
 
-        let knowledge = indexed ? index ?? MigrationIndex() : (index ?? MigrationIndex()).adding(summary)
+        // Without an index the file's own is built without keeping its summary (it is not joined
+        // to again), so the declaration texts and handler uses of its functions are dropped here.
+        let knowledge = indexed ? index ?? MigrationIndex()
+            : index.map { $0.adding(summary) } ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading)
+        summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [])
 
         // 2. Each piece rewritten with that knowledge; the first last, to add `import Vow` once
         //    if any piece needs it.

@@ -170,7 +170,7 @@ struct SourceChunks {
                 // After a blank line or a member's closing brace, between members: a place to cut,
                 // unless the next line continues an expression (`.map { }`).
                 if (!lineHasCode || lastCode == UInt8(ascii: "}")) && braces == 1 && parens == 0 && brackets == 0
-                    && poundIf == 0 && stack.count == 1, let body = bodies.last, body.close < 0, body.splittable {
+                    && poundIf == 0 && stack.count == 1, let last = bodies.indices.last, bodies[last].close < 0, bodies[last].splittable {
                     pendingCut = index + 1
                 }
                 lineHasCode = false
@@ -179,9 +179,10 @@ struct SourceChunks {
             }
             if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r"), let cut = pendingCut {
                 pendingCut = nil
-                if byte != UInt8(ascii: ".") && braces == 1, var body = bodies.last, body.close < 0 {
-                    body.cuts.append(cut)
-                    bodies[bodies.count - 1] = body
+                // In place: a copy of the body would copy its list of cuts at every cut (quadratic
+                // in the members of one type).
+                if byte != UInt8(ascii: ".") && braces == 1, let last = bodies.indices.last, bodies[last].close < 0 {
+                    bodies[last].cuts.append(cut)
                 }
             }
             if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
@@ -261,9 +262,8 @@ struct SourceChunks {
                     braces -= 1
                     if braces < 0 { return nil }
                     if braces == 0 && parens == 0 {
-                        if var body = bodies.last, body.close < 0 {
-                            body.close = index
-                            bodies[bodies.count - 1] = body
+                        if let last = bodies.indices.last, bodies[last].close < 0 {
+                            bodies[last].close = index
                         }
                         itemStart = index + 1
                     }
