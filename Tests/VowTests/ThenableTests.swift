@@ -58,6 +58,57 @@ final class ThenableTests: XCTestCase {
         XCTAssertEqual(result.error as? TestError, TestError(code: 4))
     }
 
+    func testDoneOnAPendingPromiseRunsItsBodyOnceWhenFulfilledThenSettles() {
+        let (promise, resolver) = Promise<Int>.pending()
+        let seen = Recorder<String>()
+        let done = promise.done(on: nil) { seen.append("body \($0)") }
+        _ = done.done(on: nil) { seen.append("after") }
+        XCTAssertTrue(done.isPending)
+        XCTAssertEqual(seen.elements, [])
+        resolver.fulfill(7)
+        resolver.fulfill(8)
+        XCTAssertTrue(done.isFulfilled)
+        XCTAssertEqual(seen.elements, ["body 7", "after"])
+    }
+
+    func testDoneOnAPendingPromiseRejectsWithTheBodysErrorOrPassesTheRejectionOn() {
+        let (thrower, throwerResolver) = Promise<Int>.pending()
+        let thrown = thrower.done(on: nil) { _ in throw TestError(code: 5) }
+        throwerResolver.fulfill(1)
+        XCTAssertEqual(thrown.error as? TestError, TestError(code: 5))
+
+        let calls = Counter()
+        let (rejected, rejectedResolver) = Promise<Int>.pending()
+        let passedOn = rejected.done(on: nil) { _ in calls.increment() }
+        rejectedResolver.reject(TestError(code: 6))
+        XCTAssertEqual(passedOn.error as? TestError, TestError(code: 6))
+        XCTAssertEqual(calls.value, 0)
+    }
+
+    func testDoneReleasesItsBodyOnceItRanEvenWhileTheReturnedPromiseIsKept() {
+        final class Captured: Sendable {}
+        weak var weakCaptured: Captured?
+        let (promise, resolver) = Promise<Int>.pending()
+        let done: Promise<Void>
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            done = promise.done(on: nil) { _ in withExtendedLifetime(captured) {} }
+        }
+        XCTAssertNotNil(weakCaptured, "the body is kept until it runs")
+        resolver.fulfill(1)
+        XCTAssertTrue(done.isFulfilled)
+        XCTAssertNil(weakCaptured, "the body, and what it captured, are released once it has run")
+    }
+
+    func testDoneOnAPendingPromiseAnswersToTheReturnedPromisesType() {
+        let (promise, resolver) = Promise<Int>.pending()
+        let done = promise.done(on: nil) { _ in }
+        XCTAssertTrue((done as AnyObject) is Promise<Void>)
+        resolver.fulfill(1)
+        XCTAssertEqual(done.description, Promise<Void>().description)
+    }
+
     func testOnNilRunsSynchronouslyOnTheSealingThread() {
         let (promise, resolver) = Promise<Int>.pending()
         let threads = Recorder<UInt>()

@@ -37,7 +37,7 @@ extension Promise {
     @inlinable
     public nonisolated(nonsending) var value: T {
         get async throws {
-            if let result = box.inspect() {
+            if box.core.mightBeSealed, let result = box.inspect() {
                 return try result.get()
             }
             return try await valueWhenSettled()
@@ -66,7 +66,7 @@ extension Promise {
     @inlinable
     public var value: T {
         get async throws {
-            if let result = box.inspect() {
+            if box.core.mightBeSealed, let result = box.inspect() {
                 return try result.get()
             }
             return try await valueWhenSettled()
@@ -197,7 +197,7 @@ extension Guarantee {
     @inlinable
     public nonisolated(nonsending) var value: T {
         get async {
-            if let value = box.inspect() {
+            if box.core.mightBeSealed, let value = box.inspect() {
                 return value
             }
             return await valueWhenSettled()
@@ -221,7 +221,7 @@ extension Guarantee {
     @inlinable
     public var value: T {
         get async {
-            if let value = box.inspect() {
+            if box.core.mightBeSealed, let value = box.inspect() {
                 return value
             }
             return await valueWhenSettled()

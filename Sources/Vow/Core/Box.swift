@@ -493,6 +493,11 @@ struct BoxCore: ~Copyable, Sendable {
     @inlinable
     var isSealedHint: Bool { false }
 
+    /// `false` if the box was very likely pending a moment ago, read without the lock (see the
+    /// other branch); `true` means "ask the box" (always, here).
+    @inlinable
+    var mightBeSealed: Bool { true }
+
     /// `false` if the box has certainly not been rejected; `true` means "ask the box" (always,
     /// here).
     @inlinable
@@ -534,6 +539,15 @@ struct BoxCore: ~Copyable, Sendable {
     @inlinable
     var isSealedHint: Bool {
         flags.load(ordering: .relaxed) & BoxSlot.sealedBit != 0
+    }
+
+    /// `false` if the box was very likely pending a moment ago, read without the lock: a seal on
+    /// another thread may not be visible yet, so callers that see `false` must take a path that
+    /// is correct for a sealed box too (registering a handler, which runs at once if it has).
+    /// Lets a caller about to register on a pending box skip a separate locked look first.
+    @inlinable
+    var mightBeSealed: Bool {
+        isSealedHint
     }
 
     /// `false` if the box has certainly not been rejected, read without the lock (by `deinit`,

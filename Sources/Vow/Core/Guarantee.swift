@@ -64,6 +64,13 @@ public final class Guarantee<T: Sendable>: Thenable {
         box.inspect().map(Result.fulfilled)
     }
 
+    /// `false` if this was very likely pending a moment ago, read without the lock, so that the
+    /// chain methods skip a locked look at ``result`` before registering their handler.
+    @inlinable
+    public var _mayHaveSettled: Bool {
+        box.core.mightBeSealed
+    }
+
     /// `true` while the guarantee has not settled.
     @inlinable
     public var isPending: Bool {

@@ -18,7 +18,12 @@ import Synchronization
 /// ```
 ///
 /// Each promise is a single allocation holding its state and its lock.
-public final class Promise<T: Sendable>: Thenable, CatchMixin {
+// Not `final`, for ``DonePromise`` (the promise `done` returns), which carries `done`'s body so
+// that its handler needs no allocation of its own; nothing outside Vow can subclass it (it is not
+// `open`), and every member is `final` or in an extension, so nothing is dispatched dynamically.
+// @unchecked: a non-final class cannot be checked; its stored properties are `let` and `Sendable`
+// (the box guards its own state), and ``DonePromise``'s one `var` is reached by one thread only.
+public class Promise<T: Sendable>: Thenable, CatchMixin, @unchecked Sendable {
     /// Declared first, so its offset is fixed and `deinit` reaches it without generic metadata.
     /// Seal it through `seal(_:)`, which refuses a second seal without taking the box's lock.
     @usableFromInline let box: Box<PromiseBoxFlavor<T>>
@@ -99,7 +104,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
 
     /// Runs `to` with the result once this promise settles: at once, on this thread, if it has.
     @inlinable
-    public func pipe(to: @escaping @Sendable (Result<T>) -> Void) {
+    public final func pipe(to: @escaping @Sendable (Result<T>) -> Void) {
         box.observe(to)
         abandonIfOrphaned()
     }
@@ -107,26 +112,33 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// Runs `body` once settled without counting as handling a rejection: for the library's own
     /// bookkeeping, such as disposing a cancellation registration.
     @inlinable
-    func whenSettled(_ body: @escaping @Sendable (Result<T>) -> Void) {
+    final func whenSettled(_ body: @escaping @Sendable (Result<T>) -> Void) {
         box.observe(countsAsHandling: false, body)
     }
 
     /// The result, or `nil` while pending. Reading it counts as handling a rejection.
     @inlinable
-    public var result: Result<T>? {
+    public final var result: Result<T>? {
         box.inspect()
+    }
+
+    /// `false` if this was very likely pending a moment ago, read without the lock, so that the
+    /// chain methods skip a locked look at ``result`` before registering their handler.
+    @inlinable
+    public final var _mayHaveSettled: Bool {
+        box.core.mightBeSealed
     }
 
     /// `true` while the promise has not settled.
     @inlinable
-    public var isPending: Bool {
+    public final var isPending: Bool {
         box.isPending
     }
 
     /// Settles the promise unless it already has; `false` if it had.
     @inlinable
     @discardableResult
-    func seal(_ result: Result<T>) -> Bool {
+    final func seal(_ result: Result<T>) -> Bool {
         // Already sealed: answer without the box, whose generic code is slow where unspecialized
         // (a resolver's deinit tries to seal every promise it made).
         guard !box.core.isSealedHint else { return false }
@@ -136,7 +148,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// Settles as the thenable `body` returns, or rejects with what it throws: the shared work of
     /// `then` and `recover`. Returning this very promise rejects with `PMKError.returnedSelf`.
     @inlinable
-    func adopt<Returned: Thenable>(_ body: () throws -> Returned) where Returned.T == T {
+    final func adopt<Returned: Thenable>(_ body: () throws -> Returned) where Returned.T == T {
         do {
             let returned = try body()
             guard returned !== self else { throw PMKError.returnedSelf }
@@ -148,7 +160,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
 
     /// Fulfills with what `body` returns, or rejects with what it throws: the shared work of `map`.
     @inlinable
-    func fulfill(_ body: () throws -> T) {
+    final func fulfill(_ body: () throws -> T) {
         do {
             seal(.fulfilled(try body()))
         } catch {
@@ -156,7 +168,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         }
     }
 
-    var creationSiteIfRecorded: CreationSite? {
+    final var creationSiteIfRecorded: CreationSite? {
         #if DEBUG
         return creationSite
         #else
@@ -178,7 +190,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// Reports a rejection nobody observed. Kept out of line so that the metadata its generic code
     /// needs is not looked up at the top of every `deinit`, where the compiler would hoist it.
     @inline(never)
-    func reportIfUnhandledRejection() {
+    final func reportIfUnhandledRejection() {
         if isOrphaned, box.isPending { return reportDeallocatedWhilePending() }
         guard case .rejected(let error)? = box.unobservedValue() else { return }
         // An abandoned promise was reported as a diagnostic when it was abandoned; that nobody saw

@@ -14,6 +14,19 @@ public protocol Thenable: AnyObject, Sendable {
 
     /// The result, or `nil` while pending.
     var result: Result<T>? { get }
+
+    /// `false` if reading ``result`` can be skipped because it would very likely be `nil`: the
+    /// chain methods then take the path for a pending thenable, which also serves one that has
+    /// settled meanwhile. Read without a lock; `true` (the default) when unsure.
+    var _mayHaveSettled: Bool { get }
+}
+
+extension Thenable {
+    /// `true`: unsure, so the chain methods look at ``result``.
+    @inlinable
+    public var _mayHaveSettled: Bool {
+        true
+    }
 }
 
 extension Thenable {
@@ -35,7 +48,7 @@ extension Thenable {
         // Settled already and `on: nil`: the general path would run the body at once through the
         // trampoline; do the same without storing a handler, and when the returned promise has
         // settled too, make the next one settled from birth.
-        if on == nil, let settled = result, let trampoline = Trampoline.enterIfShallow() {
+        if on == nil, _mayHaveSettled, let settled = result, let trampoline = Trampoline.enterIfShallow() {
             defer { trampoline.leave() }
             switch settled {
             case .fulfilled(let value):
@@ -96,7 +109,7 @@ extension Thenable {
         // Settled already and `on: nil`: the general path would run the transform at once through
         // the trampoline; do the same without storing a handler, and make the next promise
         // settled from birth (one allocation, one lock).
-        if on == nil, let settled = result, let trampoline = Trampoline.enterIfShallow() {
+        if on == nil, _mayHaveSettled, let settled = result, let trampoline = Trampoline.enterIfShallow() {
             defer { trampoline.leave() }
             switch settled {
             case .fulfilled(let value):
@@ -170,7 +183,7 @@ extension Thenable {
     ) -> Promise<Void> {
         // Written out rather than as `map(on:flags:body)`: passing `body` as a `(T) throws -> U`
         // with `U == Void` wraps it in a reabstraction thunk, an allocation on every call.
-        if on == nil, let settled = result, let trampoline = Trampoline.enterIfShallow() {
+        if on == nil, _mayHaveSettled, let settled = result, let trampoline = Trampoline.enterIfShallow() {
             defer { trampoline.leave() }
             switch settled {
             case .fulfilled(let value):
@@ -184,19 +197,14 @@ extension Thenable {
                 return Promise(sealed: .rejected(error), at: chainCreationSite)
             }
         }
-        let next = Promise<Void>(pendingAt: chainCreationSite)
         guard on != nil else {
-            // `on: nil`: run right here; the handler captures only what it uses.
-            pipe { result in
-                switch result {
-                case .fulfilled(let value):
-                    next.fulfill { try body(value) }
-                case .rejected(let error):
-                    next.seal(.rejected(error))
-                }
-            }
+            // `on: nil`: run right here. The returned promise holds the body, so the handler
+            // captures one object and needs no allocation of its own.
+            let next = DonePromise(running: body, pendingAt: chainCreationSite)
+            pipe { result in next.run(with: result) }
             return next
         }
+        let next = Promise<Void>(pendingAt: chainCreationSite)
         let dispatcher = Dispatcher(on, flags)
         pipe { result in
             switch result {
