@@ -611,6 +611,8 @@ struct Box<Flavor: BoxFlavor>: ~Copyable, Sendable {
             let waiting: WaitingOnSeal<Value>
             if slot.kind == BoxSlot.pendingContinuation {
                 waiting = .continuation(SlotWords.take(slot.words, as: UnsafeContinuation<Value, Never>.self))
+            } else if slot.kind == BoxSlot.pendingNone {
+                waiting = .handlers(.none)
             } else {
                 waiting = .handlers(slot.takeHandlers(Value.self))
             }
@@ -638,6 +640,11 @@ struct Box<Flavor: BoxFlavor>: ~Copyable, Sendable {
         let sealedValue: Value? = core.withSlot { slot in
             if countsAsHandling { slot.markObserved() }
             if slot.isSealed { return Flavor.value(of: slot) }
+            if slot.kind == BoxSlot.pendingNone {
+                // The common case, a first handler: straight into the words.
+                slot.putHandlers(PendingHandlers.one(handler))
+                return nil
+            }
             var handlers = slot.takeHandlers(Value.self)
             handlers.append(handler)
             slot.putHandlers(handlers)
