@@ -15,7 +15,7 @@ extension MigrationIndex {
         var start = 0
         while start < all.count {
             let batch = Array(all[start..<min(start + batchSize, all.count)])
-            let slots = SummarySlots(count: batch.count)
+            let slots = BatchSlots<FileSummary>(count: batch.count)
             let summarize: @Sendable (Int) -> Void = { position in
                 let (path, isContext) = batch[position]
                 // Decoded as the run decodes it (a byte order mark dropped, invalid UTF-8 refused).
@@ -28,32 +28,10 @@ extension MigrationIndex {
             } else {
                 DispatchQueue.concurrentPerform(iterations: batch.count, execute: summarize)
             }
-            summaries.append(contentsOf: slots.summaries)
+            summaries.append(contentsOf: slots.stored)
             start += batch.count
         }
         // Every file of the run is in it, so nothing is joined later: the summaries are not kept.
         return MigrationIndex(summaries: summaries, keepsSummaries: false, reading: reading)
-    }
-}
-
-/// Per-batch summaries written from many threads, read once the batch is done.
-private final class SummarySlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [FileSummary?]
-
-    init(count: Int) {
-        storage = Array(repeating: nil, count: count)
-    }
-
-    func store(_ summary: FileSummary, at index: Int) {
-        lock.lock()
-        storage[index] = summary
-        lock.unlock()
-    }
-
-    var summaries: [FileSummary] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage.compactMap { $0 }
     }
 }

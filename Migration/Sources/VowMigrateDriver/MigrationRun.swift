@@ -186,11 +186,13 @@ public struct MigrationRun: Sendable {
                 start += batch.count
                 continue
             }
-            let slots = ReportSlots(count: batch.count)
+            let slots = BatchSlots<FileReport>(count: batch.count)
             DispatchQueue.concurrentPerform(iterations: batch.count) { index in
                 slots.store(process(batch[index], progress: progress), at: index)
             }
-            for report in slots.reports { emit(report) }
+            let reports = slots.stored
+            precondition(reports.count == batch.count, "a file of the batch has no report")
+            for report in reports { emit(report) }
             start += batch.count
         }
     }
@@ -254,27 +256,5 @@ extension MigrationRun {
         } catch {
             return .failure(ReadError(reason: error.description))
         }
-    }
-}
-
-/// Per-batch result storage written from many threads, read once the batch is done.
-private final class ReportSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [FileReport?]
-
-    init(count: Int) {
-        storage = Array(repeating: nil, count: count)
-    }
-
-    func store(_ report: FileReport, at index: Int) {
-        lock.lock()
-        storage[index] = report
-        lock.unlock()
-    }
-
-    var reports: [FileReport] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage.map { $0! }
     }
 }
