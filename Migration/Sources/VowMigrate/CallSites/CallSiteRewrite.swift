@@ -237,23 +237,16 @@ extension PyramidReader {
 }
 
 /// The outermost known calls with a closure handler under a node; nested levels belong to them.
-private final class NestedCallFinder: SyntaxVisitor {
+private final class NestedCallFinder: LoopTrackingVisitor {
     let reader: PyramidReader
     private(set) var calls: [(FunctionCallExprSyntax, Bool)] = []
-    private var loopDepth = 0
 
     init(reader: PyramidReader) {
         self.reader = reader
-        super.init(viewMode: .sourceAccurate)
+        super.init()
     }
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
-    override func visitPost(_ node: ForStmtSyntax) { loopDepth -= 1 }
-    override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
-    override func visitPost(_ node: WhileStmtSyntax) { loopDepth -= 1 }
-    override func visit(_ node: RepeatStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
-    override func visitPost(_ node: RepeatStmtSyntax) { loopDepth -= 1 }
 
     /// A callback inside `Promise { seal in }`, `Guarantee { }` or a continuation is a bridge (the
     /// alternatives vow-migrate writes are such bridges): it settles the promise, nothing to flatten.

@@ -381,7 +381,7 @@ struct PyramidReader {
 }
 
 /// Finds what stops a statement from being moved into a chain handler unchanged.
-private final class ControlFlowFinder: SyntaxVisitor {
+private final class ControlFlowFinder: LoopTrackingVisitor {
     enum Reason {
         case earlyReturn, guardStatement, deferStatement, loop, nestedCallback, queueHop
 
@@ -401,11 +401,10 @@ private final class ControlFlowFinder: SyntaxVisitor {
     private(set) var problem: (Reason, Syntax)?
     private(set) var knownCall: FunctionCallExprSyntax?
     private var closureDepth = 0
-    private var loopDepth = 0
 
     init(reader: PyramidReader) {
         self.reader = reader
-        super.init(viewMode: .sourceAccurate)
+        super.init()
     }
 
     private func note(_ reason: Reason, _ node: some SyntaxProtocol) -> SyntaxVisitorContinueKind {
@@ -425,12 +424,6 @@ private final class ControlFlowFinder: SyntaxVisitor {
     override func visit(_ node: DeferStmtSyntax) -> SyntaxVisitorContinueKind {
         closureDepth == 0 ? note(.deferStatement, node) : .visitChildren
     }
-    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
-    override func visitPost(_ node: ForStmtSyntax) { loopDepth -= 1 }
-    override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
-    override func visitPost(_ node: WhileStmtSyntax) { loopDepth -= 1 }
-    override func visit(_ node: RepeatStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
-    override func visitPost(_ node: RepeatStmtSyntax) { loopDepth -= 1 }
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         if reader.isKnownCall(node) {
             if knownCall == nil { knownCall = node }

@@ -67,9 +67,6 @@ struct ValueThreading {
         self.carriedVariables = carriedVariables
     }
 
-    /// Whether any handler receives an earlier value.
-    var threadsValues: Bool { carried.contains { !$0.isEmpty } }
-
     /// The parameters of handler `index`: `token, profile` (or just `profile`, or `_`).
     func parameters(of index: Int, valueName: String?) -> String {
         (carried[index] + [valueName ?? "_"]).joined(separator: ", ")
