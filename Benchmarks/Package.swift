@@ -24,9 +24,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
+        // `heapBytes(of:)`, shared by the suite's memory row and the instruction-count driver.
+        .target(name: "HeapSize", path: "Sources/HeapSize"),
         .executableTarget(
             name: "VowBenchmarks",
             dependencies: [
+                "HeapSize",
                 .product(name: "Vow", package: rootPackageIdentity),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -42,6 +45,7 @@ let package = Package(
         .executableTarget(
             name: "VowInstructionCounts",
             dependencies: [
+                "HeapSize",
                 .product(name: "Vow", package: rootPackageIdentity),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

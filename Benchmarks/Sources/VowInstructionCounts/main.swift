@@ -10,6 +10,7 @@ import Dispatch
 import NIOCore
 import NIOEmbedded
 import Synchronization
+import HeapSize
 import Vow
 #if canImport(Glibc)
 import Glibc
@@ -163,22 +164,6 @@ let asyncCases: [String: (Int) async throws -> Void] = [
         }
     },
 ]
-
-#if !canImport(Darwin)
-/// glibc's `malloc_usable_size`, declared in <malloc.h>, which the Glibc module does not export.
-@_silgen_name("malloc_usable_size")
-func malloc_usable_size(_ pointer: UnsafeMutableRawPointer?) -> Int
-#endif
-
-/// What the allocator set aside for `object` (its size class, without the chunk header).
-func heapBytes(of object: AnyObject) -> Int {
-    let address = Unmanaged.passUnretained(object).toOpaque()
-    #if canImport(Darwin)
-    return malloc_size(address)
-    #else
-    return malloc_usable_size(address)
-    #endif
-}
 
 let arguments = CommandLine.arguments
 // `sizes 0`: the usable heap bytes of a pending `Promise<Int>`, its `Resolver` and a pending NIO
