@@ -186,6 +186,73 @@ final class BridgesValueTests: XCTestCase {
         }
     }
 
+    // MARK: - Awaiters isolated to an actor
+
+    // `value` waits one way for a caller without an actor and another for a caller on one (which
+    // must be resumed on its actor); these run the second way.
+
+    func testAnActorIsolatedAwaiterResumesOnItsActorWithTheValue() async throws {
+        let (promise, resolver) = Promise<Int>.pending()
+        let awaiter = AwaitingActor()
+        let waiting = Task { try await awaiter.await(promise) }
+        await waitUntilObserved(promise)
+
+        DispatchQueue.global().async { resolver.fulfill(21) }
+        let value = try await waiting.value
+        XCTAssertEqual(value, 21)
+    }
+
+    func testAnActorIsolatedAwaiterCancelledWhileWaitingThrowsAtOnceAndLeavesItsSlot() async throws {
+        let (promise, resolver) = Promise<Int>.pending()
+        let cancelled = AwaitingActor()
+        let patient = AwaitingActor()
+        let cancelledAwaiter = Task { try await cancelled.await(promise) }
+        let patientAwaiter = Task { try await patient.await(promise) }
+        await waitUntilObserved(promise, handlers: 2)
+
+        cancelledAwaiter.cancel()
+        await XCTAssertThrowsCancellationError { try await cancelledAwaiter.value }
+        XCTAssertEqual(promise.observerCount, 1)
+        XCTAssertTrue(promise.isPending)
+
+        resolver.fulfill(22)
+        let value = try await patientAwaiter.value
+        XCTAssertEqual(value, 22)
+    }
+
+    func testAnActorIsolatedAwaiterCancelledBeforeItAwaitsThrowsCancellationError() async {
+        let (promise, resolver) = Promise<Int>.pending()
+        let awaiter = AwaitingActor()
+        let cancelledAwaiter = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await awaiter.await(promise)
+        }
+        await XCTAssertThrowsCancellationError { try await cancelledAwaiter.value }
+        XCTAssertEqual(promise.observerCount, 0)
+        resolver.fulfill(0)
+    }
+
+    func testActorIsolatedAwaitersRacingCancellationAgainstSettlementEachGetExactlyOneOutcome() async {
+        for round in 0..<300 {
+            let (promise, resolver) = Promise<Int>.pending()
+            let awaiters = (0..<4).map { _ in
+                let actor = AwaitingActor()
+                return Task { try await actor.await(promise) }
+            }
+            let start = DispatchGroup()
+            DispatchQueue.global().async(group: start) { resolver.fulfill(round) }
+            DispatchQueue.global().async(group: start) { awaiters.forEach { $0.cancel() } }
+            for awaiter in awaiters {
+                switch await awaiter.result {
+                case .success(let value):
+                    XCTAssertEqual(value, round)
+                case .failure(let error):
+                    XCTAssertTrue(error is CancellationError, "unexpected \(error)")
+                }
+            }
+        }
+    }
+
     // MARK: - Cancelled awaiters release their slot
 
     func testACancelledAwaiterTakesItsHandlerOutOfThePendingPromiseAtOnce() async throws {
@@ -445,5 +512,14 @@ func XCTAssertThrowsCancellationError<T>(
         // Expected.
     } catch {
         XCTFail("expected CancellationError, got \(error)", file: file, line: line)
+    }
+}
+
+/// Awaits promises from inside an actor, and checks that it is resumed there.
+private actor AwaitingActor {
+    func await(_ promise: Promise<Int>) async throws -> Int {
+        let value = try await promise.value
+        assertIsolated("resumed off the actor that awaited")
+        return value
     }
 }

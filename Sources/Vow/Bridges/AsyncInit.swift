@@ -53,7 +53,7 @@ extension Promise {
             startCancellableTask(running: body, priority: priority, cancellation: cancellation)
             return
         }
-        Task(priority: priority) { [self] in
+        startTask(priority: priority) { [self] () async throws -> Void in
             do {
                 seal(.fulfilled(try await body()))
             } catch {
@@ -127,7 +127,7 @@ extension Guarantee {
             startCancellableTask(running: body, priority: priority, cancellation: cancellation)
             return
         }
-        Task(priority: priority) { [self] in
+        startTask(priority: priority) { [self] () async throws -> Void in
             seal(await body())
         }
     }
@@ -151,4 +151,25 @@ extension Guarantee {
         }
         registrationSlot.hold(cancellation.register { task.cancel() })
     }
+}
+
+// MARK: - Starting the task
+
+/// Starts `operation` in a new unstructured `Task`, as `Task(priority:operation:)` does, one
+/// allocation cheaper.
+///
+/// `Task.init` hands the runtime a function that returns its result indirectly and may throw; a
+/// specialized `Task<Void, Never>.init` must wrap its operation in a thunk to get one, and the
+/// thunk's context is an allocation on every task. Here the operation's type is generic and
+/// throwing, so the closure a caller passes is already in that form: the task gets it as it is.
+/// The attribute keeps the optimizer from specializing this function (which would bring the thunk
+/// back); the throwing signature keeps `Task.init` from wrapping a non-throwing operation.
+@usableFromInline
+@_semantics("optimize.sil.specialize.generic.never")
+@inline(never)
+func startTask<Outcome: Sendable>(
+    priority: TaskPriority?,
+    _ operation: sending @escaping @isolated(any) () async throws -> Outcome
+) {
+    Task(priority: priority, operation: operation)
 }

@@ -84,26 +84,65 @@ extension Promise {
     /// code and the cancellation handler is the handler's key, in a word on this frame:
     /// `0` (nothing yet), `key + 1` (registered), or ``AwaitRegistration/cancelled``; whichever of
     /// the two comes second removes the handler.
+    #if compiler(>=6.2)
+    @inlinable
+    nonisolated(nonsending) func valueWhenSettled() async throws -> T {
+        let registration = AwaitRegistration()
+        let result: Result<T>
+        let isolation = #isolation
+        if let isolation {
+            result = await settlement(registeredIn: registration, isolation: isolation)
+        } else {
+            // No actor: `withTaskCancellationHandler`'s `isolated` parameter would switch
+            // executors (to the one the caller is on) on the way in, into the operation, and out
+            // again, each switch an atomic read of the task's status. This form inherits the
+            // caller's executor; its operation, like the caller, runs on the generic one.
+            result = await _unsafeInheritExecutor_withTaskCancellationHandler {
+                await _unsafeInheritExecutor_withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T>, Never>) in
+                    awaitSettlement(resuming: continuation, registration: registration)
+                }
+            } onCancel: {
+                if let key = registration.cancel() {
+                    box.removeHandlerReturning(key)?(.rejected(CancellationError()))
+                }
+            }
+        }
+        return try result.get()
+    }
+    #else
     @inlinable
     func valueWhenSettled(isolation: isolated (any Actor)? = #isolation) async throws -> T {
         let registration = AwaitRegistration()
-        let result: Result<T> = await withTaskCancellationHandler {
+        return try await settlement(registeredIn: registration, isolation: isolation).get()
+    }
+    #endif
+
+    /// Waits for the settlement on `isolation`'s executor, where the caller is: the continuation
+    /// resumes the awaiter there directly.
+    @inlinable
+    func settlement(registeredIn registration: borrowing AwaitRegistration, isolation: isolated (any Actor)?) async -> Result<T> {
+        await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T>, Never>) in
-                // Resumed at once, here, if the promise settled since `value` looked (no key then).
-                // A task cancelled before it got here has run `onCancel` already: `record` fails.
-                if let key = box.observeRemovably(continuation: continuation),
-                   !registration.record(key) {
-                    // Cancelled meanwhile: take the handler back, unless the promise has run it.
-                    box.removeHandlerReturning(key)?(.rejected(CancellationError()))
-                }
-                abandonIfOrphaned()
+                awaitSettlement(resuming: continuation, registration: registration)
             }
         } onCancel: {
             if let key = registration.cancel() {
                 box.removeHandlerReturning(key)?(.rejected(CancellationError()))
             }
         }
-        return try result.get()
+    }
+
+    /// Registers an awaiter's continuation on the box: `valueWhenSettled`'s work before it suspends.
+    @inlinable
+    func awaitSettlement(resuming continuation: UnsafeContinuation<Result<T>, Never>, registration: borrowing AwaitRegistration) {
+        // Resumed at once, here, if the promise settled since `value` looked (no key then).
+        // A task cancelled before it got here has run `onCancel` already: `record` fails.
+        if let key = box.observeRemovably(continuation: continuation),
+           !registration.record(key) {
+            // Cancelled meanwhile: take the handler back, unless the promise has run it.
+            box.removeHandlerReturning(key)?(.rejected(CancellationError()))
+        }
+        abandonIfOrphaned()
     }
 }
 
