@@ -74,7 +74,7 @@ extension Promise {
             return
         }
         let registrationSlot = TokenRegistrationSlot(token: cancellation)
-        let task = Task(priority: priority) { [self] in
+        let task = startTask(priority: priority) { [self] () async throws -> Void in
             do {
                 seal(.fulfilled(try await body()))
             } catch {
@@ -140,7 +140,7 @@ extension Guarantee {
         cancellation: CancellationToken
     ) {
         let registrationSlot = TokenRegistrationSlot(token: cancellation)
-        let task = Task(priority: priority) { [self] in
+        let task = startTask(priority: priority) { [self] () async throws -> Void in
             // The token's handler cancels this task only once registered, which may be after the
             // body starts: a token cancelled from the outset must be seen from the body's first line.
             if cancellation.isCancellationRequested {
@@ -167,9 +167,10 @@ extension Guarantee {
 @usableFromInline
 @_semantics("optimize.sil.specialize.generic.never")
 @inline(never)
+@discardableResult
 func startTask<Outcome: Sendable>(
     priority: TaskPriority?,
     _ operation: sending @escaping @isolated(any) () async throws -> Outcome
-) {
+) -> Task<Outcome, any Error> {
     Task(priority: priority, operation: operation)
 }
