@@ -169,9 +169,20 @@ final class BridgesValueTests: XCTestCase {
         // Settling and cancelling at the same moment, many times: every awaiter ends with either
         // the value or CancellationError, once (a double resume would trap the checked
         // continuation; a lost one would hang this test).
-        for round in 0..<500 {
+        await raceCancellationAgainstSettlement(rounds: 500) { promise in
+            Task { try await promise.value }
+        }
+    }
+
+    /// Starts four awaiters per round, then settles the promise and cancels them at the same
+    /// moment; each must end with the value or `CancellationError`, exactly once.
+    private func raceCancellationAgainstSettlement(
+        rounds: Int,
+        awaiter makeAwaiter: (Promise<Int>) -> Task<Int, any Error>
+    ) async {
+        for round in 0..<rounds {
             let (promise, resolver) = Promise<Int>.pending()
-            let awaiters = (0..<4).map { _ in Task { try await promise.value } }
+            let awaiters = (0..<4).map { _ in makeAwaiter(promise) }
             let start = DispatchGroup()
             DispatchQueue.global().async(group: start) { resolver.fulfill(round) }
             DispatchQueue.global().async(group: start) { awaiters.forEach { $0.cancel() } }
@@ -233,23 +244,9 @@ final class BridgesValueTests: XCTestCase {
     }
 
     func testActorIsolatedAwaitersRacingCancellationAgainstSettlementEachGetExactlyOneOutcome() async {
-        for round in 0..<300 {
-            let (promise, resolver) = Promise<Int>.pending()
-            let awaiters = (0..<4).map { _ in
-                let actor = AwaitingActor()
-                return Task { try await actor.await(promise) }
-            }
-            let start = DispatchGroup()
-            DispatchQueue.global().async(group: start) { resolver.fulfill(round) }
-            DispatchQueue.global().async(group: start) { awaiters.forEach { $0.cancel() } }
-            for awaiter in awaiters {
-                switch await awaiter.result {
-                case .success(let value):
-                    XCTAssertEqual(value, round)
-                case .failure(let error):
-                    XCTAssertTrue(error is CancellationError, "unexpected \(error)")
-                }
-            }
+        await raceCancellationAgainstSettlement(rounds: 300) { promise in
+            let actor = AwaitingActor()
+            return Task { try await actor.await(promise) }
         }
     }
 
