@@ -18,6 +18,20 @@ struct CalleeSummary: Equatable {
     func hasAlternative(for target: MigrationTarget) -> Bool {
         target == .promise ? hasPromiseAlternative : hasAsyncAlternative
     }
+
+    /// Whether a call matching both this function and `other` is converted the same whichever of
+    /// them the compiler picks, so that several matches are not ambiguous for the call-site stage:
+    /// typically a protocol requirement and a conforming type's implementation with the same
+    /// signature. Converting a call reads only these fields and the call's own syntax, so the
+    /// rewritten code is the same text; and when both have the alternative, a call through the
+    /// protocol reaches the one its extension adds and a call on the concrete type that type's
+    /// own (the more specific overload), each wrapping the function the original call reached.
+    /// `noAlternativeReasons` is prose for the report and does not count.
+    func convertsLike(_ other: CalleeSummary) -> Bool {
+        labels == other.labels && handlerIndex == other.handlerIndex && shape == other.shape
+            && producesGuarantee == other.producesGuarantee && handlerIsOptional == other.handlerIsOptional
+            && hasPromiseAlternative == other.hasPromiseAlternative && hasAsyncAlternative == other.hasAsyncAlternative
+    }
 }
 
 /// Looks callees up by base name; whatever knows the tree can answer.
@@ -35,8 +49,13 @@ struct IndexCalleeCatalog: CalleeCatalog {
     let fileName: String
     /// `--stage all`: the declarations stage runs on every file of the tree too.
     let addingAlternatives: Bool
-    /// Swift names this file's declarations stage gave an alternative (or found one for).
+    /// The functions this file's declarations stage gave an alternative (or found one for), as
+    /// ``gainedKey(swiftName:line:)`` names them: by name and line, since a protocol requirement
+    /// and its implementation in the same file share the name but may not both gain one.
     let gainedHere: Set<String>
+
+    /// `send(_:body:completion:)@12`, the line being the `func` keyword's.
+    static func gainedKey(swiftName: String, line: Int) -> String { "\(swiftName)@\(line)" }
 
     func callees(named baseName: String) -> [CalleeSummary] {
         index.completionFunctions(baseName: baseName).map { function in
@@ -48,7 +67,7 @@ struct IndexCalleeCatalog: CalleeCatalog {
                     // This file: what its declarations stage reported; other files: what the same
                     // `--stage all` run adds there.
                     return function.location.file == fileName
-                        ? gainedHere.contains(function.swiftName)
+                        ? gainedHere.contains(Self.gainedKey(swiftName: function.swiftName, line: function.location.line))
                         : addingAlternatives && !function.isContext
                 }
             }

@@ -21,12 +21,16 @@ struct PyramidReader {
 
     enum Match {
         case none
+        /// Several functions take the call's labels and would convert it differently.
         case ambiguous
         case call(MatchedCall)
     }
 
     // MARK: - Matching calls
 
+    /// The completion-handler function `call` reaches, by base name and argument labels. Several
+    /// matches are one callee when they convert the call alike (``CalleeSummary/convertsLike(_:)``:
+    /// a protocol requirement and its implementation); otherwise the call is ambiguous.
     func match(_ call: FunctionCallExprSyntax) -> Match {
         let callee = call.calledExpression
         let base: String
@@ -61,8 +65,9 @@ struct PyramidReader {
             found.append(MatchedCall(callee: summary, handler: handler,
                                      invocation: "\(callee.trimmedDescription)(\(kept.joined(separator: ", ")))"))
         }
-        if found.count > 1 { return .ambiguous }
-        return found.first.map(Match.call) ?? .none
+        guard let first = found.first else { return .none }
+        if found.dropFirst().contains(where: { !$0.callee.convertsLike(first.callee) }) { return .ambiguous }
+        return .call(first)
     }
 
     // MARK: - Reading a pyramid

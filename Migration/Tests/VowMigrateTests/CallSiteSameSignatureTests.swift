@@ -1,0 +1,169 @@
+import Foundation
+import VowMigrate
+import XCTest
+
+/// Several functions taking a call's name and labels: a protocol requirement and the conforming
+/// type's implementation with the same signature are one callee for the call-site stage (the
+/// call converts the same whichever the compiler picks, and both gain the alternative); functions
+/// whose handlers differ, or of which only one gains an alternative, leave the call ambiguous.
+final class CallSiteSameSignatureTests: XCTestCase {
+    private func migrate(_ source: String, _ target: MigrationTarget, fileName: String = "input.swift",
+                         index: MigrationIndex? = nil) -> FileMigration {
+        SourceMigrator.migrate(source: source, fileName: fileName, options: MigrationOptions(target: target, stage: .all), index: index)
+    }
+
+    private func refusals(_ migration: FileMigration) -> [String] {
+        migration.findings.filter { $0.kind == .callSiteRefused }.map { "\($0.line):\($0.column) \($0.function): \($0.message)" }
+    }
+
+    /// A transport protocol, its implementation with the very same `send`, and a screen calling
+    /// `send` through the protocol type and through the concrete type.
+    private static func transport(implementation body: String) -> String {
+        """
+        protocol Transport: Sendable {
+            func send(_ path: String, completion: @escaping @Sendable (Result<String, Error>) -> Void)
+        }
+
+        final class MemoryTransport: Transport {
+            func send(_ path: String, completion: @escaping @Sendable (Result<String, Error>) -> Void) {
+        \(body)
+            }
+        }
+        """
+    }
+
+    private static let screen = """
+        final class Screen: @unchecked Sendable {
+            let transport: any Transport = MemoryTransport()
+            let memory = MemoryTransport()
+
+            func show(_ text: String) {}
+
+            func throughTheProtocol() {
+                transport.send("/a") { result in
+                    switch result {
+                    case .success(let text):
+                        self.show(text)
+                    case .failure(let error):
+                        self.show("\\(error)")
+                    }
+                }
+            }
+
+            func onTheConcreteType() {
+                memory.send("/b") { result in
+                    switch result {
+                    case .success(let text):
+                        self.show(text)
+                    case .failure(let error):
+                        self.show("\\(error)")
+                    }
+                }
+            }
+        }
+        """
+
+    private static let sendsOnce = "        completion(.success(\"sent \\(path)\"))"
+    private static let sendsTwice = "        completion(.success(\"cached\"))\n        completion(.success(\"sent \\(path)\"))"
+
+    func testARequirementAndItsImplementationWithTheSameSignatureAreOneCalleeThroughEitherType() throws {
+        let input = Self.transport(implementation: Self.sendsOnce) + "\n\n" + Self.screen + "\n"
+        let expected: [MigrationTarget: [String]] = [
+            .promise: [
+                """
+                        transport.send("/a").done(on: nil) { text in
+                            self.show(text)
+                        }.catch(on: nil, policy: .allErrors) { error in
+                """,
+                """
+                        memory.send("/b").done(on: nil) { text in
+                            self.show(text)
+                        }.catch(on: nil, policy: .allErrors) { error in
+                """,
+            ],
+            .async: [
+                "                let text = try await transport.send(\"/a\")\n                self.show(text)\n",
+                "                let text = try await memory.send(\"/b\")\n                self.show(text)\n",
+            ],
+        ]
+        let directory = try TestSupport.temporaryDirectory(self)
+        for target in MigrationTarget.allCases {
+            let migration = migrate(input, target)
+            // Both the requirement (in a protocol extension) and the implementation gain the alternative.
+            XCTAssertEqual(migration.findings.filter { $0.kind == .added }.map(\.line), [2, 6], "\(target)")
+            XCTAssertTrue(migration.output.contains("extension Transport {"), "\(target)")
+            XCTAssertEqual(refusals(migration), [], "\(target)")
+            XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function),
+                           ["throughTheProtocol()", "onTheConcreteType()"], "\(target)")
+            for text in expected[target] ?? [] {
+                XCTAssertTrue(migration.output.contains(text), "\(target): missing\n\(text)\nin\n\(migration.output)")
+            }
+            // The converted calls compile against both alternatives: the protocol extension's
+            // through `any Transport`, the class's own on `MemoryTransport`.
+            let file = directory.appendingPathComponent("\(target).swift")
+            try migration.output.write(to: file, atomically: true, encoding: .utf8)
+            if let diagnostics = try TestSupport.typecheckTogether([file]) {
+                XCTFail("\(target) does not typecheck:\n\(diagnostics)\n\(migration.output)")
+            }
+        }
+    }
+
+    func testTheSameLabelsWithDifferentHandlerShapesStayAmbiguous() {
+        let input = """
+        final class Files: Sendable {
+            func delete(_ path: String, completion: @escaping @Sendable (Bool, Error?) -> Void) { completion(true, nil) }
+        }
+
+        final class Tweets: Sendable {
+            func delete(_ tweet: Int, completion: @escaping @Sendable (Error?) -> Void) { completion(nil) }
+        }
+
+        final class Screen: @unchecked Sendable {
+            let tweets = Tweets()
+
+            func show(_ text: String) {}
+
+            func remove() {
+                tweets.delete(7) { error in
+                    if let error {
+                        self.show("\\(error)")
+                        return
+                    }
+                    self.show("deleted")
+                }
+            }
+        }
+
+        """
+        for target in MigrationTarget.allCases {
+            let migration = migrate(input, target)
+            XCTAssertEqual(migration.findings.filter { $0.kind == .added }.count, 2, "\(target)")
+            XCTAssertEqual(refusals(migration), [
+                "15:9 remove(): several functions named `delete` take these labels; the callee is ambiguous",
+            ], "\(target)")
+        }
+    }
+
+    func testTheSameShapesWhereOnlyOneGainsAnAlternativeStayAmbiguousInTheSameFileAndFromAnother() {
+        // The implementation calls its handler twice: it is skipped, while the requirement gains
+        // its alternative in the protocol extension (same name, same labels, in the same file).
+        let declarations = Self.transport(implementation: Self.sendsTwice) + "\n"
+        let ambiguous = "several functions named `send` take these labels; the callee is ambiguous"
+        for target in MigrationTarget.allCases {
+            let together = migrate(declarations + "\n" + Self.screen + "\n", target)
+            XCTAssertEqual(together.findings.filter { $0.kind == .added }.map(\.line), [2], "\(target)")
+            XCTAssertEqual(together.findings.filter { $0.kind == .skipped }.map(\.line), [6], "\(target)")
+            XCTAssertEqual(refusals(together), ["19:9 throughTheProtocol(): \(ambiguous)", "30:9 onTheConcreteType(): \(ambiguous)"],
+                           "\(target)")
+
+            // The declarations in another file of the tree: the index knows the same.
+            let index = MigrationIndex()
+                .adding(MigrationIndex.summarize(source: declarations, fileName: "Transport.swift"))
+                .adding(MigrationIndex.summarize(source: Self.screen, fileName: "Screen.swift"))
+            let screen = migrate(Self.screen, target, fileName: "Screen.swift", index: index)
+            XCTAssertEqual(refusals(screen), ["8:9 throughTheProtocol(): \(ambiguous)", "19:9 onTheConcreteType(): \(ambiguous)"],
+                           "\(target)")
+            XCTAssertFalse(screen.changed, "\(target)")
+        }
+    }
+}
