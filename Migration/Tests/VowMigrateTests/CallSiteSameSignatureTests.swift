@@ -16,9 +16,13 @@ final class CallSiteSameSignatureTests: XCTestCase {
         migration.findings.filter { $0.kind == .callSiteRefused }.map { "\($0.line):\($0.column) \($0.function): \($0.message)" }
     }
 
+    private func refusalReasons(_ migration: FileMigration) -> [String] {
+        migration.findings.filter { $0.kind == .callSiteRefused }.map { "\($0.function): \($0.message)" }
+    }
+
     /// A transport protocol, its implementation with the very same `send`, and a screen calling
     /// `send` through the protocol type and through the concrete type.
-    private static func transport(implementation body: String) -> String {
+    private static func transport(implementation body: String, besides member: String = "") -> String {
         """
         protocol Transport: Sendable {
             func send(_ path: String, completion: @escaping @Sendable (Result<String, Error>) -> Void)
@@ -28,6 +32,7 @@ final class CallSiteSameSignatureTests: XCTestCase {
             func send(_ path: String, completion: @escaping @Sendable (Result<String, Error>) -> Void) {
         \(body)
             }
+        \(member)
         }
         """
     }
@@ -145,25 +150,31 @@ final class CallSiteSameSignatureTests: XCTestCase {
     }
 
     func testTheSameShapesWhereOnlyOneGainsAnAlternativeStayAmbiguousInTheSameFileAndFromAnother() {
-        // The implementation calls its handler twice: it is skipped, while the requirement gains
-        // its alternative in the protocol extension (same name, same labels, in the same file).
-        let declarations = Self.transport(implementation: Self.sendsTwice) + "\n"
+        // The implementation is skipped, while the requirement gains its alternative in the
+        // protocol extension (same name, same labels): it calls its handler twice, or its class
+        // has a function of the alternative's name already (which the index must know too).
+        let implementations = [
+            ("called twice", Self.transport(implementation: Self.sendsTwice)),
+            ("a clash", Self.transport(implementation: Self.sendsOnce, besides: "    func send(_ path: String) -> String { path }")),
+        ]
         let ambiguous = "several functions named `send` take these labels; the callee is ambiguous"
-        for target in MigrationTarget.allCases {
-            let together = migrate(declarations + "\n" + Self.screen + "\n", target)
-            XCTAssertEqual(together.findings.filter { $0.kind == .added }.map(\.line), [2], "\(target)")
-            XCTAssertEqual(together.findings.filter { $0.kind == .skipped }.map(\.line), [6], "\(target)")
-            XCTAssertEqual(refusals(together), ["19:9 throughTheProtocol(): \(ambiguous)", "30:9 onTheConcreteType(): \(ambiguous)"],
-                           "\(target)")
+        let expected = ["throughTheProtocol(): \(ambiguous)", "onTheConcreteType(): \(ambiguous)"]
+        for (name, declarations) in implementations {
+            for target in MigrationTarget.allCases {
+                let together = migrate(declarations + "\n\n" + Self.screen + "\n", target)
+                XCTAssertEqual(together.findings.filter { $0.kind == .added }.map(\.line), [2], "\(name) \(target)")
+                XCTAssertEqual(together.findings.filter { $0.kind == .skipped }.map(\.line), [6], "\(name) \(target)")
+                XCTAssertEqual(refusalReasons(together), expected, "\(name) \(target)")
 
-            // The declarations in another file of the tree: the index knows the same.
-            let index = MigrationIndex()
-                .adding(MigrationIndex.summarize(source: declarations, fileName: "Transport.swift"))
-                .adding(MigrationIndex.summarize(source: Self.screen, fileName: "Screen.swift"))
-            let screen = migrate(Self.screen, target, fileName: "Screen.swift", index: index)
-            XCTAssertEqual(refusals(screen), ["8:9 throughTheProtocol(): \(ambiguous)", "19:9 onTheConcreteType(): \(ambiguous)"],
-                           "\(target)")
-            XCTAssertFalse(screen.changed, "\(target)")
+                // The declarations in another file of the tree: the index knows the same.
+                let index = MigrationIndex()
+                    .adding(MigrationIndex.summarize(source: declarations, fileName: "Transport.swift"))
+                    .adding(MigrationIndex.summarize(source: Self.screen, fileName: "Screen.swift"))
+                let screen = migrate(Self.screen, target, fileName: "Screen.swift", index: index)
+                XCTAssertEqual(refusals(screen), ["8:9 throughTheProtocol(): \(ambiguous)", "19:9 onTheConcreteType(): \(ambiguous)"],
+                               "\(name) \(target)")
+                XCTAssertFalse(screen.changed, "\(name) \(target)")
+            }
         }
     }
 }

@@ -559,6 +559,12 @@ extension MigrationIndex {
                     .first { kind == .promise ? $0.returnsVowType : $0.isAsync }
                     .map { Counterpart(kind: kind, swiftName: name, location: $0.location) }
             }
+            // A function of that name that is neither form: the declarations stage skips the
+            // function rather than add an alternative that would clash with it.
+            func clash(_ name: String) -> String? {
+                declaredFunctions(named: name, in: record.scope).first { !$0.isAsync && !$0.returnsVowType }
+                    .map { "`\(name)` already exists at \($0.location); an alternative would clash with it" }
+            }
             let errorType: String?
             if case .result(_, let failure?) = function.shape, !function.isThrowing { errorType = failure }
             else { errorType = function.shape.canFail || function.isThrowing ? "any Error" : nil }
@@ -571,7 +577,8 @@ extension MigrationIndex {
                 handlerIsOptional: function.handlerIsOptional, handlerCalls: record.hasBody ? .once : .unknown, skipReason: nil,
                 alternativeLabels: function.keptParameters.map(\.label),
                 promiseCounterpart: counterpart(promiseName, .promise), asyncCounterpart: counterpart(asyncName, .async),
-                promiseBlocker: promiseEmitter.cannotCompileReason, asyncBlocker: asyncEmitter.cannotCompileReason,
+                promiseBlocker: promiseEmitter.cannotCompileReason ?? clash(promiseName),
+                asyncBlocker: asyncEmitter.cannotCompileReason ?? clash(asyncName),
                 promiseAlternativeName: promiseName, asyncAlternativeName: asyncName)
         }
     }
