@@ -184,4 +184,83 @@ final class CallSiteTests: XCTestCase {
         XCTAssertTrue(migration.output.contains("let tokenPromise3 = token()\n        Task { @MainActor in\n"), migration.output)
         XCTAssertTrue(migration.output.contains("} catch {\n                // Every error, cancellations too.\n                self.show("), migration.output)
     }
+
+    func testAHandlerAnnotatingAGenericCalleesValueTypeKeepsItInBothForms() throws {
+        let input = """
+        enum Missing: Error { case document }
+
+        final class Store: Sendable {
+            func fetch<T: Sendable>(path: String, completion: @escaping @Sendable (Result<T, Error>) -> Void) {
+                completion(.failure(Missing.document))
+            }
+        }
+
+        final class Screen: @unchecked Sendable {
+            let store = Store()
+            func show(_ text: String) {}
+            func open() {
+                store.fetch(path: "/a") { (result: Result<[String: String], Error>) in
+                    switch result {
+                    case .success(let fields):
+                        self.show("\\(fields.count)")
+                    case .failure(let error):
+                        self.show("\\(error)")
+                    }
+                }
+            }
+        }
+
+        """
+        // The annotation is all that tells `fetch` its `T`: the converted call keeps it.
+        let expected: [MigrationTarget: String] = [
+            .promise: "(store.fetch(path: \"/a\") as Promise<[String: String]>).done(on: nil) { fields in",
+            .async: "let fields: [String: String] = try await store.fetch(path: \"/a\")",
+        ]
+        let directory = try TestSupport.temporaryDirectory(self)
+        for target in MigrationTarget.allCases {
+            let migration = migrate(input, target, .all)
+            XCTAssertEqual(refusals(migration), [], "\(target)")
+            XCTAssertTrue(migration.output.contains(expected[target]!), "\(target):\n\(migration.output)")
+            let file = directory.appendingPathComponent("\(target).swift")
+            try migration.output.write(to: file, atomically: true, encoding: .utf8)
+            if let diagnostics = try TestSupport.typecheckTogether([file]) {
+                XCTFail("\(target) does not typecheck:\n\(diagnostics)\n\(migration.output)")
+            }
+        }
+    }
+
+    func testTheAsyncFormLeavesACallbackThatHandsItsHandlerToAFunctionWithAnAsyncAlternative() throws {
+        let input = """
+        final class Cache: @unchecked Sendable {
+            func load(completion: @escaping @Sendable (Result<String, Error>) -> Void) { completion(.success("x")) }
+            func save(_ value: String, retries: Int = 1, completion: @escaping @Sendable (Error?) -> Void) { completion(nil) }
+
+            func pull(completion: @escaping @Sendable (Error?) -> Void) {
+                load { result in
+                    switch result {
+                    case .success(let value):
+                        self.save(value, completion: completion)
+                    case .failure(let error):
+                        completion(error)
+                    }
+                }
+            }
+        }
+
+        """
+        // In async code the compiler flags a call of a function marked `renamed:` to its async
+        // alternative (defaulted `retries` left out or not).
+        let async = migrate(input, .async, .all)
+        XCTAssertEqual(refusals(async), [
+            "9:17 pull(completion:): the callback's code calls `save` with a completion handler, which the compiler flags in async code (it has an async alternative)",
+        ])
+        // A promise chain's handlers are not async code.
+        let promise = migrate(input, .promise, .all)
+        XCTAssertEqual(promise.findings.filter { $0.kind == .callSiteConverted }.map(\.function), ["pull(completion:)"])
+        let file = try TestSupport.temporaryDirectory(self).appendingPathComponent("promise.swift")
+        try promise.output.write(to: file, atomically: true, encoding: .utf8)
+        if let diagnostics = try TestSupport.typecheckTogether([file]) {
+            XCTFail("promise form does not typecheck:\n\(diagnostics)\n\(promise.output)")
+        }
+    }
 }

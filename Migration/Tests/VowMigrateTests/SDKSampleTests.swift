@@ -50,6 +50,35 @@ final class SDKSampleTests: XCTestCase {
         try assertMigration(target: "async", expectedSkips: skippedInBothForms + skippedInAsyncFormOnly)
     }
 
+    /// `--stage all`: call sites too. A protocol requirement and its conforming type's
+    /// implementation with the same signature (`Transport.send`, `TokenStore.load`,
+    /// `DocumentStore.document`...) are one callee; the same-named `delete` functions of
+    /// `HTTPClient` and `TwitterClient` take different handlers and stay ambiguous. The async form
+    /// leaves alone three more: their callbacks forward a handler to a function with an async
+    /// alternative, which the compiler flags inside a `Task`. Handlers annotated with the value's
+    /// type (`{ (result: Result<[String: String], Error>) in }` for a generic `fetch<T>`) keep it.
+    func testStageAllInBothFormsConvertsCallSitesAndTypechecks() throws {
+        for (target, converted, leftAlone) in [("promise", 18, 49), ("async", 15, 52)] {
+            let directory = try TestSupport.temporaryDirectory(self)
+            let copy = directory.appendingPathComponent("SDK")
+            try FileManager.default.copyItem(at: sample, to: copy)
+            let result = try TestSupport.migrate([copy.path, "--to", target, "--stage", "all", "--in-place", "--report", "json"])
+            XCTAssertEqual(result.status, 0, result.standardError)
+
+            let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let summary = try XCTUnwrap(report["summary"] as? [String: Any])
+            XCTAssertEqual(summary["callSitesConverted"] as? Int, converted, target)
+            XCTAssertEqual(summary["callSitesRefused"] as? Int, leftAlone, target)
+            let reasons = try XCTUnwrap(summary["refusalReasons"] as? [String: Int])
+            XCTAssertEqual(reasons.filter { $0.key.contains("ambiguous") },
+                           ["several functions named `delete` take these labels; the callee is ambiguous": 3], target)
+
+            if let diagnostics = try TestSupport.typecheckTogether(TestSupport.swiftFiles(in: copy)) {
+                XCTFail("Samples/SDK --to \(target) --stage all does not typecheck:\n\(diagnostics)")
+            }
+        }
+    }
+
     private func assertMigration(target: String, expectedSkips: [(String, String)]) throws {
         let directory = try TestSupport.temporaryDirectory(self)
         let copy = directory.appendingPathComponent("SDK")

@@ -77,15 +77,17 @@ struct AsyncCallSiteWriter {
             let awaited = (step.callee.shape.canFail ? "try await " : "await ") + invocation
             let name = step.valueName.map { renames[index][$0] ?? $0 }
             let isVoid = step.callee.shape.valueType == "Void"
+            // A value the handler's annotation typed still pins a generic callee's type.
+            let discarded = step.annotatedValueType.map { "let _: " + $0 } ?? "_"
 
             if !shared, let failure = step.failure, step.flagName == nil {
                 if let name, !isVoid {
-                    body.add("let \(name): \(step.callee.shape.valueType)", level)
+                    body.add("let \(name): \(step.valueType)", level)
                     body.add("do {", level)
                     body.add("\(name) = \(awaited)", level + 1)
                 } else {
                     body.add("do {", level)
-                    body.add(isVoid ? awaited : "_ = \(awaited)", level + 1)
+                    body.add(isVoid ? awaited : "\(discarded) = \(awaited)", level + 1)
                 }
                 body.add("} catch {", level)
                 var errorText = text
@@ -94,9 +96,9 @@ struct AsyncCallSiteWriter {
                 body.add("return", level + 1)
                 body.add("}", level)
             } else if let name, !isVoid {
-                body.add("let \(name) = \(awaited)", level)
+                body.add("let \(name)\(step.annotatedValueType.map { ": " + $0 } ?? "") = \(awaited)", level)
             } else {
-                body.add(isVoid ? awaited : "_ = \(awaited)", level)
+                body.add(isVoid ? awaited : "\(discarded) = \(awaited)", level)
             }
             if let flag = step.flagName, let failure = step.failure {
                 body.add("guard \(renames[index][flag] ?? flag) else {", level)

@@ -146,6 +146,9 @@ struct CallSiteRewrite {
                 if context.startedCallback && !function.isAsync {
                     throw Refusal("a callback started earlier in the function could run before the new `Task` makes its first call", at: item)
                 }
+                if let (call, name) = callWithAsyncAlternative(in: pyramid) {
+                    throw Refusal("the callback's code calls `\(name)` with a completion handler, which the compiler flags in async code (it has an async alternative)", at: call)
+                }
                 let writer = AsyncCallSiteWriter(pyramid: pyramid, bytes: bytes, enclosingIsAsync: function.isAsync,
                                                  selfMembers: Self.memberNames(around: item))
                 lines = try writer.write()
@@ -181,6 +184,20 @@ struct CallSiteRewrite {
         } catch {
             refuse(error, context)
         }
+    }
+
+    /// A call in code the async form moves into async code (a level's success or failure
+    /// statements, outside closures) of a completion-handler function with an async
+    /// alternative: marked `renamed:`, it would draw a warning there.
+    private func callWithAsyncAlternative(in pyramid: Pyramid) -> (FunctionCallExprSyntax, String)? {
+        let finder = AsyncAlternativeCallFinder(catalog: catalog)
+        for level in pyramid.levels {
+            for statement in level.success + (level.failure?.statements ?? []) {
+                finder.walk(statement)
+                if let found = finder.found { return found }
+            }
+        }
+        return nil
     }
 
     private mutating func refuse(_ refusal: Refusal, _ context: Context) {
@@ -237,6 +254,39 @@ extension PyramidReader {
 }
 
 /// The outermost known calls with a closure handler under a node; nested levels belong to them.
+/// The first call, outside closures, of a completion-handler function that has an async
+/// alternative, by base name and argument labels (the call's labels in the function's order,
+/// since the call may leave out defaulted parameters).
+private final class AsyncAlternativeCallFinder: SyntaxVisitor {
+    let catalog: CalleeCatalog
+    private(set) var found: (FunctionCallExprSyntax, String)?
+
+    init(catalog: CalleeCatalog) {
+        self.catalog = catalog
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        guard found == nil else { return .skipChildren }
+        guard let base = PyramidReader.baseName(node) else { return .visitChildren }
+        let labels = node.arguments.map { $0.label?.text }
+        let matches = catalog.callees(named: base).contains { callee in
+            guard callee.hasAsyncAlternative else { return false }
+            var rest = callee.labels[...]
+            for label in labels {
+                guard let position = rest.firstIndex(of: label) else { return false }
+                rest = rest[(position + 1)...]
+            }
+            return true
+        }
+        if matches { found = (node, base) }
+        return matches ? .skipChildren : .visitChildren
+    }
+}
+
 private final class NestedCallFinder: LoopTrackingVisitor {
     let reader: PyramidReader
     private(set) var calls: [(FunctionCallExprSyntax, Bool)] = []

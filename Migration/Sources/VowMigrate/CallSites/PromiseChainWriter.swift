@@ -47,10 +47,14 @@ struct PromiseChainWriter {
         }
         let isTagged = { (index: Int) in tagged && levels[index].flagName == nil && levels[index].failure != nil }
         let invocation = { (index: Int, text: StatementText) -> String in
-            let plain = text.invocation(levels[index])
+            var plain = text.invocation(levels[index])
+            if let type = levels[index].annotatedValueType {
+                // The handler's annotation is what typed a generic callee's value.
+                plain = "(\(plain) as \(levels[index].callee.producesGuarantee ? "Guarantee" : "Promise")<\(type)>)"
+            }
             guard isTagged(index), let name = caseNames[index] else { return plain + threading.mapping(into: index) }
             let arguments = (["error"] + (payloads[index] ?? []).map(\.name)).joined(separator: ", ")
-            return plain + ".recover(on: nil, policy: .allErrors) { error -> Promise<\(levels[index].callee.shape.valueType)> in throw \(failureTypeName).\(name)(\(arguments)) }"
+            return plain + ".recover(on: nil, policy: .allErrors) { error -> Promise<\(levels[index].valueType)> in throw \(failureTypeName).\(name)(\(arguments)) }"
                 + threading.mapping(into: index)
         }
 
@@ -199,7 +203,7 @@ struct PromiseChainWriter {
             var order: [String] = []
             for earlier in 0...index {
                 if let name = levels[earlier].valueName, earlier < index || level.flagName != nil {
-                    visible[name] = levels[earlier].callee.shape.valueType
+                    visible[name] = levels[earlier].valueType
                     order.append(name)
                 }
                 if earlier < index {

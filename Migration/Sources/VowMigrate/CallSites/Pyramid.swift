@@ -29,6 +29,13 @@ struct Pyramid {
         /// its body, to run on the main queue.
         var successOnMain: [CodeBlockItemSyntax]?
         var failure: Failure?
+        /// The value's type as the handler spells it when that differs from the callee's
+        /// (`{ (result: Result<[T], Error>) in }` for `get<T>`'s `T`): a generic callee may get its
+        /// type from nowhere else, so the converted call states it.
+        var annotatedValueType: String?
+
+        /// The value's type, for code that names it.
+        var valueType: String { annotatedValueType ?? callee.shape.valueType }
     }
 
     /// The statement the pyramid replaces.

@@ -124,6 +124,7 @@ struct PyramidReader {
         }
         var level = Pyramid.Level(call: call, callee: callee, invocation: matched.invocation, valueName: nil,
                                   success: statements, failure: nil)
+        level.annotatedValueType = Self.annotatedValueType(closure, shape: callee.shape)
         let useful = { (name: String) -> String? in name == "_" ? nil : name }
 
         switch callee.shape {
@@ -346,6 +347,30 @@ struct PyramidReader {
         case .parameterClause(let clause): return clause.parameters.map { ($0.secondName ?? $0.firstName).text }
         case .none: return []
         }
+    }
+
+    /// The value's type as the closure's annotated parameters spell it (`Result<V, E>` and `V?`
+    /// read as `V`), when it differs from the callee's own spelling; nil without annotations.
+    static func annotatedValueType(_ closure: ClosureExprSyntax, shape: HandlerShape) -> String? {
+        guard shape.valueType != "Void", case .parameterClause(let clause)? = closure.signature?.parameterClause,
+              let type = clause.parameters.first?.type else { return nil }
+        let spelled: String?
+        switch shape {
+        case .result:
+            let result = type.as(IdentifierTypeSyntax.self).map { ($0.name.text, $0.genericArgumentClause) }
+                ?? type.as(MemberTypeSyntax.self).map { ($0.baseType.trimmedDescription + "." + $0.name.text, $0.genericArgumentClause) }
+            guard let (name, arguments) = result, name == "Result" || name == "Swift.Result",
+                  let value = arguments?.arguments.first else { return nil }
+            spelled = value.argument.trimmedDescription
+        case .value:
+            spelled = type.trimmedDescription
+        case .valueAndError, .optionalValueAndError:
+            spelled = (type.as(OptionalTypeSyntax.self)?.wrappedType ?? type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self)?.wrappedType
+                ?? type).trimmedDescription
+        default:
+            spelled = nil
+        }
+        return spelled == shape.valueType ? nil : spelled
     }
 
     static func expression(_ item: CodeBlockItemSyntax) -> ExprSyntax? {
