@@ -58,6 +58,13 @@ final class BridgesAsyncInitTests: XCTestCase {
         XCTAssertTrue(ranOnMainThread)
     }
 
+    func testAnUnannotatedBodyWrittenInsideAnActorRunsOffThatActor() async throws {
+        // Unlike `Task { }`, which inherits the actor it is written in.
+        let (promiseBodyIsolated, taskBodyIsolated) = try await IsolationProbe().bodiesIsolation()
+        XCTAssertFalse(promiseBodyIsolated)
+        XCTAssertTrue(taskBodyIsolated)
+    }
+
     func testAnAsyncPromiseWorksWhileTheMainThreadIsBlocked() {
         // Synchronous test on the main thread, which blocks below: neither the body (nonisolated)
         // nor settling nor the awaiter may need the main queue.
@@ -227,5 +234,23 @@ extension Promise {
                 return .failure(error)
             }
         }
+    }
+}
+
+/// Creates a promise and a task inside an actor and reports whether their bodies ran isolated to it.
+private actor IsolationProbe {
+    func bodiesIsolation() async throws -> (promise: Bool, task: Bool) {
+        // Both capture `self`, which makes a `Task { }` body isolated to the actor.
+        let promise = try await Promise { () -> Bool in
+            _ = self
+            let isolation: (any Actor)? = #isolation
+            return isolation != nil
+        }.value
+        let task = await Task { () -> Bool in
+            _ = self
+            let isolation: (any Actor)? = #isolation
+            return isolation != nil
+        }.value
+        return (promise, task)
     }
 }
