@@ -96,15 +96,14 @@ extension Promise {
             // No actor: `withTaskCancellationHandler`'s `isolated` parameter would switch
             // executors (to the one the caller is on) on the way in, into the operation, and out
             // again, each switch an atomic read of the task's status. This form inherits the
-            // caller's executor; its operation, like the caller, runs on the generic one.
+            // caller's executor; its operation, like the caller, runs where nonisolated code
+            // runs (the generic executor, or the task's preferred one).
             result = await _unsafeInheritExecutor_withTaskCancellationHandler {
                 await _unsafeInheritExecutor_withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T>, Never>) in
                     awaitSettlement(resuming: continuation, registration: registration)
                 }
             } onCancel: {
-                if let key = registration.cancel() {
-                    box.removeHandlerReturning(key)?(.rejected(CancellationError()))
-                }
+                leave(registration)
             }
         }
         return try result.get()
@@ -126,9 +125,17 @@ extension Promise {
                 awaitSettlement(resuming: continuation, registration: registration)
             }
         } onCancel: {
-            if let key = registration.cancel() {
-                box.removeHandlerReturning(key)?(.rejected(CancellationError()))
-            }
+            leave(registration)
+        }
+    }
+
+    /// The awaiter's task was cancelled: takes its handler back out of the box and resumes it
+    /// with `CancellationError`, if it was registered and the promise has not run it; otherwise
+    /// marks the registration so that the awaiting code does that itself once it registers.
+    @inlinable
+    func leave(_ registration: borrowing AwaitRegistration) {
+        if let key = registration.cancel() {
+            box.removeHandlerReturning(key)?(.rejected(CancellationError()))
         }
     }
 
