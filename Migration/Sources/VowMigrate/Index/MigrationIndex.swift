@@ -220,6 +220,9 @@ public struct MigrationIndex: Sendable {
         var isAsync: Bool
         var returnsVowType: Bool
         var location: Location
+        /// Declared in a protocol: its alternative goes into an extension of the protocol, where
+        /// it serves a default implementation of the same name too.
+        var isProtocolRequirement = false
     }
 
     /// An index that knows nothing.
@@ -435,7 +438,8 @@ extension MigrationIndex {
             for function in summary.functions {
                 let key = "\(function.scope)|\(function.swiftName)"
                 declarations[key, default: []].append(DeclaredFunction(isAsync: function.isAsync, returnsVowType: function.returnsVowType,
-                                                                        location: function.location))
+                                                                        location: function.location,
+                                                                        isProtocolRequirement: function.isProtocolRequirement))
             }
         }
         // Conformances reach across files: `extension DownloadTask: Cancellable {}` with

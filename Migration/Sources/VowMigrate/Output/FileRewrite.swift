@@ -53,6 +53,15 @@ struct FileRewrite {
             ? BodyReplacer(collector: collector, index: index, target: target, tree: tree, bytes: bytes)
             : nil
 
+        // Requirements of this file's protocols that gain an alternative: a default implementation
+        // of the same name in an extension of the protocol is served by it.
+        var requirementsGainingAlternatives = Set<String>()
+        for site in collector.functions where replacer == nil && options.stage != .callSites && site.protocolDecl != nil && site.protocolIsTopLevel {
+            if case .candidate(let function) = CompletionFunctionReader(index: index, scope: site.scope).read(site.decl, isProtocolRequirement: true) {
+                requirementsGainingAlternatives.insert("\(site.scope)|\(function.swiftName)")
+            }
+        }
+
         for site in collector.functions
         where options.stage != .callSites && ownedRange?.contains(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset) ?? true {
             progress?(MigrationProgress("rewriting", fraction: Double(site.decl.position.utf8Offset) / Double(max(1, bytes.count))))
@@ -77,6 +86,14 @@ struct FileRewrite {
                 if let clash = existing.first(where: { !$0.isAsync && !$0.returnsVowType }) {
                     report(.skipped, function.swiftName, site.decl,
                            "`\(emitter.alternativeSwiftName)` already exists at \(clash.location); an alternative would clash with it")
+                    continue
+                }
+                if replacer == nil, site.protocolDecl == nil,
+                   let requirement = index.declaredFunctions(named: function.swiftName, in: site.scope).first(where: \.isProtocolRequirement),
+                   requirement.location.file != fileName || requirementsGainingAlternatives.contains("\(site.scope)|\(function.swiftName)") {
+                    report(.alreadyMigrated, function.swiftName, site.decl,
+                           "a default implementation of the requirement at \(requirement.location): the alternative `\(emitter.alternativeSwiftName)` "
+                           + "added for the requirement serves it too (a second one in this extension would be an invalid redeclaration)")
                     continue
                 }
                 if let reason = handlerCallsReason(function, site.decl) {
