@@ -131,6 +131,23 @@ extension SafetyTests {
         XCTAssertTrue(result.findings[0].message.contains("`LoadCompletion` is not declared in any file of the run"), result.findings[0].message)
         XCTAssertTrue(result.findings[0].message.contains("--context"), result.findings[0].message)
     }
+
+    /// Moya's `convertResponseToResult(_ response: HTTPURLResponse?, request:data:error:)` takes
+    /// no closure: an optional value named `response` or `result` is a value, not a handler whose
+    /// typealias is missing. An optional alias named like a handler is still reported.
+    func testAnOptionalValueNamedResponseIsNotAMissingHandlerAlias() {
+        let source = """
+            func convert(_ response: HTTPURLResponse?, request: URLRequest?, data: Data?, error: Error?) -> Int { 0 }
+            func store(result: StoreResult?, then: Int) {}
+            func load(completion: LoadCompletion?) {}
+            func fetch(_ id: Int, resultHandler: ResultHandler?) {}
+
+            """
+        let result = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .async))
+        XCTAssertFalse(result.changed)
+        XCTAssertEqual(result.findings.map(\.function), ["load(completion:)", "fetch(_:resultHandler:)"])
+        XCTAssertEqual(result.findings.map(\.kind), [.skipped, .skipped])
+    }
 }
 
 extension SafetyTests {

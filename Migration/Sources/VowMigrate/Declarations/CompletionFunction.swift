@@ -125,6 +125,16 @@ struct CompletionFunctionReader {
         return completionWords.contains(where: lowered.hasSubstring)
     }
 
+    /// Words naming nothing but a closure run at the end: unlike `result`, `response` or `then`
+    /// (a substring of `authentication`), they do not name values.
+    private static let handlerOnlyWords = ["completion", "callback", "handler", "reply", "block", "closure"]
+
+    static func isHandlerOnlyName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        if repeatedCallWords.contains(where: lowered.hasSubstring) { return false }
+        return handlerOnlyWords.contains(where: lowered.hasSubstring)
+    }
+
     private static func isFailureName(_ name: String) -> Bool {
         let lowered = name.lowercased()
         return lowered.hasSubstring("fail") || lowered.hasSubstring("error")
@@ -157,18 +167,23 @@ struct CompletionFunctionReader {
             // `completion: @escaping Handler` with `Handler` declared nowhere the run can see.
             if let unresolved = signature.parameterClause.parameters.first(where: { parameter in
                 var type = parameter.type
+                let words = { (type: TypeSyntax) in "\(parameter.firstName.text) \(parameter.secondName?.text ?? "") \(type.trimmedDescription)" }
                 if let attributed = type.as(AttributedTypeSyntax.self) {
                     guard attributed.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "escaping" }) else {
                         return false
                     }
                     type = attributed.baseType
                 } else if let wrapped = TypeReader.optionalWrapped(type) {
+                    // Without `@escaping` nothing says it is a closure: `_ response: HTTPURLResponse?`
+                    // is a value. Only a name that can mean nothing but a handler counts.
+                    guard wrapped.is(IdentifierTypeSyntax.self) || wrapped.is(MemberTypeSyntax.self),
+                          Self.isHandlerOnlyName(words(wrapped)) else { return false }
                     type = wrapped
                 } else {
                     return false
                 }
                 guard type.is(IdentifierTypeSyntax.self) || type.is(MemberTypeSyntax.self) else { return false }
-                return Self.isCompletionName("\(parameter.firstName.text) \(parameter.secondName?.text ?? "") \(type.trimmedDescription)")
+                return Self.isCompletionName(words(type))
             }) {
                 var type = unresolved.type
                 if let attributed = type.as(AttributedTypeSyntax.self) { type = attributed.baseType }
