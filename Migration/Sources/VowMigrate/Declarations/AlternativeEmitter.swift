@@ -13,9 +13,14 @@ struct AlternativeEmitter {
     /// Generic parameters of the enclosing type that the result needs `Sendable` (`where T: Sendable`).
     var contextualSendable: [String] = []
 
-    init(function: CompletionFunction, target: MigrationTarget, enclosingTypeParameters: [String] = []) {
+    /// Declared in a type or extension (not at file scope): the call to the original can say
+    /// `self.` where a parameter hides the function's name.
+    var isMember: Bool
+
+    init(function: CompletionFunction, target: MigrationTarget, enclosingTypeParameters: [String] = [], isMember: Bool = true) {
         self.function = function
         self.target = target
+        self.isMember = isMember
         let mentioned = Set(identifiers(in: function.shape.valueType))
         self.contextualSendable = enclosingTypeParameters.filter { mentioned.contains($0) }
         self.names = GeneratedNames(taken: Set(function.keptParameters.map(\.name)))
@@ -79,11 +84,21 @@ struct AlternativeEmitter {
         if typeOnlyGenericParameters.count > 1 {
             return "its result uses several generic parameters no argument mentions (\(typeOnlyGenericParameters.joined(separator: ", "))); a call could not name them all"
         }
+        if let hiding = parameterHidingTheFunction, !isMember {
+            return "its parameter `\(hiding)` has the function's name, so the alternative could not call the original (the name would mean the parameter); rename the parameter"
+        }
         if target == .async && function.handlerHasDefault {
             // Swift prefers an async overload in async code, so `f()` there would stop compiling.
             return "its handler has a default value, so calls that omit it from async code would become calls of an async alternative and need `await`; use --to promise, or drop the default"
         }
         return nil
+    }
+
+    /// A kept parameter named like the function (`request(request:completion:)`): inside the
+    /// alternative, `request(...)` would mean the parameter.
+    private var parameterHidingTheFunction: String? {
+        let name = function.name.filter { $0 != "`" }
+        return function.keptParameters.first { $0.name.filter { $0 != "`" } == name }?.name
     }
 
     var alternativeSwiftName: String {
@@ -453,7 +468,8 @@ struct AlternativeEmitter {
         let lastIndex = function.parameters.count - 1
         let trailing = function.failureIndex == nil && function.handlerIndex == lastIndex
 
-        var current = prefix + function.name
+        // `self.` also names the type in a static method.
+        var current = prefix + (parameterHidingTheFunction != nil && isMember ? "self." : "") + function.name
         var arguments: [(label: String?, value: String?, closureIndex: Int?)] = []
         for (index, parameter) in function.parameters.enumerated() {
             if index == function.handlerIndex || index == function.failureIndex {

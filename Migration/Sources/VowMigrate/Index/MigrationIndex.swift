@@ -554,8 +554,8 @@ extension MigrationIndex {
                 handlerCalls: .unknown, skipReason: reason.message, alternativeLabels: [], promiseCounterpart: nil, asyncCounterpart: nil,
                 promiseBlocker: nil, asyncBlocker: nil, promiseAlternativeName: "", asyncAlternativeName: "")
         case .candidate(let function):
-            let promiseEmitter = AlternativeEmitter(function: function, target: .promise)
-            let asyncEmitter = AlternativeEmitter(function: function, target: .async)
+            let promiseEmitter = AlternativeEmitter(function: function, target: .promise, isMember: !record.scope.isEmpty)
+            let asyncEmitter = AlternativeEmitter(function: function, target: .async, isMember: !record.scope.isEmpty)
             let promiseName = promiseEmitter.alternativeSwiftName
             let asyncName = asyncEmitter.alternativeSwiftName
             func counterpart(_ name: String, _ kind: Counterpart.Kind) -> Counterpart? {

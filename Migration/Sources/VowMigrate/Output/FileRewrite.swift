@@ -76,7 +76,7 @@ struct FileRewrite {
                 report(.skipped, name, site.decl, reason.message)
             case .candidate(let function):
                 let emitter = AlternativeEmitter(function: function, target: target,
-                                                 enclosingTypeParameters: site.nonSendableTypeParameters)
+                                                 enclosingTypeParameters: site.nonSendableTypeParameters, isMember: !site.scope.isEmpty)
                 let existing = index.declaredFunctions(named: emitter.alternativeSwiftName, in: site.scope)
                 if let counterpart = existing.first(where: { target == .promise ? $0.returnsVowType : $0.isAsync }) {
                     report(.alreadyMigrated, function.swiftName, site.decl,

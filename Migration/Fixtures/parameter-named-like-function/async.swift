@@ -1,0 +1,50 @@
+import Foundation
+import Vow
+
+public struct Route: Sendable {
+    public let path: String
+}
+
+/// A parameter named like its function (`request(request:completion:)`): inside the alternative
+/// `request(...)` would mean the parameter, so the call to the original says `self.`.
+struct APIClient {
+    @available(*, renamed: "request(request:as:)")
+    func request<T: Decodable>(request: Route, completion: @escaping (Swift.Result<T, Error>) -> Void) {
+        completion(.failure(URLError(.badURL)))
+    }
+
+    /// Async alternative to `request(request:completion:)`, added by vow-migrate.
+    /// `T` comes from the call's context, or from `as:` (`as: SomeType.self`).
+    func request<T: Decodable & Sendable>(request: Route, as type: T.Type = T.self) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            self.request(request: request) { result in
+                continuation.resume(with: result)
+            }
+        }
+    }
+
+    @available(*, renamed: "route(route:)")
+    static func route(route: String, completion: @escaping @Sendable (Route?, Error?) -> Void) {
+        completion(Route(path: route), nil)
+    }
+
+    /// Async alternative to `route(route:completion:)`, added by vow-migrate.
+    static func route(route: String) async throws -> Route {
+        try await withCheckedThrowingContinuation { continuation in
+            self.route(route: route) { value, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+}
+
+/// At file scope there is no `self.` to say: reported, not converted.
+func upload(upload: Data, completion: @escaping @Sendable (Error?) -> Void) {
+    completion(nil)
+}
