@@ -132,6 +132,25 @@ extension SafetyTests {
         XCTAssertTrue(result.findings[0].message.contains("--context"), result.findings[0].message)
     }
 
+    /// Moya's `sendRequest(...) -> CancellableToken` with `CancellableToken` in a file the run did
+    /// not read: the skip says how to let the tool see its `cancel()`.
+    func testAHandleTypeDeclaredInNoFileOfTheRunPointsAtContext() {
+        let source = """
+            final class Client {
+                func send(completion: @escaping @Sendable (Error?) -> Void) -> CancellableToken { fatalError() }
+                func count(completion: @escaping @Sendable (Error?) -> Void) -> Int { 0 }
+                func local(completion: @escaping @Sendable (Error?) -> Void) -> Local { Local() }
+            }
+            struct Local {}
+
+            """
+        let result = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .async))
+        XCTAssertEqual(result.findings.map(\.kind), [.skipped, .skipped, .skipped])
+        XCTAssertEqual(result.findings.map { $0.message.contains("--context") }, [true, false, false],
+                       result.findings.map(\.message).joined(separator: "\n"))
+        XCTAssertTrue(result.findings[0].message.contains("`CancellableToken` is declared in no file of the run"), result.findings[0].message)
+    }
+
     /// Moya's `convertResponseToResult(_ response: HTTPURLResponse?, request:data:error:)` takes
     /// no closure: an optional value named `response` or `result` is a value, not a handler whose
     /// typealias is missing. An optional alias named like a handler is still reported.

@@ -105,6 +105,12 @@ struct CompletionFunctionReader {
         "Operation", "BlockOperation", "Progress",
     ]
 
+    /// Return types that are plainly values, never handles: no `--context` hint for them.
+    private static let standardValueTypes: Set<String> = [
+        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
+        "Bool", "String", "Character", "Data", "Date", "URL", "UUID", "URLRequest", "Any", "AnyObject", "Never",
+    ]
+
     private static let knownSendableHandles: Set<String> = [
         "URLSessionTask", "URLSessionDataTask", "URLSessionDownloadTask", "URLSessionUploadTask",
         "URLSessionStreamTask", "URLSessionWebSocketTask", "Task",
@@ -283,7 +289,15 @@ struct CompletionFunctionReader {
                 let wrapped = TypeReader.optionalWrapped(returnType)
                 let handleType = (wrapped ?? returnType).trimmedDescription
                 guard isCancellable(handleType) else {
-                    return .skipped(swiftName, SkipReason("it returns `\(text)` besides calling its handler; only a cancellable handle (a type with `cancel()`) maps onto a cancellation token"))
+                    var reason = "it returns `\(text)` besides calling its handler; only a cancellable handle (a type with `cancel()`) maps onto a cancellation token"
+                    // Moya's `-> CancellableToken`, declared in a file the run did not read.
+                    let handle = wrapped ?? returnType
+                    let base = handleType.split(separator: "<").first.map(String.init) ?? handleType
+                    if handle.is(IdentifierTypeSyntax.self) || handle.is(MemberTypeSyntax.self),
+                       !index.declaresType(base), !Self.standardValueTypes.contains(base) {
+                        reason += "; `\(base)` is declared in no file of the run: if it has `cancel()`, name its file with `--context PATH`"
+                    }
+                    return .skipped(swiftName, SkipReason(reason))
                 }
                 let base = handleType.split(separator: "<").first.map(String.init) ?? handleType
                 cancellable = .init(type: handleType, isOptional: wrapped != nil,

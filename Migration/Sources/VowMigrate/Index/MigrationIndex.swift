@@ -286,6 +286,11 @@ public struct MigrationIndex: Sendable {
     }
 
     /// Whether the type (simple or qualified name, generic arguments ignored) has `cancel()`.
+    /// Whether a type, protocol or enum of this name is declared in a file of the run.
+    public func declaresType(_ type: String) -> Bool {
+        typeNames.contains(type) || typeNames.contains(Self.lastComponent(type))
+    }
+
     public func isCancellable(_ type: String) -> Bool {
         let base = Self.baseTypeName(type)
         return cancellableTypes.contains(base) || cancellableTypes.contains(Self.lastComponent(base))
