@@ -27,7 +27,7 @@ final class IndexCollector: SyntaxVisitor {
     }
 
     private func enter(_ name: String, inheritance: InheritanceClauseSyntax?, isProtocol: Bool = false,
-                       isExtension: Bool = false, isActor: Bool = false) {
+                       isExtension: Bool = false, isActor: Bool = false, notImplicitlySendable: String? = nil) {
         let qualified = isExtension || scope.isEmpty ? name : "\(scope).\(name)"
         let inherited = (inheritance?.inheritedTypes ?? []).map { inherited -> String in
             var text = inherited.type.trimmedDescription
@@ -37,7 +37,8 @@ final class IndexCollector: SyntaxVisitor {
             return text
         }
         types.append(.init(name: qualified, isExtension: isExtension, inherited: inherited, hasCancel: false,
-                           isSendable: isActor || inherited.contains("Sendable") || inherited.contains("Swift.Sendable")))
+                           isSendable: isActor || inherited.contains("Sendable") || inherited.contains("Swift.Sendable"),
+                           notImplicitlySendable: notImplicitlySendable))
         scopes.append(qualified)
         inProtocol.append(isProtocol)
     }
@@ -48,18 +49,31 @@ final class IndexCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, inheritance: node.inheritanceClause)
+        // A class is never Sendable by inference; one isolated to a global actor is.
+        let isolated = node.attributes.contains { element in
+            element.as(AttributeSyntax.self)?.attributeName.trimmedDescription.hasSuffix("Actor") == true
+        }
+        enter(node.name.text, inheritance: node.inheritanceClause, notImplicitlySendable: isolated ? nil : "a class")
         return .visitChildren
     }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, inheritance: node.inheritanceClause)
+        enter(node.name.text, inheritance: node.inheritanceClause,
+              notImplicitlySendable: Self.publicWithoutInference(node.modifiers, node.attributes) ? "a public struct" : nil)
         return .visitChildren
     }
     override func visitPost(_ node: StructDeclSyntax) { leave() }
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, inheritance: node.inheritanceClause)
+        enter(node.name.text, inheritance: node.inheritanceClause,
+              notImplicitlySendable: Self.publicWithoutInference(node.modifiers, node.attributes) ? "a public enum" : nil)
         return .visitChildren
+    }
+
+    /// Swift infers `Sendable` for internal and private structs and enums (whose members are),
+    /// never for public ones that are not `@frozen`.
+    private static func publicWithoutInference(_ modifiers: DeclModifierListSyntax, _ attributes: AttributeListSyntax) -> Bool {
+        modifiers.contains { $0.name.text == "public" || $0.name.text == "open" }
+            && !attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "frozen" }
     }
     override func visitPost(_ node: EnumDeclSyntax) { leave() }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {

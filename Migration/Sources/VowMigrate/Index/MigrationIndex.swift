@@ -183,6 +183,8 @@ public struct MigrationIndex: Sendable {
     private var aliasesBySimpleName: [String: [String]] = [:]
     private var cancellableTypes: Set<String> = []
     private var sendableTypes: Set<String> = []
+    /// Declared types Swift does not infer `Sendable` for, with what they are ("a class").
+    private var notImplicitlySendable: [String: String] = [:]
     /// Names of declared types (qualified and simple), to tell a module qualifier from a type.
     private var typeNames: Set<String> = []
     /// Every completion-handler function, once, in the order the summaries list them.
@@ -300,6 +302,24 @@ public struct MigrationIndex: Sendable {
     public func isSendable(_ type: String) -> Bool {
         let base = Self.baseTypeName(type)
         return sendableTypes.contains(base) || sendableTypes.contains(Self.lastComponent(base))
+    }
+
+    /// A type named in `valueType` that the tree declares and that is not `Sendable` (a class,
+    /// or a public struct or enum, without a `Sendable` conformance anywhere in the tree), with
+    /// what it is. A `Promise` or `Guarantee` cannot carry it.
+    public func notSendableType(in valueType: String) -> (name: String, kind: String)? {
+        for name in identifiers(in: valueType) where !isSendable(name) {
+            if let kind = notImplicitlySendable[name] { return (name, kind) }
+        }
+        return nil
+    }
+
+    /// Why a promise alternative with this value type would not compile: Vow's promises need a
+    /// `Sendable` value.
+    public func promiseValueBlocker(_ valueType: String) -> String? {
+        guard let (name, kind) = notSendableType(in: valueType) else { return nil }
+        return "its value type `\(name)` is \(kind) without a `Sendable` conformance, and a promise carries only `Sendable` values; "
+            + "make `\(name)` Sendable, or use --to async"
     }
 
     /// Existing functions named `swiftName` (`fetchUser(id:)`) in `scope` or in an extension of
@@ -430,6 +450,10 @@ extension MigrationIndex {
                 if type.hasCancel {
                     cancellableTypes.insert(type.name)
                     cancellableTypes.insert(Self.lastComponent(type.name))
+                }
+                if !type.isExtension, let kind = type.notImplicitlySendable {
+                    notImplicitlySendable[type.name] = kind
+                    notImplicitlySendable[Self.lastComponent(type.name), default: kind] = kind
                 }
                 if type.isSendable {
                     sendableTypes.insert(type.name)
@@ -586,7 +610,7 @@ extension MigrationIndex {
                 handlerIsOptional: function.handlerIsOptional, handlerCalls: record.hasBody ? .once : .unknown, skipReason: nil,
                 alternativeLabels: function.keptParameters.map(\.label),
                 promiseCounterpart: counterpart(promiseName, .promise), asyncCounterpart: counterpart(asyncName, .async),
-                promiseBlocker: promiseEmitter.cannotCompileReason ?? clash(promiseName),
+                promiseBlocker: promiseEmitter.cannotCompileReason ?? promiseValueBlocker(function.shape.valueType) ?? clash(promiseName),
                 asyncBlocker: asyncEmitter.cannotCompileReason ?? clash(asyncName),
                 promiseAlternativeName: promiseName, asyncAlternativeName: asyncName)
         }
@@ -636,6 +660,9 @@ public struct FileSummary: Sendable {
         var inherited: [String]
         var hasCancel: Bool
         var isSendable: Bool
+        /// Why Swift does not infer `Sendable` for it ("a class", "a public enum"), for a type
+        /// declaration (not an extension) that could otherwise be implicitly `Sendable`: nil.
+        var notImplicitlySendable: String? = nil
     }
 
     /// A function declaration: its declaration text without body (to be read once the whole

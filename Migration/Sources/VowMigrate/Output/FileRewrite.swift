@@ -100,7 +100,7 @@ struct FileRewrite {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
-                if let reason = emitter.cannotCompileReason {
+                if let reason = emitter.cannotCompileReason ?? (target == .promise ? index.promiseValueBlocker(function.shape.valueType) : nil) {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
