@@ -53,6 +53,8 @@ struct IndexCalleeCatalog: CalleeCatalog {
     /// ``gainedKey(swiftName:line:)`` names them: by name and line, since a protocol requirement
     /// and its implementation in the same file share the name but may not both gain one.
     let gainedHere: Set<String>
+    /// `--replace`: functions are converted themselves, never given an alternative.
+    var replacing = false
 
     /// `send(_:body:completion:)@12`, the line being the `func` keyword's.
     static func gainedKey(swiftName: String, line: Int) -> String { "\(swiftName)@\(line)" }
@@ -73,7 +75,15 @@ struct IndexCalleeCatalog: CalleeCatalog {
             }
             var reasons: [MigrationTarget: String] = [:]
             for target in MigrationTarget.allCases {
-                if case .none(let why) = function.alternative(for: target) { reasons[target] = why }
+                switch function.alternative(for: target) {
+                case .none(let why):
+                    reasons[target] = why
+                case .generated where replacing && !has(target):
+                    reasons[target] = "--replace converts a function itself rather than adding an alternative, and leaves this one as it is "
+                        + "(its own finding says why); add alternatives first (run without --replace), then convert the calls"
+                default:
+                    break
+                }
             }
             return CalleeSummary(
                 baseName: function.baseName,
