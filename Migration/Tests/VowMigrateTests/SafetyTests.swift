@@ -132,6 +132,32 @@ extension SafetyTests {
         XCTAssertTrue(result.findings[0].message.contains("--context"), result.findings[0].message)
     }
 
+    /// Notificare's `fetch(group:_:)` reports a failed precondition from a `do`/`catch`: --replace
+    /// leaves it, and says which statement stopped it.
+    func testReplaceNamesTheStatementItCannotRewrite() {
+        let source = """
+            final class Assets: Sendable {
+                func check() throws {}
+                func fetch(group: String, _ completion: @escaping @Sendable (Result<[String], Error>) -> Void) {
+                    do {
+                        try check()
+                    } catch {
+                        completion(.failure(error))
+                        return
+                    }
+                    completion(.success([group]))
+                }
+            }
+
+            """
+        let result = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .async, replace: true))
+        XCTAssertFalse(result.changed)
+        XCTAssertEqual(result.findings.map(\.kind), [.skipped])
+        XCTAssertEqual(result.findings.first?.message,
+                       "it uses the handler inside a `do`/`catch` statement, which --replace does not rewrite; convert this function by hand, "
+                       + "or add an alternative beside it (without --replace) (line 4)")
+    }
+
     /// Moya's `sendRequest(...) -> CancellableToken` with `CancellableToken` in a file the run did
     /// not read: the skip says how to let the tool see its `cancel()`.
     func testAHandleTypeDeclaredInNoFileOfTheRunPointsAtContext() {

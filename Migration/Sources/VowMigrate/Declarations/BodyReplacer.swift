@@ -799,6 +799,13 @@ private struct Conversion {
         if let culprit {
             return "it calls the handler from a closure passed to `\(culprit)`, which has no \(target == .promise ? "promise" : "async") alternative"
         }
+        // Say which statement: `do { try check() } catch { completion(.failure(error)); return }`.
+        let statements = ["do": "a `do`/`catch` statement", "for": "a `for` loop", "while": "a `while` loop",
+                          "repeat": "a `repeat` loop", "defer": "a `defer` block", "let": "a declaration", "var": "a declaration"]
+        if let first = item.firstToken(viewMode: .sourceAccurate)?.text, let statement = statements[first] {
+            return "it uses the handler inside \(statement), which --replace does not rewrite; convert this function by hand, "
+                + "or add an alternative beside it (without --replace)"
+        }
         return "it uses the handler in a way --replace cannot follow"
     }
 
