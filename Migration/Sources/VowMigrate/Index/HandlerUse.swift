@@ -53,8 +53,9 @@ struct HandlerUse: Sendable, Equatable {
 
 /// Computes a ``HandlerUse`` from a function body.
 struct HandlerUseAnalyzer {
-    /// The handler's names (both of a split `success:`/`failure:` pair).
-    let names: Set<String>
+    /// The handler's names (both of a split `success:`/`failure:` pair), and the names an
+    /// optional handler is unwrapped into (`if let done = completion`).
+    private(set) var names: Set<String>
     let fileName: String
     let converter: SourceLocationConverter
     private(set) var handOffs: [HandlerUse.HandOff] = []
@@ -210,7 +211,10 @@ struct HandlerUseAnalyzer {
             return expression(expressionStatement.expression, inClosure: inClosure)
         }
         if let guardStatement = node.as(GuardStmtSyntax.self) {
-            let conditions = calls(in: guardStatement.conditions, inClosure: inClosure)
+            let (conditions, onlyUnwrapsHandler) = self.conditions(guardStatement.conditions, inClosure: inClosure)
+            // `guard let completion else { return }`: an alternative always passes a handler, so
+            // the `else` never runs for it.
+            if onlyUnwrapsHandler { return Paths(falling: conditions, exiting: nil) }
             let elsePaths = block(Array(guardStatement.body.statements), inClosure: inClosure)
             // The else branch leaves the scope, whichever way it does.
             let leaving = Paths.join(elsePaths.exiting, elsePaths.falling).map { conditions.then($0) }
@@ -245,12 +249,42 @@ struct HandlerUseAnalyzer {
         return Paths(falling: head.then(falling), exiting: paths.exiting.map { head.then(falling).then($0) })
     }
 
+    /// The calls in an `if` or `guard` condition list, where unwrapping an optional handler
+    /// (`let completion = completion`, `let completion`, `let done = completion`) is no call: the
+    /// name it binds is the handler from there on. Whether the list does nothing else.
+    private mutating func conditions(_ list: ConditionElementListSyntax, inClosure: Bool) -> (Calls, onlyUnwrapsHandler: Bool) {
+        var result = Calls.zero
+        var unwraps = 0
+        for element in list {
+            if case .optionalBinding(let binding) = element.condition,
+               let bound = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                let source: String? = if let initializer = binding.initializer {
+                    initializer.value.as(DeclReferenceExprSyntax.self).flatMap { $0.argumentNames == nil ? $0.baseName.text : nil }
+                } else {
+                    bound
+                }
+                if let source, names.contains(source) {
+                    names.insert(bound)
+                    referenced = true
+                    unwraps += 1
+                    continue
+                }
+            }
+            result = result.then(calls(in: element, inClosure: inClosure))
+        }
+        return (result, unwraps > 0 && unwraps == list.count)
+    }
+
     // MARK: - Expressions
 
     private mutating func expression(_ node: ExprSyntax, inClosure: Bool) -> Paths {
         if let ifExpression = node.as(IfExprSyntax.self) {
-            let conditions = calls(in: ifExpression.conditions, inClosure: inClosure)
+            let (conditions, onlyUnwrapsHandler) = self.conditions(ifExpression.conditions, inClosure: inClosure)
             var paths = block(Array(ifExpression.body.statements), inClosure: inClosure)
+            // `if let completion = completion { ... }`: the handler an alternative passes is never nil.
+            if onlyUnwrapsHandler {
+                return Paths(falling: paths.falling.map { conditions.then($0) }, exiting: paths.exiting.map { conditions.then($0) })
+            }
             switch ifExpression.elseBody {
             case .ifExpr(let elseIf):
                 paths = paths.or(expression(ExprSyntax(elseIf), inClosure: inClosure))

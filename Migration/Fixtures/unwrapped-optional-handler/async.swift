@@ -1,0 +1,72 @@
+import Foundation
+import Vow
+
+/// An optional handler unwrapped before it is called: the alternative always passes one, so the
+/// unwrapping is no call and its `else` never runs (RevenueCat's OfferingsManager does this).
+final class Dispatcher: @unchecked Sendable {
+    func onMain(_ body: @escaping @MainActor @Sendable () -> Void) {
+        Task { @MainActor in body() }
+    }
+
+    @available(*, renamed: "deliver(value:)")
+    func deliver<T: Sendable>(_ completion: (@MainActor @Sendable (T) -> Void)?, value: T) {
+        if let completion = completion {
+            self.onMain {
+                completion(value)
+            }
+        }
+    }
+
+    /// Async alternative to `deliver(_:value:)`, added by vow-migrate.
+    func deliver<T: Sendable>(value: T) async -> T {
+        await withCheckedContinuation { continuation in
+            deliver({ value in
+                continuation.resume(returning: value)
+            }, value: value)
+        }
+    }
+
+    @available(*, renamed: "count()")
+    func count(completion: (@Sendable (Int) -> Void)?) {
+        guard let completion else { return }
+        completion(1)
+    }
+
+    /// Async alternative to `count(completion:)`, added by vow-migrate.
+    func count() async -> Int {
+        await withCheckedContinuation { continuation in
+            count { value in
+                continuation.resume(returning: value)
+            }
+        }
+    }
+
+    @available(*, renamed: "name()")
+    func name(_ done: (@Sendable (String?, Error?) -> Void)?) {
+        if let finish = done {
+            finish("name", nil)
+        }
+    }
+
+    /// Async alternative to `name(_:)`, added by vow-migrate.
+    func name() async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            name { value, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+
+    /// Another condition beside the unwrapping: its `else` can still run without a call.
+    func flag(enabled: Bool, completion: (@Sendable (Bool) -> Void)?) {
+        if let completion, enabled {
+            completion(true)
+        }
+    }
+}
