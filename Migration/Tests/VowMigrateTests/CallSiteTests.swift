@@ -264,3 +264,79 @@ final class CallSiteTests: XCTestCase {
         }
     }
 }
+
+extension CallSiteTests {
+    /// A `Result<T, NetworkError>` callback whose failure branch hands `error` on as a
+    /// `NetworkError` cannot become a `catch`, which gets `any Error`; one that only prints it
+    /// can. RevenueCat's `OfferingsManager` names its own nested `Error`, which counts as such a type.
+    func testAFailureBranchReadingATypedErrorAsItsTypeIsLeftAlone() throws {
+        let input = """
+            import Foundation
+
+            enum NetworkError: Error { case offline }
+
+            final class Loader: @unchecked Sendable {
+                enum Error: Swift.Error { case stale }
+
+                func show(_ error: NetworkError) {}
+                func show(_ value: Int) {}
+                func log(_ error: Error) {}
+
+                func load(completion: @escaping @Sendable (Result<Int, NetworkError>) -> Void) {
+                    completion(.success(1))
+                }
+
+                func cached(completion: @escaping @Sendable (Result<Int, Error>) -> Void) {
+                    completion(.success(1))
+                }
+
+                func refresh() {
+                    load { result in
+                        switch result {
+                        case .success(let value):
+                            self.show(value)
+                        case .failure(let error):
+                            self.show(error)
+                        }
+                    }
+                }
+
+                func reload() {
+                    cached { result in
+                        switch result {
+                        case .success(let value):
+                            self.show(value)
+                        case .failure(let error):
+                            self.log(error)
+                        }
+                    }
+                }
+
+                func report() {
+                    load { result in
+                        switch result {
+                        case .success(let value):
+                            self.show(value)
+                        case .failure(let error):
+                            print("failed: \\(error.localizedDescription)", error)
+                        }
+                    }
+                }
+            }
+
+            """
+        for target in MigrationTarget.allCases {
+            let migration = migrate(input, target, .all)
+            XCTAssertEqual(refusals(migration), [
+                "21:14 refresh(): the failure branch reads `error` as the callee's `NetworkError`, but a `catch` gets `any Error`; "
+                    + "convert this call by hand (`error as? NetworkError`)",
+                "32:16 reload(): the failure branch reads `error` as the callee's `Loader.Error`, but a `catch` gets `any Error`; "
+                    + "convert this call by hand (`error as? Loader.Error`)",
+            ], "\(target)")
+            XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), ["report()"], "\(target)")
+            let file = try TestSupport.temporaryDirectory(self).appendingPathComponent("\(target).swift")
+            try migration.output.write(to: file, atomically: true, encoding: .utf8)
+            XCTAssertNil(try TestSupport.typecheckTogether([file]), "\(target)")
+        }
+    }
+}

@@ -14,6 +14,9 @@ struct CalleeSummary: Equatable {
     var noAlternativeReasons: [MigrationTarget: String] = [:]
     /// The handler is optional or defaulted: a call without it could mean either function.
     var handlerIsOptional = false
+    /// A `Result` handler's failure type when it is not Swift's `Error` (`NetworkError`): a
+    /// failure branch reads its error as that type, where a `catch` gives `any Error`.
+    var typedFailure: String?
 
     func hasAlternative(for target: MigrationTarget) -> Bool {
         target == .promise ? hasPromiseAlternative : hasAsyncAlternative
@@ -94,7 +97,12 @@ struct IndexCalleeCatalog: CalleeCatalog {
                 hasPromiseAlternative: has(.promise),
                 hasAsyncAlternative: has(.async),
                 noAlternativeReasons: reasons,
-                handlerIsOptional: function.handlerIsOptional
+                handlerIsOptional: function.handlerIsOptional,
+                typedFailure: {
+                    // `Result<T, Error>` reads as untyped (no failure type): see whether `Error` is the tree's.
+                    guard case .result(_, let failure) = function.shape else { return nil }
+                    return index.typedFailure(failure ?? "Error", in: function.scope)
+                }()
             )
         }
     }

@@ -140,6 +140,12 @@ struct PyramidReader {
             }
         case .result:
             let split = try resultSplit(statements, subject: names[0], at: closure)
+            if let typed = callee.typedFailure, let error = split.failure.errorName,
+               Self.readsAsItsType(error, in: split.failure.statements) {
+                // `case .failure(let error): self.show(error)` with `show(_: NetworkError)`.
+                throw Refusal("the failure branch reads `\(error)` as the callee's `\(typed)`, but a `catch` gets `any Error`; "
+                              + "convert this call by hand (`error as? \(typed)`)", at: closure)
+            }
             level.valueName = callee.shape.valueType == "Void" ? nil : split.valueName.flatMap(useful)
             level.success = split.success
             level.failure = split.failure
@@ -332,6 +338,29 @@ struct PyramidReader {
                 throw Refusal("the callback reads `\(name)` as optional, so a `(nil, nil)` answer means something to it", at: reference)
             }
         }
+    }
+
+    /// Whether statements use `name` where its own type matters: not only in `"\(error)"`,
+    /// `print(error)` or `error.localizedDescription`, which take any error alike.
+    static func readsAsItsType(_ name: String, in statements: [CodeBlockItemSyntax]) -> Bool {
+        for statement in statements {
+            for token in statement.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(name) {
+                guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { return true }
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.base?.id == reference.id {
+                    if member.declName.baseName.text == "localizedDescription" { continue }
+                    return true
+                }
+                guard let argument = reference.parent?.as(LabeledExprSyntax.self) else { return true }
+                if argument.parent?.parent?.is(ExpressionSegmentSyntax.self) == true { continue }
+                if let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+                   let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+                   ["print", "debugPrint", "dump", "String"].contains(callee.baseName.text) {
+                    continue
+                }
+                return true
+            }
+        }
+        return false
     }
 
     private func mentions(_ statements: [CodeBlockItemSyntax], _ name: String) -> Bool {

@@ -293,6 +293,22 @@ public struct MigrationIndex: Sendable {
         typeNames.contains(type) || typeNames.contains(Self.lastComponent(type))
     }
 
+    /// The failure type a `Result` handler of a function in `scope` names, when it is not Swift's
+    /// `Error`: `NetworkError`, or `Error` itself where the tree declares a type of that name in
+    /// the function's type or around it (RevenueCat's `OfferingsManager.Error`). Nil for `any Error`.
+    public func typedFailure(_ failure: String, in scope: String) -> String? {
+        let spelled = failure.filter { $0 != " " && $0 != "(" && $0 != ")" }
+        guard ["Error", "Swift.Error", "anyError", "anySwift.Error"].contains(spelled) else { return failure }
+        guard spelled == "Error" else { return nil }
+        var parts = scope.split(separator: ".").map(String.init)
+        while true {
+            let qualified = (parts + ["Error"]).joined(separator: ".")
+            if typeNames.contains(qualified) { return qualified }
+            if parts.isEmpty { return nil }
+            parts.removeLast()
+        }
+    }
+
     public func isCancellable(_ type: String) -> Bool {
         let base = Self.baseTypeName(type)
         return cancellableTypes.contains(base) || cancellableTypes.contains(Self.lastComponent(base))
