@@ -340,3 +340,59 @@ extension CallSiteTests {
         }
     }
 }
+
+extension CallSiteTests {
+    /// The same for `(Error?)` and `(T?, Error?)` callbacks whose error parameter has its own type.
+    func testAnErrorParameterOfItsOwnTypeReadAsThatTypeIsLeftAlone() throws {
+        let input = """
+            import Foundation
+
+            enum NetworkError: Error { case offline }
+
+            final class Loader: @unchecked Sendable {
+                func show(_ error: NetworkError) {}
+                func show(_ value: Int) {}
+
+                func load(completion: @escaping @Sendable (Int?, NetworkError?) -> Void) {
+                    completion(1, nil)
+                }
+
+                func ping(completion: @escaping @Sendable (NetworkError?) -> Void) {
+                    completion(nil)
+                }
+
+                func refresh() {
+                    load { value, error in
+                        if let error = error {
+                            self.show(error)
+                            return
+                        }
+                        self.show(value!)
+                    }
+                }
+
+                func check() {
+                    ping { error in
+                        if let error {
+                            print("offline: \\(error)")
+                        } else {
+                            self.show(0)
+                        }
+                    }
+                }
+            }
+
+            """
+        for target in MigrationTarget.allCases {
+            let migration = migrate(input, target, .all)
+            XCTAssertEqual(refusals(migration), [
+                "18:14 refresh(): the failure branch reads `error` as the callee's `NetworkError`, but a `catch` gets `any Error`; "
+                    + "convert this call by hand (`error as? NetworkError`)",
+            ], "\(target)")
+            XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), ["check()"], "\(target)")
+            let file = try TestSupport.temporaryDirectory(self).appendingPathComponent("\(target).swift")
+            try migration.output.write(to: file, atomically: true, encoding: .utf8)
+            XCTAssertNil(try TestSupport.typecheckTogether([file]), "\(target)")
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the call-site stage needs to know about a function called with a completion handler:
 /// how its handler reports the outcome, and whether it has an alternative in each form.
 struct CalleeSummary: Equatable {
@@ -99,9 +101,18 @@ struct IndexCalleeCatalog: CalleeCatalog {
                 noAlternativeReasons: reasons,
                 handlerIsOptional: function.handlerIsOptional,
                 typedFailure: {
+                    let types = function.handlerParameterTypes
+                    let spelled: String?
+                    switch function.shape {
                     // `Result<T, Error>` reads as untyped (no failure type): see whether `Error` is the tree's.
-                    guard case .result(_, let failure) = function.shape else { return nil }
-                    return index.typedFailure(failure ?? "Error", in: function.scope)
+                    case .result(_, let failure): spelled = failure ?? "Error"
+                    case .errorOnly, .errorAndOptionalValue: spelled = types.first
+                    case .optionalValueAndError, .valueAndError: spelled = types.count == 2 ? types[1] : nil
+                    default: spelled = nil
+                    }
+                    guard var type = spelled?.trimmingCharacters(in: .whitespaces) else { return nil }
+                    if type.hasSuffix("?") { type.removeLast() }
+                    return index.typedFailure(type, in: function.scope)
                 }()
             )
         }

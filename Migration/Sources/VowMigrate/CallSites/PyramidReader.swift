@@ -140,21 +140,18 @@ struct PyramidReader {
             }
         case .result:
             let split = try resultSplit(statements, subject: names[0], at: closure)
-            if let typed = callee.typedFailure, let error = split.failure.errorName,
-               Self.readsAsItsType(error, in: split.failure.statements) {
-                // `case .failure(let error): self.show(error)` with `show(_: NetworkError)`.
-                throw Refusal("the failure branch reads `\(error)` as the callee's `\(typed)`, but a `catch` gets `any Error`; "
-                              + "convert this call by hand (`error as? \(typed)`)", at: closure)
-            }
+            try refuseTypedErrorUse(split.failure, callee: callee, at: closure)
             level.valueName = callee.shape.valueType == "Void" ? nil : split.valueName.flatMap(useful)
             level.success = split.success
             level.failure = split.failure
         case .errorOnly:
             let split = try errorSplit(statements, errorName: names[0], at: closure)
+            try refuseTypedErrorUse(split.failure, callee: callee, at: closure)
             level.success = split.success
             level.failure = split.failure
         case .optionalValueAndError, .valueAndError:
             let split = try errorSplit(statements, errorName: names[1], at: closure)
+            try refuseTypedErrorUse(split.failure, callee: callee, at: closure)
             level.valueName = useful(names[0])
             level.success = split.success
             level.failure = split.failure
@@ -338,6 +335,14 @@ struct PyramidReader {
                 throw Refusal("the callback reads `\(name)` as optional, so a `(nil, nil)` answer means something to it", at: reference)
             }
         }
+    }
+
+    /// `case .failure(let error): self.show(error)` with `show(_: NetworkError)`: the shared
+    /// `catch` gives `any Error`, so the converted code would not compile.
+    private func refuseTypedErrorUse(_ failure: Pyramid.Failure, callee: CalleeSummary, at closure: ClosureExprSyntax) throws(Refusal) {
+        guard let typed = callee.typedFailure, let error = failure.errorName, Self.readsAsItsType(error, in: failure.statements) else { return }
+        throw Refusal("the failure branch reads `\(error)` as the callee's `\(typed)`, but a `catch` gets `any Error`; "
+                      + "convert this call by hand (`error as? \(typed)`)", at: closure)
     }
 
     /// Whether statements use `name` where its own type matters: not only in `"\(error)"`,

@@ -149,6 +149,8 @@ public struct MigrationIndex: Sendable {
         /// The alternatives' Swift names: `fetchUser(id:)`, `download(from:cancellation:)`.
         public var promiseAlternativeName: String
         public var asyncAlternativeName: String
+        /// The handler's parameter types as the declaration spells them (aliases resolved).
+        public var handlerParameterTypes: [String] = []
 
         /// What a run with `--to target` does for this function, as `FileRewrite` decides it.
         public func alternative(for target: MigrationTarget) -> AlternativeStatus {
@@ -628,7 +630,8 @@ extension MigrationIndex {
                 promiseCounterpart: counterpart(promiseName, .promise), asyncCounterpart: counterpart(asyncName, .async),
                 promiseBlocker: promiseEmitter.cannotCompileReason ?? promiseValueBlocker(function.shape.valueType) ?? clash(promiseName),
                 asyncBlocker: asyncEmitter.cannotCompileReason ?? clash(asyncName),
-                promiseAlternativeName: promiseName, asyncAlternativeName: asyncName)
+                promiseAlternativeName: promiseName, asyncAlternativeName: asyncName,
+                handlerParameterTypes: function.handlerParameterTypes)
         }
     }
 
