@@ -14,6 +14,9 @@ final class DeclarationCollector: SyntaxVisitor {
         var protocolIsTopLevel: Bool
         /// Generic parameters of the enclosing types not declared `Sendable`.
         var nonSendableTypeParameters: [String]
+        /// In an extension: its `where` clause (`where T: Sendable`), and that it is one, since
+        /// the extended type's parameters come from the index.
+        var extensionWhere: String? = nil
     }
 
     private(set) var functions: [FunctionSite] = []
@@ -23,6 +26,7 @@ final class DeclarationCollector: SyntaxVisitor {
     private var scopes: [String] = []
     private var protocols: [ProtocolDeclSyntax?] = []
     private var typeParameters: [[String]] = []
+    private var extensionWheres: [String?] = []
 
     init() {
         super.init(viewMode: .sourceAccurate)
@@ -40,12 +44,14 @@ final class DeclarationCollector: SyntaxVisitor {
             return inherited.contains("Sendable") || whereText.contains("\(name): Sendable") ? nil : name
         }
         typeParameters.append((typeParameters.last ?? []) + nonSendable)
+        extensionWheres.append(nil)
     }
 
     private func leave() {
         scopes.removeLast()
         protocols.removeLast()
         typeParameters.removeLast()
+        extensionWheres.removeLast()
     }
 
     override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
@@ -89,6 +95,7 @@ final class DeclarationCollector: SyntaxVisitor {
         scopes.append(name)
         protocols.append(nil)
         typeParameters.append([])
+        extensionWheres.append(node.genericWhereClause?.trimmedDescription ?? "")
         return .visitChildren
     }
     override func visitPost(_ node: ExtensionDeclSyntax) { leave() }
@@ -103,7 +110,8 @@ final class DeclarationCollector: SyntaxVisitor {
             scope: scope,
             protocolDecl: protocolDecl,
             protocolIsTopLevel: protocolDecl != nil && scopes.count == 1,
-            nonSendableTypeParameters: typeParameters.last ?? []
+            nonSendableTypeParameters: typeParameters.last ?? [],
+            extensionWhere: extensionWheres.last ?? nil
         ))
         // Local functions inside bodies are implementation details: leave them.
         return .skipChildren

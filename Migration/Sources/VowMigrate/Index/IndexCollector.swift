@@ -26,8 +26,29 @@ final class IndexCollector: SyntaxVisitor {
         return MigrationIndex.Location(file: fileName, line: place.line, column: place.column)
     }
 
+    /// Generic parameters not constrained to `Sendable` (`T` of `Box<T>`).
+    private static func nonSendable(_ generics: GenericParameterClauseSyntax?, _ whereClause: GenericWhereClauseSyntax?) -> [String] {
+        let whereText = whereClause?.trimmedDescription ?? ""
+        return (generics?.parameters ?? []).compactMap { parameter in
+            let name = parameter.name.text
+            let inherited = identifiers(in: parameter.inheritedType?.trimmedDescription ?? "")
+            return inherited.contains("Sendable") || whereText.contains("\(name): Sendable") ? nil : name
+        }
+    }
+
+    /// Associated types not constrained to `Sendable` (`ReturnType` of Parse's `ParseCloud`).
+    private static func nonSendable(_ members: MemberBlockSyntax) -> [String] {
+        members.members.compactMap { member in
+            guard let associated = member.decl.as(AssociatedTypeDeclSyntax.self) else { return nil }
+            let constraints = identifiers(in: (associated.inheritanceClause?.trimmedDescription ?? "")
+                                          + (associated.genericWhereClause?.trimmedDescription ?? ""))
+            return constraints.contains("Sendable") ? nil : associated.name.text
+        }
+    }
+
     private func enter(_ name: String, inheritance: InheritanceClauseSyntax?, isProtocol: Bool = false,
-                       isExtension: Bool = false, isActor: Bool = false, notImplicitlySendable: String? = nil) {
+                       isExtension: Bool = false, isActor: Bool = false, notImplicitlySendable: String? = nil,
+                       typeParameters: [String] = []) {
         let qualified = isExtension || scope.isEmpty ? name : "\(scope).\(name)"
         let inherited = (inheritance?.inheritedTypes ?? []).map { inherited -> String in
             var text = inherited.type.trimmedDescription
@@ -38,7 +59,7 @@ final class IndexCollector: SyntaxVisitor {
         }
         types.append(.init(name: qualified, isExtension: isExtension, inherited: inherited, hasCancel: false,
                            isSendable: isActor || inherited.contains("Sendable") || inherited.contains("Swift.Sendable"),
-                           notImplicitlySendable: notImplicitlySendable))
+                           notImplicitlySendable: notImplicitlySendable, nonSendableTypeParameters: typeParameters))
         scopes.append(qualified)
         inProtocol.append(isProtocol)
     }
@@ -53,19 +74,22 @@ final class IndexCollector: SyntaxVisitor {
         let isolated = node.attributes.contains { element in
             element.as(AttributeSyntax.self)?.attributeName.trimmedDescription.hasSuffix("Actor") == true
         }
-        enter(node.name.text, inheritance: node.inheritanceClause, notImplicitlySendable: isolated ? nil : "a class")
+        enter(node.name.text, inheritance: node.inheritanceClause, notImplicitlySendable: isolated ? nil : "a class",
+              typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
         return .visitChildren
     }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
         enter(node.name.text, inheritance: node.inheritanceClause,
-              notImplicitlySendable: Self.publicWithoutInference(node.modifiers, node.attributes) ? "a public struct" : nil)
+              notImplicitlySendable: Self.publicWithoutInference(node.modifiers, node.attributes) ? "a public struct" : nil,
+              typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
         return .visitChildren
     }
     override func visitPost(_ node: StructDeclSyntax) { leave() }
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
         enter(node.name.text, inheritance: node.inheritanceClause,
-              notImplicitlySendable: Self.publicWithoutInference(node.modifiers, node.attributes) ? "a public enum" : nil)
+              notImplicitlySendable: Self.publicWithoutInference(node.modifiers, node.attributes) ? "a public enum" : nil,
+              typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
         return .visitChildren
     }
 
@@ -77,12 +101,13 @@ final class IndexCollector: SyntaxVisitor {
     }
     override func visitPost(_ node: EnumDeclSyntax) { leave() }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, inheritance: node.inheritanceClause, isActor: true)
+        enter(node.name.text, inheritance: node.inheritanceClause, isActor: true,
+              typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
         return .visitChildren
     }
     override func visitPost(_ node: ActorDeclSyntax) { leave() }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, inheritance: node.inheritanceClause, isProtocol: true)
+        enter(node.name.text, inheritance: node.inheritanceClause, isProtocol: true, typeParameters: Self.nonSendable(node.memberBlock))
         return .visitChildren
     }
     override func visitPost(_ node: ProtocolDeclSyntax) { leave() }

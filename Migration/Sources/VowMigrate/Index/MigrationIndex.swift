@@ -187,6 +187,8 @@ public struct MigrationIndex: Sendable {
     private var sendableTypes: Set<String> = []
     /// Declared types Swift does not infer `Sendable` for, with what they are ("a class").
     private var notImplicitlySendable: [String: String] = [:]
+    /// Generic parameters and associated types not constrained to `Sendable`, by type name.
+    private var typeParameters: [String: [String]] = [:]
     /// Names of declared types (qualified and simple), to tell a module qualifier from a type.
     private var typeNames: Set<String> = []
     /// Every completion-handler function, once, in the order the summaries list them.
@@ -320,6 +322,12 @@ public struct MigrationIndex: Sendable {
     public func isSendable(_ type: String) -> Bool {
         let base = Self.baseTypeName(type)
         return sendableTypes.contains(base) || sendableTypes.contains(Self.lastComponent(base))
+    }
+
+    /// The generic parameters (a protocol's associated types) of a type the tree declares that
+    /// are not constrained to `Sendable`: what an alternative in an extension of it must require.
+    public func nonSendableTypeParameters(of type: String) -> [String] {
+        typeParameters[type] ?? typeParameters[Self.lastComponent(type)] ?? []
     }
 
     /// A type named in `valueType` that the tree declares and that is not `Sendable` (a class,
@@ -468,6 +476,10 @@ extension MigrationIndex {
                 if type.hasCancel {
                     cancellableTypes.insert(type.name)
                     cancellableTypes.insert(Self.lastComponent(type.name))
+                }
+                if !type.isExtension, !type.nonSendableTypeParameters.isEmpty {
+                    typeParameters[type.name] = type.nonSendableTypeParameters
+                    typeParameters[Self.lastComponent(type.name), default: type.nonSendableTypeParameters] = type.nonSendableTypeParameters
                 }
                 if !type.isExtension, let kind = type.notImplicitlySendable {
                     notImplicitlySendable[type.name] = kind
@@ -682,6 +694,8 @@ public struct FileSummary: Sendable {
         /// Why Swift does not infer `Sendable` for it ("a class", "a public enum"), for a type
         /// declaration (not an extension) that could otherwise be implicitly `Sendable`: nil.
         var notImplicitlySendable: String? = nil
+        /// Generic parameters, or a protocol's associated types, not constrained to `Sendable`.
+        var nonSendableTypeParameters: [String] = []
     }
 
     /// A function declaration: its declaration text without body (to be read once the whole

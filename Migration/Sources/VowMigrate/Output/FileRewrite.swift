@@ -75,8 +75,14 @@ struct FileRewrite {
             case .skipped(let name, let reason):
                 report(.skipped, name, site.decl, reason.message)
             case .candidate(let function):
+                // In an extension, the extended type's parameters come from the index, less those
+                // the extension itself constrains (`extension Box where T: Sendable`).
+                var typeParameters = site.nonSendableTypeParameters
+                if let extensionWhere = site.extensionWhere {
+                    typeParameters = index.nonSendableTypeParameters(of: site.scope).filter { !extensionWhere.contains("\($0): Sendable") }
+                }
                 let emitter = AlternativeEmitter(function: function, target: target,
-                                                 enclosingTypeParameters: site.nonSendableTypeParameters, isMember: !site.scope.isEmpty)
+                                                 enclosingTypeParameters: typeParameters, isMember: !site.scope.isEmpty)
                 let existing = index.declaredFunctions(named: emitter.alternativeSwiftName, in: site.scope)
                 if let counterpart = existing.first(where: { target == .promise ? $0.returnsVowType : $0.isAsync }) {
                     report(.alreadyMigrated, function.swiftName, site.decl,
