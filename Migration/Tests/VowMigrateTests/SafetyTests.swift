@@ -158,6 +158,27 @@ extension SafetyTests {
                        + "or add an alternative beside it (without --replace) (line 4)")
     }
 
+    /// Parse-Swift's `runFunctionCommand()` + newline + `.executeAsync(...) { result in completion(result) }`:
+    /// the reason names the call on one line, as every finding is one line.
+    func testReplaceNamesAChainedCallOnOneLine() {
+        let source = """
+            final class Cloud: Sendable {
+                func command() -> Command { Command() }
+                func run(completion: @escaping @Sendable (Result<Int, Error>) -> Void) {
+                    command()
+                        .execute { result in
+                            completion(result)
+                        }
+                }
+            }
+
+            """
+        let result = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .async, replace: true))
+        XCTAssertEqual(result.findings.map(\.kind), [.skipped])
+        XCTAssertEqual(result.findings.first?.message,
+                       "it calls the handler from a closure passed to `command().execute`, which has no async alternative (line 4)")
+    }
+
     /// Moya's `sendRequest(...) -> CancellableToken` with `CancellableToken` in a file the run did
     /// not read: the skip says how to let the tool see its `cancel()`.
     func testAHandleTypeDeclaredInNoFileOfTheRunPointsAtContext() {

@@ -789,7 +789,8 @@ private struct Conversion {
             while let current = parent {
                 if let closure = current.as(ClosureExprSyntax.self),
                    let call = closure.parent?.as(FunctionCallExprSyntax.self) ?? closure.parent?.parent?.parent?.as(FunctionCallExprSyntax.self) {
-                    culprit = call.calledExpression.trimmedDescription
+                    // On one line: `runFunctionCommand()\n    .executeAsync` is a chain over lines.
+                    culprit = call.calledExpression.tokens(viewMode: .sourceAccurate).map(\.text).joined()
                     break
                 }
                 parent = current.parent
