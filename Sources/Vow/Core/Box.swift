@@ -705,14 +705,7 @@ struct Box<Flavor: BoxFlavor>: ~Copyable, Sendable {
     @inlinable
     borrowing func removeHandler(_ key: UInt32) {
         // The handler is released after the lock, in case dropping it runs a deinit.
-        let removed: Handler? = core.withSlot { slot in
-            guard !slot.isSealed else { return nil }
-            var handlers = slot.takeHandlers(Value.self)
-            let removed = handlers.remove(key)
-            slot.putHandlers(handlers)
-            return removed
-        }
-        withExtendedLifetime(removed) {}
+        withExtendedLifetime(removeHandlerReturning(key)) {}
     }
 
     /// Takes the handler registered under `key` by ``observeRemovably(_:)`` back out of a pending
