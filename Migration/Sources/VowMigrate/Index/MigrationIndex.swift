@@ -348,6 +348,27 @@ public struct MigrationIndex: Sendable {
             + "make `\(name)` Sendable, or use --to async"
     }
 
+    /// Why the alternative `emitter` writes would not compile: what the emitter itself sees, and
+    /// for a promise, a value type that is not `Sendable`. The declarations stage skips the
+    /// function for it; the index records it as that form's blocker.
+    func compileBlocker(of emitter: AlternativeEmitter, valueType: String) -> String? {
+        emitter.cannotCompileReason ?? (emitter.target == .promise ? promiseValueBlocker(valueType) : nil)
+    }
+
+    /// A function `scope` already declares under the alternative's name `name` in `target`'s
+    /// form (`-> Promise`/`Guarantee`, or `async`): the function is already migrated.
+    func existingAlternative(named name: String, in scope: String, for target: MigrationTarget) -> DeclaredFunction? {
+        declaredFunctions(named: name, in: scope).first { target == .promise ? $0.returnsVowType : $0.isAsync }
+    }
+
+    /// Why no alternative named `name` can be added in `scope`: a function of that name in
+    /// neither form exists, and the alternative would clash with it. The declarations stage skips
+    /// the function for it.
+    func alternativeClash(named name: String, in scope: String) -> String? {
+        declaredFunctions(named: name, in: scope).first { !$0.isAsync && !$0.returnsVowType }
+            .map { "`\(name)` already exists at \($0.location); an alternative would clash with it" }
+    }
+
     /// Existing functions named `swiftName` (`fetchUser(id:)`) in `scope` or in an extension of
     /// the same type anywhere in the tree, with their kind and place.
     func declaredFunctions(named swiftName: String, in scope: String) -> [DeclaredFunction] {
@@ -617,16 +638,9 @@ extension MigrationIndex {
             let asyncEmitter = AlternativeEmitter(function: function, target: .async, isMember: !record.scope.isEmpty)
             let promiseName = promiseEmitter.alternativeSwiftName
             let asyncName = asyncEmitter.alternativeSwiftName
-            func counterpart(_ name: String, _ kind: Counterpart.Kind) -> Counterpart? {
-                declaredFunctions(named: name, in: record.scope)
-                    .first { kind == .promise ? $0.returnsVowType : $0.isAsync }
+            func counterpart(_ name: String, _ target: MigrationTarget, _ kind: Counterpart.Kind) -> Counterpart? {
+                existingAlternative(named: name, in: record.scope, for: target)
                     .map { Counterpart(kind: kind, swiftName: name, location: $0.location) }
-            }
-            // A function of that name that is neither form: the declarations stage skips the
-            // function rather than add an alternative that would clash with it.
-            func clash(_ name: String) -> String? {
-                declaredFunctions(named: name, in: record.scope).first { !$0.isAsync && !$0.returnsVowType }
-                    .map { "`\(name)` already exists at \($0.location); an alternative would clash with it" }
             }
             let errorType: String?
             if case .result(_, let failure?) = function.shape, !function.isThrowing { errorType = failure }
@@ -639,9 +653,11 @@ extension MigrationIndex {
                 isThrowing: function.isThrowing, cancellableHandle: function.cancellableHandle?.type,
                 handlerIsOptional: function.handlerIsOptional, handlerCalls: record.hasBody ? .once : .unknown, skipReason: nil,
                 alternativeLabels: function.keptParameters.map(\.label),
-                promiseCounterpart: counterpart(promiseName, .promise), asyncCounterpart: counterpart(asyncName, .async),
-                promiseBlocker: promiseEmitter.cannotCompileReason ?? promiseValueBlocker(function.shape.valueType) ?? clash(promiseName),
-                asyncBlocker: asyncEmitter.cannotCompileReason ?? clash(asyncName),
+                promiseCounterpart: counterpart(promiseName, .promise, .promise), asyncCounterpart: counterpart(asyncName, .async, .async),
+                promiseBlocker: compileBlocker(of: promiseEmitter, valueType: function.shape.valueType)
+                    ?? alternativeClash(named: promiseName, in: record.scope),
+                asyncBlocker: compileBlocker(of: asyncEmitter, valueType: function.shape.valueType)
+                    ?? alternativeClash(named: asyncName, in: record.scope),
                 promiseAlternativeName: promiseName, asyncAlternativeName: asyncName,
                 handlerParameterTypes: function.handlerParameterTypes)
         }

@@ -83,15 +83,13 @@ struct FileRewrite {
                 }
                 let emitter = AlternativeEmitter(function: function, target: target,
                                                  enclosingTypeParameters: typeParameters, isMember: !site.scope.isEmpty)
-                let existing = index.declaredFunctions(named: emitter.alternativeSwiftName, in: site.scope)
-                if let counterpart = existing.first(where: { target == .promise ? $0.returnsVowType : $0.isAsync }) {
+                if let counterpart = index.existingAlternative(named: emitter.alternativeSwiftName, in: site.scope, for: target) {
                     report(.alreadyMigrated, function.swiftName, site.decl,
                            "already has the alternative `\(emitter.alternativeSwiftName)` at \(counterpart.location)")
                     continue
                 }
-                if let clash = existing.first(where: { !$0.isAsync && !$0.returnsVowType }) {
-                    report(.skipped, function.swiftName, site.decl,
-                           "`\(emitter.alternativeSwiftName)` already exists at \(clash.location); an alternative would clash with it")
+                if let clash = index.alternativeClash(named: emitter.alternativeSwiftName, in: site.scope) {
+                    report(.skipped, function.swiftName, site.decl, clash)
                     continue
                 }
                 if replacer == nil, site.protocolDecl == nil,
@@ -106,7 +104,7 @@ struct FileRewrite {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
-                if let reason = emitter.cannotCompileReason ?? (target == .promise ? index.promiseValueBlocker(function.shape.valueType) : nil) {
+                if let reason = index.compileBlocker(of: emitter, valueType: function.shape.valueType) {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
