@@ -24,12 +24,34 @@ final class Session: Sendable {
     }
 
     // A handler pair, optional and defaulted.
+    @available(*, renamed: "signIn(user:)")
     func signIn(user: String, success: SuccessHandler? = nil, failure: FailureHandler? = nil) {
         success?(user)
     }
 
+    /// Async alternative to `signIn(user:success:failure:)`, added by vow-migrate.
+    func signIn(user: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            signIn(user: user, success: { value in
+                continuation.resume(returning: value)
+            }, failure: { error in
+                continuation.resume(throwing: error)
+            })
+        }
+    }
+
     // A defaulted handler.
+    @available(*, renamed: "signOut()")
     func signOut(completion: (@Sendable () -> Void)? = nil) {
         completion?()
+    }
+
+    /// Async alternative to `signOut(completion:)`, added by vow-migrate.
+    func signOut() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            signOut {
+                continuation.resume()
+            }
+        }
     }
 }

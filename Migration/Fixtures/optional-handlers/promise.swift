@@ -25,7 +25,6 @@ final class Session: Sendable {
     }
 
     /// Promise-based alternative to `signIn(user:success:failure:)`, added by vow-migrate.
-    @discardableResult
     func signIn(user: String) -> Promise<String> {
         Promise { seal in
             signIn(user: user, success: { value in
@@ -42,7 +41,6 @@ final class Session: Sendable {
     }
 
     /// Promise-based alternative to `signOut(completion:)`, added by vow-migrate.
-    @discardableResult
     func signOut() -> Guarantee<Void> {
         Guarantee { resolve in
             signOut {

@@ -226,17 +226,19 @@ extension SafetyTests {
 }
 
 extension SafetyTests {
-    func testAHandlerWithADefaultValueGetsADiscardablePromiseButNoAsyncAlternative() {
+    func testCallsLeavingADefaultedHandlerOutAreSpelledOutSoTheyKeepCallingTheOriginal() {
         let source = "final class S {\n    func f(completion: ((Error?) -> Void)? = nil) { completion?(nil) }\n    func g() { f() }\n}\n"
-        let promise = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .promise))
-        XCTAssertEqual(promise.findings.map(\.kind), [.added])
-        // `f()` now picks the alternative, which does the same work; its promise may be dropped.
-        XCTAssertTrue(promise.output.contains("    @discardableResult\n    func f() -> Promise<Void> {"), promise.output)
-        let async = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: .async))
-        XCTAssertFalse(async.changed)
-        XCTAssertEqual(async.findings.map(\.kind), [.skipped])
-        XCTAssertEqual(async.findings.first?.line, 2)
-        XCTAssertTrue(async.findings[0].message.contains("default value"), async.findings[0].message)
+        for target in MigrationTarget.allCases {
+            let result = SourceMigrator.migrate(source: source, fileName: "S.swift", options: .init(target: target))
+            XCTAssertEqual(result.findings.map(\.kind), [.added], "\(target)")
+            XCTAssertTrue(result.output.contains("    func g() { f(completion: nil) }\n"), result.output)
+            XCTAssertTrue(result.findings[0].message.hasSuffix("; 1 existing call leaving the handler out spelled out so it keeps calling the original"),
+                          result.findings[0].message)
+            // The alternative is no longer marked discardable: no existing call is meant to reach it.
+            XCTAssertFalse(result.output.contains("@discardableResult"), result.output)
+            let again = SourceMigrator.migrate(source: result.output, fileName: "S.swift", options: .init(target: target))
+            XCTAssertFalse(again.changed, again.output)
+        }
     }
 }
 

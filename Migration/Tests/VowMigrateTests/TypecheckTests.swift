@@ -5,14 +5,15 @@ import XCTest
 /// rewrite that only looks right cannot pass. Files are typechecked one compiler run each (they
 /// declare the same model names), two at a time.
 final class TypecheckTests: XCTestCase {
-    private func typecheck(_ files: [URL]) -> [Failure] {
+    /// Typechecks each file; with `forbidding`, a diagnostic containing that text fails it too.
+    private func typecheck(_ files: [URL], forbidding marker: String? = nil) -> [Failure] {
         let failures = FailureList()
         let modules = TestSupport.modulesDirectory.path
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
             do {
                 let result = try TestSupport.run(Self.swiftc, ["-typecheck", "-swift-version", "6", "-I", modules, file.path])
-                if result.status != 0 {
+                if result.status != 0 || marker.map(result.standardError.contains) == true {
                     failures.append(Failure(file: file.path, diagnostics: result.standardError))
                 }
             } catch {
@@ -47,9 +48,54 @@ final class TypecheckTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(files.count, 60)
-        for failure in typecheck(files) {
-            XCTFail("\(failure.file) does not typecheck against Vow:\n\(failure.diagnostics)")
+        // Outputs of the declarations stage are checked with every generated alternative marked
+        // deprecated: no existing call may reach one (an added overload must not capture calls
+        // that reached the original). The alternatives call their originals, which stay unmarked.
+        let directory = try TestSupport.temporaryDirectory(self)
+        var checked: [URL] = []
+        for file in files {
+            let name = file.deletingLastPathComponent().lastPathComponent
+            guard file.lastPathComponent != "input.swift", !TestSupport.isPromiseKitFixture(name),
+                  !TestSupport.isCallSiteFixture(name), !TestSupport.isReplaceFixture(name) else {
+                checked.append(file)
+                continue
+            }
+            let marked = directory.appendingPathComponent("\(name)-\(file.lastPathComponent)")
+            try Self.markingAlternativesDeprecated(String(contentsOf: file, encoding: .utf8)).write(to: marked, atomically: true, encoding: .utf8)
+            checked.append(marked)
         }
+        for failure in typecheck(checked, forbidding: Self.alternativeMarker) {
+            XCTFail("\(failure.file) does not typecheck against Vow, or an existing call reaches a generated alternative:\n\(failure.diagnostics)")
+        }
+    }
+
+    func testTheCaptureCheckSeesACallThatReachesAnAlternative() throws {
+        // The check above must be able to fail: a call written against the alternative warns.
+        let source = "func f(completion: @escaping @Sendable (Error?) -> Void) { completion(nil) }\n"
+            + "/// Async alternative to `f(completion:)`, added by vow-migrate.\nfunc f() async throws {}\n"
+            + "func g() async throws { try await f() }\n"
+        let file = try TestSupport.temporaryDirectory(self).appendingPathComponent("captured.swift")
+        try Self.markingAlternativesDeprecated(source).write(to: file, atomically: true, encoding: .utf8)
+        let failures = typecheck([file], forbidding: Self.alternativeMarker)
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertTrue(failures.first?.diagnostics.contains("'f()' is deprecated: \(Self.alternativeMarker)") == true,
+                      failures.first?.diagnostics ?? "")
+    }
+
+    static let alternativeMarker = "vow-migrate alternative"
+
+    /// `@available(*, deprecated, message: "vow-migrate alternative")` under the doc comment of
+    /// every generated alternative.
+    static func markingAlternativesDeprecated(_ source: String) -> String {
+        var lines: [Substring] = []
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            lines.append(line)
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.hasPrefix("///"), trimmed.contains("alternative to `"), trimmed.hasSuffix("added by vow-migrate.") {
+                lines.append(line.prefix { $0 == " " || $0 == "\t" } + "@available(*, deprecated, message: \"\(alternativeMarker)\")")
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     func testTheSampleTypechecksBeforeAndAfterMigration() throws {

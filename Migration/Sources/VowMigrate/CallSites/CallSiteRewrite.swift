@@ -17,6 +17,9 @@ struct CallSiteRewrite {
 
     private(set) var edits: [TextEdit] = []
     private(set) var findings: [Finding] = []
+    /// Where the declarations stage spelled out a handler that a call left out: a statement
+    /// holding one is left alone, since converting it would copy the call without it.
+    var spelledOutOffsets: [Int] = []
 
     init(bytes: [UInt8], converter: SourceLocationConverter, target: MigrationTarget, catalog: CalleeCatalog,
          unit: String, excluded: [Range<Int>]) {
@@ -121,6 +124,7 @@ struct CallSiteRewrite {
                                   codeAfter: Bool, context: inout Context) {
         let function = context.function
         do throws(Refusal) {
+            try checkNoSpelledOutCall(in: item)
             let pyramid = try reader.read(item, call: call, matched: matched)
             let lines: CodeLines
             var message: String
@@ -170,6 +174,7 @@ struct CallSiteRewrite {
 
     private mutating func convertChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, context: inout Context) {
         do throws(Refusal) {
+            try checkNoSpelledOutCall(in: item)
             let taken = context.takenNames ?? Set(context.function.body.tokens(viewMode: .sourceAccurate).compactMap { token in
                 if case .identifier(let name) = token.tokenKind { name } else { nil }
             })
@@ -198,6 +203,15 @@ struct CallSiteRewrite {
             }
         }
         return nil
+    }
+
+    /// The statement holds a call whose omitted handler this run spells out.
+    private func checkNoSpelledOutCall(in item: CodeBlockItemSyntax) throws(Refusal) {
+        let range = item.positionAfterSkippingLeadingTrivia.utf8Offset..<item.endPositionBeforeTrailingTrivia.utf8Offset
+        if spelledOutOffsets.contains(where: range.contains) {
+            throw Refusal("a call inside leaves out a defaulted handler, which this run spells out so the call keeps its callee; "
+                          + "run the call-site stage again on the result", at: item)
+        }
     }
 
     private mutating func refuse(_ refusal: Refusal, _ context: Context) {

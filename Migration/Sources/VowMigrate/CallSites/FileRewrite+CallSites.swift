@@ -22,6 +22,7 @@ extension FileRewrite {
             functions = chains
         }
         var stage = CallSiteRewrite(bytes: bytes, converter: converter, target: target, catalog: catalog, unit: unit, excluded: excluded)
+        stage.spelledOutOffsets = spelledOutOffsets
         stage.run(tree)
         edits += (functions?.edits ?? []) + stage.edits
         // In source order, declarations and call sites together.

@@ -56,6 +56,17 @@ struct AlternativeEmitter {
         return labels
     }
 
+    /// The alternative's parameters as argument matching sees them, to check it against every
+    /// existing call (an added `as` or `cancellation` parameter has a default).
+    var alternativeParameterShapes: [ParameterShape] {
+        var shapes = function.keptParameters.map(\.shape)
+        if !typeOnlyGenericParameters.isEmpty { shapes.append(ParameterShape(label: "as", hasDefault: true, takesClosure: false)) }
+        if target == .promise && function.cancellableHandle != nil {
+            shapes.append(ParameterShape(label: "cancellation", hasDefault: true, takesClosure: false))
+        }
+        return shapes
+    }
+
     /// Generic parameters only the result mentions (`func get<T: Decodable>(completion: (Result<T,
     /// Error>) -> Void)`): a call could not name `T` but by its context, so the alternative takes
     /// `as type: T.Type = T.self` (`get(as: User.self)`; `let user: User = try await get()` works too).
@@ -86,10 +97,6 @@ struct AlternativeEmitter {
         }
         if let hiding = parameterHidingTheFunction, !isMember {
             return "its parameter `\(hiding)` has the function's name, so the alternative could not call the original (the name would mean the parameter); rename the parameter"
-        }
-        if target == .async && function.handlerHasDefault {
-            // Swift prefers an async overload in async code, so `f()` there would stop compiling.
-            return "its handler has a default value, so calls that omit it from async code would become calls of an async alternative and need `await`; use --to promise, or drop the default"
         }
         return nil
     }
@@ -214,10 +221,6 @@ struct AlternativeEmitter {
     func signature() -> CodeLines {
         var lines = CodeLines()
         for attribute in keptAttributes { lines.add(attribute, 0) }
-        if target == .promise && function.handlerHasDefault {
-            // Calls that omit the handler now pick the alternative, which does the same work.
-            lines.add("@discardableResult", 0)
-        }
         var head = keptModifiers.joined(separator: " ")
         if !head.isEmpty { head += " " }
         head += "func \(function.name)\(genericClause)(\(parameterList))\(effectsText)\(returnText)"

@@ -12,6 +12,10 @@ struct CompletionFunction {
         var text: String
         /// `@autoclosure`: forwarded as `name()`, which the callee wraps again.
         var isAutoclosure = false
+        /// The parameter as argument matching sees it.
+        var shape = ParameterShape(label: nil, hasDefault: false, takesClosure: false)
+        /// The default value as written, if any.
+        var defaultText: String?
     }
 
     /// A returned handle the alternative can cancel (`let task = ...; task.cancel()`).
@@ -40,6 +44,11 @@ struct CompletionFunction {
     /// The types of the handler's parameters as written, for spelling them out where Swift
     /// could not infer a generic parameter from the generated closure.
     var handlerParameterTypes: [String] = []
+
+    /// The handler's position, and the failure handler's for a split pair.
+    var handlerIndices: [Int] {
+        [handlerIndex] + (failureIndex.map { [$0] } ?? [])
+    }
 
     /// `fetchUser(id:completion:)`.
     var swiftName: String {
@@ -91,8 +100,10 @@ struct CompletionFunctionReader {
         case skipped(String, SkipReason)
     }
 
-    private static let completionWords = ["completion", "complete", "callback", "reply", "done", "handler",
-                                          "finish", "result", "response", "then"]
+    /// The first four name a completion wherever they appear in a name; the others only as
+    /// words of it.
+    private static let completionWords = ["completion", "complete", "callback", "handler",
+                                          "reply", "done", "finish", "result", "response", "then"]
     /// Closures that run *with* something (a database, a lock) rather than after it: reporting an
     /// error does not make them completions (`asyncRead(_ value: (Result<Database, Error>) -> Void)`).
     private static let scopedBodyNames: Set<String> = ["body", "value", "block", "work", "operation",
@@ -128,7 +139,35 @@ struct CompletionFunctionReader {
     static func isCompletionName(_ name: String) -> Bool {
         let lowered = name.lowercased()
         if repeatedCallWords.contains(where: lowered.hasSubstring) { return false }
-        return completionWords.contains(where: lowered.hasSubstring)
+        if completionWords.prefix(4).contains(where: lowered.hasSubstring) { return true }
+        // Short words count as whole words of the camel-cased name: `then` names `thenDo`,
+        // not `authentication`; `done`, `onDone`, not `abandoned`.
+        let words = Self.words(of: name)
+        return completionWords.dropFirst(4).contains { word in words.contains { $0.hasPrefix(word) } }
+    }
+
+    /// `completionHandler` gives `completion`, `handler`; `onDidFinish` gives `on`, `did`,
+    /// `finish`; lowercased; `URLResponse` gives `urlresponse`.
+    static func words(of name: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var previousIsUpper = false
+        for character in name {
+            guard character.isLetter || character.isNumber else {
+                if !current.isEmpty { words.append(current.lowercased()) }
+                current = ""
+                previousIsUpper = false
+                continue
+            }
+            if character.isUppercase && !previousIsUpper && !current.isEmpty {
+                words.append(current.lowercased())
+                current = ""
+            }
+            current.append(character)
+            previousIsUpper = character.isUppercase
+        }
+        if !current.isEmpty { words.append(current.lowercased()) }
+        return words
     }
 
     /// Words naming nothing but a closure run at the end: unlike `result`, `response` or `then`
@@ -153,6 +192,8 @@ struct CompletionFunctionReader {
 
         var parameters: [CompletionFunction.Parameter] = []
         var closures: [Closure] = []
+        /// Closures whose own parameters include a closure (delegate-style callbacks).
+        var delegateStyle: [String] = []
         for (index, parameter) in signature.parameterClause.parameters.enumerated() {
             let label = parameter.firstName.text == "_" ? nil : parameter.firstName.text
             let name = parameter.secondName?.text ?? parameter.firstName.text
@@ -160,15 +201,26 @@ struct CompletionFunctionReader {
                 $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "autoclosure"
             } == true
             parameters.append(.init(label: label, name: name, text: parameter.detached.with(\.trailingComma, nil).trimmedDescription,
-                                    isAutoclosure: isAutoclosure))
+                                    isAutoclosure: isAutoclosure, shape: ParameterShape(parameter),
+                                    defaultText: parameter.defaultValue?.value.trimmedDescription))
             if let closure = typeReader.closureType(of: parameter.type), closure.escaping, !isAutoclosure,
                TypeReader.returnsVoid(closure.function) {
+                // `authentication: ((Challenge, @escaping (Disposition) -> Void) -> Void)?`: a
+                // callback handed a way to answer is called for each request, not once at the end.
+                if closure.function.parameters.contains(where: { typeReader.closureType(of: $0.type) != nil }) {
+                    delegateStyle.append(name)
+                    continue
+                }
                 closures.append(Closure(index: index, name: name, words: "\(label ?? "") \(name)", function: closure.function,
                                         isOptional: closure.optional || parameter.defaultValue != nil,
                                         hasDefault: parameter.defaultValue != nil))
             }
         }
         let swiftName = CompletionFunction.swiftName(decl.name.text, labels: parameters.map(\.label))
+        if closures.isEmpty, !delegateStyle.isEmpty {
+            return .rejected(swiftName, SkipReason("its closure \(delegateStyle.map { "`\($0)`" }.joined(separator: ", ")) receives a closure of its own "
+                                                   + "(a callback handed a way to answer, as a delegate is), not a completion handler"))
+        }
         guard !closures.isEmpty else {
             // `completion: @escaping Handler` with `Handler` declared nowhere the run can see.
             if let unresolved = signature.parameterClause.parameters.first(where: { parameter in
@@ -196,6 +248,10 @@ struct CompletionFunctionReader {
                 return .skipped(swiftName, SkipReason("its handler type `\(type.trimmedDescription)` is not declared in any file of the run; name the file declaring it (`--context PATH`) or spell the closure type out"))
             }
             return .notCandidate
+        }
+        if let external = frameworkRequirement(decl) {
+            return .rejected(swiftName, SkipReason("it implements a requirement of \(external), declared outside the tree: the framework calls it, "
+                                                   + "and an alternative beside it is not the app's API"))
         }
         if Self.registersForEvents(decl.name.text) {
             return .rejected(swiftName, SkipReason("its name says it registers for events, so its closure is called for each one"))
@@ -317,6 +373,44 @@ struct CompletionFunctionReader {
             handlerHasDefault: handler.hasDefault || failure?.hasDefault == true,
             handlerParameterTypes: handler.function.parameters.map { $0.type.trimmedDescription }
         ))
+    }
+
+    /// Protocols the tree does not declare that a standard-library protocol is not: the ones a
+    /// framework (UIKit, WebKit, an HTTP library) calls through.
+    private static let standardProtocols: Set<String> = [
+        "Sendable", "Equatable", "Hashable", "Codable", "Decodable", "Encodable", "Error", "Identifiable", "Comparable",
+        "CaseIterable", "CustomStringConvertible", "CustomDebugStringConvertible", "AnyObject", "RawRepresentable",
+        "NSObject", "NSObjectProtocol", "ObservableObject", "Actor",
+    ]
+
+    /// The framework protocols (`WKUIDelegate`) whose requirement this method implements, as far
+    /// as syntax tells: its type conforms to a protocol the tree does not declare, and the method
+    /// is named as delegate methods are (`webView(_ webView: WKWebView, ...)`: the first,
+    /// unlabelled parameter's type ends with the method's name), or its type's conformance is
+    /// named as a framework's callback protocols are (`Authenticator`, `RequestInterceptor`) and
+    /// no call of it appears in the tree.
+    private func frameworkRequirement(_ decl: FunctionDeclSyntax) -> String? {
+        guard !typeReader.scope.isEmpty else { return nil }
+        let external = index.inheritedNames(of: typeReader.scope).filter { name in
+            !index.declaresType(name) && !Self.standardProtocols.contains(name)
+        }.sorted()
+        guard !external.isEmpty else { return nil }
+        let named = external.map { "`\($0)`" }.joined(separator: " or ")
+        let parameters = decl.signature.parameterClause.parameters
+        let name = decl.name.text.filter { $0 != "`" }.lowercased()
+        if parameters.count >= 2, let first = parameters.first, first.firstName.text == "_" {
+            var type = first.type
+            if let wrapped = TypeReader.optionalWrapped(type) { type = wrapped }
+            let typeName = MigrationIndex.lastComponent(type.trimmedDescription).lowercased()
+            if typeName.hasSuffix(name) { return named }
+        }
+        let callbackProtocols = external.filter { protocolName in
+            ["Delegate", "DataSource", "Authenticator", "Interceptor", "Adapter", "Retrier"].contains(where: protocolName.hasSuffix)
+        }
+        if !callbackProtocols.isEmpty, !index.hasCalls(named: decl.name.text.filter { $0 != "`" }) {
+            return callbackProtocols.map { "`\($0)`" }.joined(separator: " or ")
+        }
+        return nil
     }
 
     /// Why none of the escaping closures counts as a completion handler, for `--verbose`.

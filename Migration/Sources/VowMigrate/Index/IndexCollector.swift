@@ -5,13 +5,15 @@ import SwiftSyntax
 /// closure parameters. Keeps text and locations only.
 final class IndexCollector: SyntaxVisitor {
     private let fileName: String
-    private let converter: SourceLocationConverter
+    let converter: SourceLocationConverter
     private(set) var aliases: [MigrationIndex.TypeAlias] = []
     private(set) var types: [FileSummary.TypeRecord] = []
     private(set) var functions: [FileSummary.FunctionRecord] = []
 
     private var scopes: [String] = []
     private var inProtocol: [Bool] = []
+    /// Whether each enclosing scope is a `public extension` (its members are public by default).
+    private var inPublicExtension: [Bool] = []
 
     init(fileName: String, converter: SourceLocationConverter) {
         self.fileName = fileName
@@ -48,7 +50,7 @@ final class IndexCollector: SyntaxVisitor {
 
     private func enter(_ name: String, inheritance: InheritanceClauseSyntax?, isProtocol: Bool = false,
                        isExtension: Bool = false, isActor: Bool = false, notImplicitlySendable: String? = nil,
-                       typeParameters: [String] = []) {
+                       typeParameters: [String] = [], isPublicExtension: Bool = false) {
         let qualified = isExtension || scope.isEmpty ? name : "\(scope).\(name)"
         let inherited = (inheritance?.inheritedTypes ?? []).map { inherited -> String in
             var text = inherited.type.trimmedDescription
@@ -62,11 +64,13 @@ final class IndexCollector: SyntaxVisitor {
                            notImplicitlySendable: notImplicitlySendable, nonSendableTypeParameters: typeParameters))
         scopes.append(qualified)
         inProtocol.append(isProtocol)
+        inPublicExtension.append(isPublicExtension)
     }
 
     private func leave() {
         scopes.removeLast()
         inProtocol.removeLast()
+        inPublicExtension.removeLast()
     }
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
@@ -114,7 +118,8 @@ final class IndexCollector: SyntaxVisitor {
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
         var name = node.extendedType.trimmedDescription
         if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
-        enter(name, inheritance: node.inheritanceClause, isExtension: true)
+        enter(name, inheritance: node.inheritanceClause, isExtension: true,
+              isPublicExtension: node.modifiers.contains { $0.name.text == "public" || $0.name.text == "open" })
         return .visitChildren
     }
     override func visitPost(_ node: ExtensionDeclSyntax) { leave() }
@@ -156,7 +161,9 @@ final class IndexCollector: SyntaxVisitor {
             returnsVowType: Self.isVowType(returnText),
             mayBeCompletionFunction: !closureLike.isEmpty && !isAsync,
             location: location(of: node.funcKeyword),
-            handlerUses: uses
+            handlerUses: uses,
+            parameters: parameters.map(ParameterShape.init),
+            isPublic: Self.isPublic(node.modifiers, inPublicExtension: inPublicExtension.last == true)
         ))
         // Local functions inside bodies are implementation details.
         return .skipChildren
@@ -166,6 +173,13 @@ final class IndexCollector: SyntaxVisitor {
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
     override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
     override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    /// Public API: its callers may be outside the tree.
+    static func isPublic(_ modifiers: DeclModifierListSyntax, inPublicExtension: Bool) -> Bool {
+        let names = modifiers.map(\.name.text)
+        if names.contains("public") || names.contains("open") { return true }
+        return inPublicExtension && !names.contains { ["private", "fileprivate", "internal", "package"].contains($0) }
+    }
 
     static func isVowType(_ returnText: String) -> Bool {
         for prefix in ["Promise<", "Guarantee<", "Vow.Promise<", "Vow.Guarantee<"] where returnText.hasPrefix(prefix) { return true }

@@ -151,6 +151,18 @@ public struct MigrationIndex: Sendable {
         public var asyncAlternativeName: String
         /// The handler's parameter types as the declaration spells them (aliases resolved).
         public var handlerParameterTypes: [String] = []
+        /// Every parameter as argument matching sees it, and the alternatives' (for checking them
+        /// against existing calls: ``captureCheck(of:target:)``).
+        public var parameterShapes: [ParameterShape] = []
+        public var promiseAlternativeParameters: [ParameterShape] = []
+        public var asyncAlternativeParameters: [ParameterShape] = []
+        /// The default values of the handler (and failure handler), by parameter position, as written.
+        public var handlerDefaults: [Int: String] = [:]
+        /// `public` or `open`: callers may be outside the tree.
+        public var isPublic = false
+
+        /// The handler's position, and the failure handler's for a split pair.
+        public var handlerIndices: [Int] { [handlerIndex] + (failureIndex.map { [$0] } ?? []) }
 
         /// What a run with `--to target` does for this function, as `FileRewrite` decides it.
         public func alternative(for target: MigrationTarget) -> AlternativeStatus {
@@ -197,13 +209,19 @@ public struct MigrationIndex: Sendable {
     private var functionsByBaseName: [String: [Int]] = [:]
     /// `scope|swiftName` to the functions declared with that name (any kind).
     private var declarations: [String: [DeclaredFunction]] = [:]
+    /// Every function by base name, with its parameters: what else a call of that name may reach.
+    private(set) var declaredShapes: [String: [DeclaredShape]] = [:]
+    /// Calls of the base names some function declares with a closure parameter, by base name.
+    private(set) var callsByBaseName: [String: [ExistingCall]] = [:]
+    /// Those base names.
+    private var closureFunctionNames: Set<String> = []
     /// Files the index was built from.
     public private(set) var files: Set<String> = []
     /// The summaries it was built from (text and locations only), for ``adding(_:)`` to rebuild
     /// from; nil for an index built without them (``init(summaries:keepsSummaries:reading:)``).
     private var summaries: [FileSummary]? = []
     /// What each type inherits (qualified and simple names), kept for a file joined later.
-    private var inheritance: [String: Set<String>] = [:]
+    private(set) var inheritance: [String: Set<String>] = [:]
     /// Which completion-handler functions are read into summaries.
     public private(set) var reading = FunctionReading.all
     /// Base names that some function hands its handler to, for `reading == .handOffTargets`.
@@ -220,6 +238,15 @@ public struct MigrationIndex: Sendable {
         /// declarations asks of the index (the verdict of a callee a handler is handed to).
         /// ``completionFunctions(baseName:)`` finds no other function in such an index.
         case handOffTargets
+    }
+
+    /// A declared function as a call's argument matching sees it.
+    struct DeclaredShape: Sendable, Equatable {
+        var scope: String
+        var swiftName: String
+        var parameters: [ParameterShape]
+        var location: Location
+        var isPublic = false
     }
 
     struct DeclaredFunction: Sendable, Equatable {
@@ -455,7 +482,8 @@ extension MigrationIndex {
         let collector = IndexCollector(fileName: fileName, converter: SourceLocationConverter(fileName: fileName, tree: tree))
         collector.walk(tree)
         return FileSummary(file: fileName, isContext: isContext, aliases: collector.aliases,
-                           types: collector.types, functions: collector.functions)
+                           types: collector.types, functions: collector.functions,
+                           calls: ExistingCallCollector.calls(in: tree, fileName: fileName, converter: collector.converter))
     }
 
     /// Joins the files' summaries: resolves typealiases, `cancel()` and `Sendable` through
@@ -516,10 +544,21 @@ extension MigrationIndex {
                 }
             }
             for function in summary.functions {
+                declaredShapes[Self.baseName(of: function.swiftName), default: []].append(
+                    DeclaredShape(scope: function.scope, swiftName: function.swiftName, parameters: function.parameters,
+                                  location: function.location, isPublic: function.isPublic))
+                if function.mayBeCompletionFunction { closureFunctionNames.insert(Self.baseName(of: function.swiftName)) }
                 let key = "\(function.scope)|\(function.swiftName)"
                 declarations[key, default: []].append(DeclaredFunction(isAsync: function.isAsync, returnsVowType: function.returnsVowType,
                                                                         location: function.location,
                                                                         isProtocolRequirement: function.isProtocolRequirement))
+            }
+        }
+        for summary in summaries {
+            for call in summary.calls where closureFunctionNames.contains(call.baseName) {
+                var call = call
+                call.inContextFile = summary.isContext
+                callsByBaseName[call.baseName, default: []].append(call)
             }
         }
         // Conformances reach across files: `extension DownloadTask: Cancellable {}` with
@@ -561,7 +600,10 @@ extension MigrationIndex {
         }
         for summary in summaries {
             for record in summary.functions where record.mayBeCompletionFunction {
-                if reading == .handOffTargets && !handOffTargets.contains(Self.baseName(of: record.swiftName)) { continue }
+                // A function with a defaulted handler is read too: other files must know whether
+                // their calls that omit it are spelled out (``captureCheck(of:target:)``).
+                if reading == .handOffTargets && !handOffTargets.contains(Self.baseName(of: record.swiftName))
+                    && !record.hasDefaultedClosure { continue }
                 guard var function = readCompletionFunction(record, file: summary.file, isContext: summary.isContext) else { continue }
                 if function.skipReason == nil, let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
                     if use.handOffs.isEmpty {
@@ -659,7 +701,14 @@ extension MigrationIndex {
                 asyncBlocker: compileBlocker(of: asyncEmitter, valueType: function.shape.valueType)
                     ?? alternativeClash(named: asyncName, in: record.scope),
                 promiseAlternativeName: promiseName, asyncAlternativeName: asyncName,
-                handlerParameterTypes: function.handlerParameterTypes)
+                handlerParameterTypes: function.handlerParameterTypes,
+                parameterShapes: function.parameters.map(\.shape),
+                promiseAlternativeParameters: promiseEmitter.alternativeParameterShapes,
+                asyncAlternativeParameters: asyncEmitter.alternativeParameterShapes,
+                handlerDefaults: Dictionary(uniqueKeysWithValues: function.handlerIndices.compactMap { index in
+                    function.parameters[index].defaultText.map { (index, $0) }
+                }),
+                isPublic: record.isPublic)
         }
     }
 
@@ -699,6 +748,8 @@ public struct FileSummary: Sendable {
     var aliases: [MigrationIndex.TypeAlias]
     var types: [TypeRecord]
     var functions: [FunctionRecord]
+    /// Every call in the file (without the offsets only the file's own rewrite needs).
+    var calls: [ExistingCall] = []
 
     /// A type, protocol or extension: what it inherits and whether it has `cancel()`.
     struct TypeRecord: Sendable {
@@ -730,6 +781,14 @@ public struct FileSummary: Sendable {
         var mayBeCompletionFunction: Bool
         var location: MigrationIndex.Location
         var handlerUses: [String: HandlerUse]
+        /// Every parameter as argument matching sees it.
+        var parameters: [ParameterShape] = []
+        /// `public` or `open` (also through a `public extension`): callers may be outside the tree.
+        var isPublic = false
+
+        /// A closure-like parameter with a default value: calls may omit it, so an alternative
+        /// without it could capture them.
+        var hasDefaultedClosure: Bool { parameters.contains { $0.takesClosure && $0.hasDefault } }
     }
 }
 

@@ -152,5 +152,9 @@ extension FileSummary {
             let place = (function.location.line, function.location.column)
             return place >= (start.line, start.column) && place < (end.line, end.column)
         }
+        calls += ExistingCallCollector.calls(in: tree, fileName: fileName, converter: converter).filter { call in
+            let place = (call.location.line, call.location.column)
+            return place >= (start.line, start.column) && place < (end.line, end.column)
+        }
     }
 }

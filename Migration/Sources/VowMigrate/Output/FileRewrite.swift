@@ -19,6 +19,9 @@ struct FileRewrite {
     // Internal rather than private: the call-site stage (CallSites/FileRewrite+CallSites.swift) adds to them.
     var findings: [Finding] = []
     var edits: [Edit] = []
+    /// Where calls that leave a defaulted handler out were spelled out: the call-site stage does
+    /// not rewrite code around them (it would copy the call as it was).
+    var spelledOutOffsets: [Int] = []
     var needsVow = false
     /// For a piece of a large file (`ChunkedMigration`): the bytes whose functions this rewrite
     /// handles, whether another piece imports Vow, and whether to add `import Vow` (`nil`: when needed).
@@ -108,6 +111,19 @@ struct FileRewrite {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
+                var spelledOut = ""
+                if replacer == nil, site.protocolDecl == nil {
+                    switch captureCheck(function, emitter: emitter, site: site) {
+                    case .failure(let reason):
+                        report(.skipped, function.swiftName, site.decl, reason.message)
+                        continue
+                    case .success(let calls):
+                        if !calls.isEmpty {
+                            spelledOut = "; \(calls.count) existing call\(calls.count == 1 ? "" : "s") leaving the handler out "
+                                + "spelled out so \(calls.count == 1 ? "it keeps" : "they keep") calling the original"
+                        }
+                    }
+                }
                 if let replacer {
                     switch replacer.replacement(for: function, emitter: emitter) {
                     case .success(let replacement):
@@ -136,13 +152,14 @@ struct FileRewrite {
                 }
                 if target == .async { markRenamed(site.decl, to: emitter.alternativeSwiftName) }
                 needsVow = needsVow || emitter.needsVow
-                report(.added, function.swiftName, site.decl, "added `\(emitter.summary)`")
+                report(.added, function.swiftName, site.decl, "added `\(emitter.summary)`" + spelledOut)
             }
         }
 
         for entry in protocolAlternatives {
             insertExtension(for: entry.protocolDecl, members: entry.lines, sendableAssociatedTypes: entry.sendableAssociatedTypes)
         }
+        if options.stage != .callSites && replacer == nil { spellOutCapturedCalls() }
         if options.stage != .declarations { addCallSites(collector: collector) }
         let importsVow = collector.importsVow || fileImportsVow
         if vowImport ?? (needsVow && !edits.isEmpty), !importsVow {

@@ -1,0 +1,194 @@
+/// Whether adding an alternative would change which function an existing call reaches.
+///
+/// Swift prefers, among the overloads a call matches, the one that needs fewer default
+/// arguments, and in async code the async one. So an alternative that drops a defaulted handler
+/// (`load(id:completion: ... = nil)` gaining `load(id:)`) takes over every call that leaves the
+/// handler out: silently in promise form (the call now builds a promise nobody reads), as a
+/// compile error in async code. A trailing closure can also be matched to another closure
+/// parameter of the alternative than the handler it filled. The check runs over every call of
+/// the name in the tree and in `--context`, before any file is rewritten, so every file of a run
+/// reaches the same verdict.
+public enum CaptureCheck: Sendable, Equatable {
+    /// No existing call can reach the alternative.
+    case none
+    /// These calls leave a defaulted handler out: each is spelled out (`completion: nil`) in its
+    /// own file, so it keeps calling the original.
+    case spellOut([ExistingCall])
+    /// The alternative would capture a call that cannot be spelled out; it is not added.
+    case refused(String)
+}
+
+/// What the check needs to know of a function and its alternative.
+struct CaptureSubject {
+    var baseName: String
+    var scope: String
+    var location: MigrationIndex.Location
+    var parameterShapes: [ParameterShape]
+    var alternative: [ParameterShape]
+    var handlerIndex: Int
+    var failureIndex: Int?
+    var handlerDefaults: [Int: String]
+    var isPublic: Bool
+
+    var handlerIndices: [Int] { [handlerIndex] + (failureIndex.map { [$0] } ?? []) }
+}
+
+extension MigrationIndex {
+    /// The calls of `function` an alternative in `target`'s form would capture, and what to do.
+    public func captureCheck(of function: CompletionFunctionSummary, target: MigrationTarget) -> CaptureCheck {
+        captureCheck(CaptureSubject(
+            baseName: function.baseName, scope: function.scope, location: function.location,
+            parameterShapes: function.parameterShapes,
+            alternative: target == .promise ? function.promiseAlternativeParameters : function.asyncAlternativeParameters,
+            handlerIndex: function.handlerIndex, failureIndex: function.failureIndex,
+            handlerDefaults: function.handlerDefaults, isPublic: function.isPublic))
+    }
+
+    /// The check for a function read from its declaration (the file that declares it).
+    func captureCheck(of function: CompletionFunction, emitter: AlternativeEmitter, scope: String,
+                      location: Location) -> CaptureCheck {
+        let baseName = function.name.filter { $0 != "`" }
+        let isPublic = (declaredShapes[baseName] ?? []).first { $0.location == location }?.isPublic ?? false
+        return captureCheck(CaptureSubject(
+            baseName: baseName, scope: scope, location: location,
+            parameterShapes: function.parameters.map(\.shape), alternative: emitter.alternativeParameterShapes,
+            handlerIndex: function.handlerIndex, failureIndex: function.failureIndex,
+            handlerDefaults: Dictionary(uniqueKeysWithValues: function.handlerIndices.compactMap { index in
+                function.parameters[index].defaultText.map { (index, $0) }
+            }),
+            isPublic: isPublic))
+    }
+
+    func captureCheck(_ function: CaptureSubject) -> CaptureCheck {
+        let alternative = function.alternative
+        let original = function.parameterShapes
+        guard !original.isEmpty || !alternative.isEmpty else { return .none }
+        let defaulted = function.handlerIndices.filter { function.handlerDefaults[$0] != nil }
+        if function.isPublic && !defaulted.isEmpty {
+            return .refused("it is public and its handler has a default value: callers outside the tree that leave the handler out "
+                            + "would call the alternative instead; drop the default, or add the alternative by hand under another name")
+        }
+        if function.isPublic, let external = externalTrailingClosureCall(of: function),
+           CallBinding.bind(external, to: alternative) != nil {
+            return .refused("it is public, and a caller outside the tree passing its handler as a trailing closure "
+                            + "(`\(external.description)`) would reach the alternative's other closure parameter instead")
+        }
+        var spelled: [ExistingCall] = []
+        for call in callsByBaseName[function.baseName] ?? [] where mayReach(call, scope: function.scope) {
+            guard CallBinding.bind(call, to: alternative) != nil else { continue }
+            let place = "`\(call.description)` at \(call.location)"
+            guard let slots = CallBinding.bind(call, to: original) else {
+                // A call on a receiver syntax cannot type most likely reaches another type's
+                // function; one on this type would resolve to the alternative.
+                if call.receiver == .other { continue }
+                return .refused("the existing call \(place) would resolve to the alternative")
+            }
+            let omitted = function.handlerIndices.filter { slots[$0] == nil }
+            if omitted.isEmpty {
+                return .refused("the existing call \(place) passes the handler as a trailing closure, which the alternative "
+                                + "would take for another closure parameter")
+            }
+            if call.inContextFile {
+                return .refused("the existing call \(place) leaves the handler out, and is in a --context file, which is never rewritten")
+            }
+            if let unspellable = omitted.first(where: { CallBinding.spellableDefault(function.handlerDefaults[$0] ?? "") == nil }) {
+                return .refused("the existing call \(place) leaves the handler out, and its default `\(function.handlerDefaults[unspellable] ?? "")` "
+                                + "cannot be written at the call with the same meaning")
+            }
+            let lastOmitted = omitted.max() ?? 0
+            if slots.enumerated().contains(where: { position, slot in
+                if case .trailing = slot { return position < lastOmitted }
+                return false
+            }) {
+                return .refused("the existing call \(place) leaves the handler out after a trailing closure, so it cannot be spelled out")
+            }
+            if call.receiver == .other, let other = otherDeclaration(binding: call, besides: function) {
+                return .refused("the existing call \(place) leaves the handler out and may call `\(other.swiftName)` "
+                                + "(\(other.location)) instead; syntax cannot tell which, so it cannot be spelled out")
+            }
+            spelled.append(call)
+        }
+        return spelled.isEmpty ? .none : .spellOut(spelled)
+    }
+
+    /// Whether a call could reach a member of `scope` (a global function for "").
+    func mayReach(_ call: ExistingCall, scope: String) -> Bool {
+        if scope.isEmpty {
+            switch call.receiver {
+            case .implicit: return true
+            case .type(let name): return !declaresType(name)  // `Module.function()`
+            case .selfOrSuper, .typed, .other: return false
+            }
+        }
+        switch call.receiver {
+        case .implicit, .selfOrSuper:
+            return !call.scope.isEmpty && inherits(call.scope, from: scope)
+        case .type(let name), .typed(let name):
+            return inherits(name, from: scope)
+        case .other:
+            return true
+        }
+    }
+
+    /// The names `type` inherits, through its superclasses and conformances declared in the tree
+    /// (last components, generic arguments dropped).
+    func inheritedNames(of type: String) -> Set<String> {
+        var names: Set<String> = []
+        var pending = [Self.lastComponent(type)]
+        var seen: Set<String> = []
+        while let next = pending.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            for parent in inheritance[next] ?? [] {
+                let name = Self.lastComponent(Self.baseTypeName(parent))
+                names.insert(name)
+                pending.append(name)
+            }
+        }
+        return names
+    }
+
+    /// Whether some file of the tree calls a function of this base name.
+    func hasCalls(named baseName: String) -> Bool {
+        !(callsByBaseName[baseName] ?? []).isEmpty
+    }
+
+    /// Whether `type` is `ancestor` or inherits from it, through the superclasses and protocols
+    /// the tree declares (names compared by their last component, as lookups are elsewhere).
+    func inherits(_ type: String, from ancestor: String) -> Bool {
+        let target = Self.lastComponent(ancestor)
+        var seen: Set<String> = []
+        var pending = [Self.lastComponent(type)]
+        while let next = pending.popLast() {
+            if next == target { return true }
+            guard seen.insert(next).inserted else { continue }
+            for parent in inheritance[next] ?? [] {
+                pending.append(Self.lastComponent(Self.baseTypeName(parent)))
+            }
+        }
+        return false
+    }
+
+    /// Another function of the tree that `call` binds to and that has no parameter labelled as
+    /// the handler: a call on a receiver of unknown type might be one of its, where spelling the
+    /// handler out would not compile.
+    private func otherDeclaration(binding call: ExistingCall, besides function: CaptureSubject) -> DeclaredShape? {
+        let handlerLabels = function.handlerIndices.map { function.parameterShapes[$0].label }
+        return (declaredShapes[function.baseName] ?? []).first { declared in
+            guard declared.location != function.location else { return false }
+            guard !inherits(declared.scope, from: function.scope), !inherits(function.scope, from: declared.scope) else { return false }
+            guard CallBinding.bind(call, to: declared.parameters) != nil else { return false }
+            return !handlerLabels.allSatisfy { label in declared.parameters.contains { $0.label == label } }
+        }
+    }
+
+    /// The call a caller outside the tree most likely writes: every parameter without a default
+    /// by its label, the handler as the trailing closure (when it is the last closure parameter).
+    private func externalTrailingClosureCall(of function: CaptureSubject) -> ExistingCall? {
+        let shapes = function.parameterShapes
+        guard function.failureIndex == nil, function.handlerIndex < shapes.count,
+              !shapes[(function.handlerIndex + 1)...].contains(where: { $0.takesClosure }) else { return nil }
+        let labels = shapes.enumerated().filter { $0.offset != function.handlerIndex && !$0.element.isOmittable }.map(\.element.label)
+        return ExistingCall(baseName: function.baseName, labels: labels, trailingClosures: [nil], receiver: .other, scope: "",
+                         location: function.location)
+    }
+}

@@ -1,0 +1,277 @@
+import SwiftSyntax
+
+/// A call as syntax shows it, without types: the callee's base name, the argument labels in
+/// order, its trailing closures and what it is called on. The index keeps one per call of a name
+/// that some function of the tree declares with a closure parameter, so that an alternative can be
+/// checked against every existing call before it is added (no existing call may change callee).
+public struct ExistingCall: Sendable, Equatable {
+    /// What a call is made on, as far as syntax tells.
+    public enum Receiver: Sendable, Equatable {
+        /// `load()`: a member of the enclosing type (or its ancestors), or a global function.
+        case implicit
+        /// `self.load()`, `super.load()`.
+        case selfOrSuper
+        /// `Cache.load()`, `Self.load()`: a static member of that type (or a case, or an initializer).
+        case type(String)
+        /// `store.load()` where `store` is a parameter, property or local whose type syntax shows
+        /// (`store: Store`, `let store = Store()`, `= Store.shared`): a member of that type.
+        case typed(String)
+        /// `client.load()`, `.load()`, `foo().load()`: a receiver of a type syntax does not show.
+        case other
+    }
+
+    public var baseName: String
+    /// The labels of the arguments inside the parentheses, nil for unlabelled ones.
+    public var labels: [String?]
+    /// The trailing closures: nil for the first (unlabelled) one, then the labels of the others.
+    public var trailingClosures: [String?]
+    public var receiver: Receiver
+    /// The type (or extension) the call is written in, as written; "" at file scope.
+    public var scope: String
+    public var location: MigrationIndex.Location
+    /// Written in a `--context` file, which is never rewritten.
+    public var inContextFile = false
+    /// Where an omitted argument is spelled out, by UTF-8 offset in the file: the end of each
+    /// argument inside the parentheses, the offset just after `(` (nil without parentheses), and
+    /// the end of the called expression (for a call written with trailing closures only).
+    var argumentEnds: [Int] = []
+    var afterLeftParen: Int?
+    var calleeEnd: Int = 0
+
+    /// `load(id:)` as the call spells its labels, with `{ }` for each trailing closure
+    /// (`upload(_:) { }`, `fetch() { } failure: { }`).
+    public var description: String {
+        baseName + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
+            + trailingClosures.map { label in (label.map { " \($0):" } ?? "") + " { }" }.joined()
+    }
+}
+
+/// Collects every call of a file with its ``ExistingCall``, descending into bodies, closures and
+/// initializers of properties (all the places existing calls live).
+final class ExistingCallCollector: SyntaxVisitor {
+    private let fileName: String
+    private let converter: SourceLocationConverter
+    /// Keeps only calls of these base names, or every call when nil.
+    private let names: Set<String>?
+    private(set) var calls: [ExistingCall] = []
+    private var scopes: [String] = []
+    /// Names with the type syntax gives them, innermost last: a type's properties, then each
+    /// function's parameters and locals. A name given two different types maps to nil (unknown).
+    private var knownTypes: [[String: String?]] = []
+    /// The properties of each enclosing type, innermost last (for `self.store`).
+    private var typeProperties: [[String: String?]] = []
+
+    init(fileName: String, converter: SourceLocationConverter, names: Set<String>? = nil) {
+        self.fileName = fileName
+        self.converter = converter
+        self.names = names
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    private func enter(_ name: String, members: MemberBlockSyntax, qualified: Bool = true) {
+        scopes.append(qualified ? scopes.last.map { $0.isEmpty ? name : "\($0).\(name)" } ?? name : name)
+        // Properties are known throughout the type, wherever they are declared.
+        var properties: [String: String?] = [:]
+        for member in members.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) { Self.record(variable, in: &properties) }
+        }
+        knownTypes.append(properties)
+        typeProperties.append(properties)
+    }
+
+    private func leave() {
+        scopes.removeLast()
+        knownTypes.removeLast()
+        typeProperties.removeLast()
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
+    override func visitPost(_ node: ClassDeclSyntax) { leave() }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
+    override func visitPost(_ node: StructDeclSyntax) { leave() }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
+    override func visitPost(_ node: EnumDeclSyntax) { leave() }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
+    override func visitPost(_ node: ActorDeclSyntax) { leave() }
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
+    override func visitPost(_ node: ProtocolDeclSyntax) { leave() }
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        // An extension names its type in full, whatever encloses it.
+        var name = node.extendedType.trimmedDescription
+        if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
+        enter(name, members: node.memberBlock, qualified: false)
+        return .visitChildren
+    }
+    override func visitPost(_ node: ExtensionDeclSyntax) { leave() }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        knownTypes.append(Self.parameterTypes(node.signature.parameterClause))
+        return .visitChildren
+    }
+    override func visitPost(_ node: FunctionDeclSyntax) { knownTypes.removeLast() }
+    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+        knownTypes.append(Self.parameterTypes(node.signature.parameterClause))
+        return .visitChildren
+    }
+    override func visitPost(_ node: InitializerDeclSyntax) { knownTypes.removeLast() }
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        // A local (a property was recorded with its type): known from here on in the function.
+        if knownTypes.count > 1, node.parent?.is(MemberBlockItemSyntax.self) != true {
+            Self.record(node, in: &knownTypes[knownTypes.count - 1])
+        }
+        return .visitChildren
+    }
+
+    private static func parameterTypes(_ clause: FunctionParameterClauseSyntax) -> [String: String?] {
+        var types: [String: String?] = [:]
+        for parameter in clause.parameters {
+            let name = (parameter.secondName ?? parameter.firstName).text
+            add(name, Self.nominalType(parameter.type), to: &types)
+        }
+        return types
+    }
+
+    /// `let store = Store()`, `var cache: Cache?`, `let api = API.shared`: the name and its type.
+    private static func record(_ variable: VariableDeclSyntax, in types: inout [String: String?]) {
+        for binding in variable.bindings {
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+            var type: String?
+            if let annotation = binding.typeAnnotation {
+                type = nominalType(annotation.type)
+            } else if let value = binding.initializer?.value {
+                type = initializedType(value)
+            }
+            add(name, type, to: &types)
+        }
+    }
+
+    private static func add(_ name: String, _ type: String?, to types: inout [String: String?]) {
+        if let existing = types[name], existing != type {
+            types[name] = .some(nil)
+        } else {
+            types[name] = .some(type)
+        }
+    }
+
+    /// `Store`, `Store?`, `API.Client`, `any Service`: the nominal type; nil for closures, tuples,
+    /// collections and anything else.
+    private static func nominalType(_ type: TypeSyntax) -> String? {
+        var type = type
+        if let attributed = type.as(AttributedTypeSyntax.self) { type = attributed.baseType }
+        if let optional = type.as(OptionalTypeSyntax.self) { type = optional.wrappedType }
+        if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { type = unwrapped.wrappedType }
+        if let some = type.as(SomeOrAnyTypeSyntax.self) { type = some.constraint }
+        if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text }
+        if let member = type.as(MemberTypeSyntax.self) { return member.name.text }
+        return nil
+    }
+
+    /// `Store()`, `Store(config: c)`, `Store.shared`, `Store.default`.
+    private static func initializedType(_ value: ExprSyntax) -> String? {
+        if let call = value.as(FunctionCallExprSyntax.self),
+           let reference = call.calledExpression.as(DeclReferenceExprSyntax.self),
+           reference.baseName.text.first?.isUppercase == true {
+            return reference.baseName.text
+        }
+        if let member = value.as(MemberAccessExprSyntax.self), ["shared", "default"].contains(member.declName.baseName.text),
+           let base = member.base?.as(DeclReferenceExprSyntax.self), base.baseName.text.first?.isUppercase == true {
+            return base.baseName.text
+        }
+        return nil
+    }
+
+    /// The type syntax gives a receiver name (a local, a parameter, a property), or nil.
+    private func knownType(of name: String) -> String? {
+        for types in knownTypes.reversed() {
+            if let type = types[name] { return type }
+        }
+        return nil
+    }
+
+    /// `self.store`: a property of the enclosing type.
+    private func propertyType(of name: String) -> String? {
+        typeProperties.last?[name] ?? nil
+    }
+
+    /// The calls of a file as the index keeps them: without offsets.
+    static func calls(in tree: some SyntaxProtocol, fileName: String, converter: SourceLocationConverter) -> [ExistingCall] {
+        let collector = ExistingCallCollector(fileName: fileName, converter: converter)
+        collector.walk(tree)
+        return collector.calls.map { call in
+            var call = call
+            call.argumentEnds = []
+            call.afterLeftParen = nil
+            call.calleeEnd = 0
+            return call
+        }
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if let shape = shape(of: node, scope: scopes.last ?? ""), names?.contains(shape.baseName) ?? true {
+            calls.append(shape)
+        }
+        return .visitChildren
+    }
+
+    private func shape(of call: FunctionCallExprSyntax, scope: String) -> ExistingCall? {
+        var callee = call.calledExpression
+        // `load<User>(...)`: the generic arguments do not change which declaration is named.
+        if let specialized = callee.as(GenericSpecializationExprSyntax.self) { callee = specialized.expression }
+        let baseName: String
+        let receiver: ExistingCall.Receiver
+        if let reference = callee.as(DeclReferenceExprSyntax.self) {
+            baseName = reference.baseName.text
+            receiver = .implicit
+        } else if let member = callee.as(MemberAccessExprSyntax.self) {
+            baseName = member.declName.baseName.text
+            var base = member.base
+            // `store?.load()`, `store!.load()`: the same receiver.
+            if let optional = base?.as(OptionalChainingExprSyntax.self) { base = optional.expression }
+            if let forced = base?.as(ForceUnwrapExprSyntax.self) { base = forced.expression }
+            if let reference = base?.as(DeclReferenceExprSyntax.self) {
+                let name = reference.baseName.text
+                if name == "self" || name == "super" {
+                    receiver = .selfOrSuper
+                } else if name == "Self" {
+                    receiver = .type(scope)
+                } else if name.first?.isUppercase == true {
+                    receiver = .type(name)
+                } else if let type = knownType(of: name) {
+                    receiver = .typed(type)
+                } else {
+                    receiver = .other
+                }
+            } else if let property = base?.as(MemberAccessExprSyntax.self),
+                      property.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self",
+                      let type = propertyType(of: property.declName.baseName.text) {
+                receiver = .typed(type)
+            } else if base?.is(SuperExprSyntax.self) == true {
+                receiver = .selfOrSuper
+            } else if let base = base?.as(MemberAccessExprSyntax.self),
+                      base.trimmedDescription.split(separator: ".").allSatisfy({ $0.first?.isUppercase == true }) {
+                // `API.Users.load()`: a type qualified by its enclosing types.
+                receiver = .type(base.trimmedDescription)
+            } else {
+                receiver = .other
+            }
+        } else {
+            return nil
+        }
+        let baseText = baseName.filter { $0 != "`" }
+        let place = call.startLocation(converter: converter)
+        var trailing: [String?] = call.trailingClosure == nil ? [] : [nil]
+        trailing += call.additionalTrailingClosures.map { $0.label.text }
+        return ExistingCall(
+            baseName: baseText,
+            labels: call.arguments.map { $0.label?.text },
+            trailingClosures: trailing,
+            receiver: receiver,
+            scope: scope,
+            location: MigrationIndex.Location(file: fileName, line: place.line, column: place.column),
+            argumentEnds: call.arguments.map { $0.expression.endPositionBeforeTrailingTrivia.utf8Offset },
+            afterLeftParen: call.leftParen?.endPositionBeforeTrailingTrivia.utf8Offset,
+            calleeEnd: call.calledExpression.endPositionBeforeTrailingTrivia.utf8Offset
+        )
+    }
+}
