@@ -12,6 +12,9 @@ struct AlternativeEmitter {
 
     /// Generic parameters of the enclosing type that the result needs `Sendable` (`where T: Sendable`).
     var contextualSendable: [String] = []
+    /// Whether the function's own generic parameters that the result mentions get `Sendable`
+    /// (Swift 6 mode); in Swift 5 mode nothing checks it, and callers' types need not conform.
+    var requiresSendable = true
 
     /// Declared in a type or extension (not at file scope): the call to the original can say
     /// `self.` where a parameter hides the function's name.
@@ -167,7 +170,7 @@ struct AlternativeEmitter {
             var text = parameter.detached.with(\.trailingComma, nil).trimmedDescription
             let alreadySendable = identifiers(in: parameter.inheritedType?.trimmedDescription ?? "").contains("Sendable")
                 || whereText.contains("\(name): Sendable")
-            if mentioned.contains(name) && !alreadySendable && parameter.specifier == nil {
+            if requiresSendable && mentioned.contains(name) && !alreadySendable && parameter.specifier == nil {
                 if let inherited = parameter.inheritedType {
                     text = "\(name): \(inherited.trimmedDescription) & Sendable"
                 } else {

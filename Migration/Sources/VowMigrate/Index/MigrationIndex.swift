@@ -349,10 +349,12 @@ public struct MigrationIndex: Sendable {
     }
 
     /// Why the alternative `emitter` writes would not compile: what the emitter itself sees, and
-    /// for a promise, a value type that is not `Sendable`. The declarations stage skips the
-    /// function for it; the index records it as that form's blocker.
-    func compileBlocker(of emitter: AlternativeEmitter, valueType: String) -> String? {
-        emitter.cannotCompileReason ?? (emitter.target == .promise ? promiseValueBlocker(valueType) : nil)
+    /// for a promise in Swift 6 mode, a value type that is not `Sendable` (Swift 5 mode checks no
+    /// `Sendable` requirement, so `Promise<NonSendableClass>` compiles there). The declarations
+    /// stage skips the function for it; the index records it as that form's blocker.
+    func compileBlocker(of emitter: AlternativeEmitter, valueType: String, languageMode: SwiftLanguageMode) -> String? {
+        emitter.cannotCompileReason
+            ?? (emitter.target == .promise && languageMode.checksSendable ? promiseValueBlocker(valueType) : nil)
     }
 
     /// A function `scope` already declares under the alternative's name `name` in `target`'s
@@ -445,10 +447,17 @@ extension String {
 extension MigrationIndex {
     /// Reads one file's declarations into a summary. Pure and thread-safe; keeps no syntax.
     /// A file of 2 MB or more is read in pieces, as its migration reads it.
-    public static func summarize(source: String, fileName: String, isContext: Bool = false) -> FileSummary {
-        if let pieces = ChunkedMigration.summarize(source: source, fileName: fileName, isContext: isContext) { return pieces }
-        let tree = Parser.parse(source: source)
-        return summarize(tree: tree, fileName: fileName, isContext: isContext)
+    /// `languageMode` is the file's (``FileSummary/languageMode``).
+    public static func summarize(source: String, fileName: String, isContext: Bool = false,
+                                 languageMode: SwiftLanguageMode = .v6) -> FileSummary {
+        var summary: FileSummary
+        if let pieces = ChunkedMigration.summarize(source: source, fileName: fileName, isContext: isContext) {
+            summary = pieces
+        } else {
+            summary = summarize(tree: Parser.parse(source: source), fileName: fileName, isContext: isContext)
+        }
+        summary.languageMode = languageMode
+        return summary
     }
 
     static func summarize(tree: SourceFileSyntax, fileName: String, isContext: Bool) -> FileSummary {
@@ -562,7 +571,8 @@ extension MigrationIndex {
         for summary in summaries {
             for record in summary.functions where record.mayBeCompletionFunction {
                 if reading == .handOffTargets && !handOffTargets.contains(Self.baseName(of: record.swiftName)) { continue }
-                guard var function = readCompletionFunction(record, file: summary.file, isContext: summary.isContext) else { continue }
+                guard var function = readCompletionFunction(record, file: summary.file, isContext: summary.isContext,
+                                                            languageMode: summary.languageMode) else { continue }
                 if function.skipReason == nil, let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
                     if use.handOffs.isEmpty {
                         function.handlerCalls = use.verdict
@@ -616,7 +626,8 @@ extension MigrationIndex {
         MigrationIndex(summaries: [summarize(tree: tree, fileName: fileName, isContext: false)])
     }
 
-    private func readCompletionFunction(_ record: FileSummary.FunctionRecord, file: String, isContext: Bool) -> CompletionFunctionSummary? {
+    private func readCompletionFunction(_ record: FileSummary.FunctionRecord, file: String, isContext: Bool,
+                                        languageMode: SwiftLanguageMode) -> CompletionFunctionSummary? {
         var parser = Parser(record.declarationText)
         let parsed = DeclSyntax.parse(from: &parser)
         guard let decl = parsed.as(FunctionDeclSyntax.self) else { return nil }
@@ -654,9 +665,9 @@ extension MigrationIndex {
                 handlerIsOptional: function.handlerIsOptional, handlerCalls: record.hasBody ? .once : .unknown, skipReason: nil,
                 alternativeLabels: function.keptParameters.map(\.label),
                 promiseCounterpart: counterpart(promiseName, .promise, .promise), asyncCounterpart: counterpart(asyncName, .async, .async),
-                promiseBlocker: compileBlocker(of: promiseEmitter, valueType: function.shape.valueType)
+                promiseBlocker: compileBlocker(of: promiseEmitter, valueType: function.shape.valueType, languageMode: languageMode)
                     ?? alternativeClash(named: promiseName, in: record.scope),
-                asyncBlocker: compileBlocker(of: asyncEmitter, valueType: function.shape.valueType)
+                asyncBlocker: compileBlocker(of: asyncEmitter, valueType: function.shape.valueType, languageMode: languageMode)
                     ?? alternativeClash(named: asyncName, in: record.scope),
                 promiseAlternativeName: promiseName, asyncAlternativeName: asyncName,
                 handlerParameterTypes: function.handlerParameterTypes)
@@ -699,6 +710,9 @@ public struct FileSummary: Sendable {
     var aliases: [MigrationIndex.TypeAlias]
     var types: [TypeRecord]
     var functions: [FunctionRecord]
+    /// The language mode the file is compiled in: in Swift 5 mode a promise's value need not be
+    /// `Sendable`, so no promise alternative of the file is refused for it.
+    public var languageMode: SwiftLanguageMode = .v6
 
     /// A type, protocol or extension: what it inherits and whether it has `cancel()`.
     struct TypeRecord: Sendable {

@@ -81,8 +81,12 @@ struct FileRewrite {
                 if let extensionWhere = site.extensionWhere {
                     typeParameters = index.nonSendableTypeParameters(of: site.scope).filter { !extensionWhere.contains("\($0): Sendable") }
                 }
-                let emitter = AlternativeEmitter(function: function, target: target,
-                                                 enclosingTypeParameters: typeParameters, isMember: !site.scope.isEmpty)
+                // Swift 5 mode checks no `Sendable` requirement: the alternative adds none the
+                // original did not have (README, "Language mode").
+                let requiresSendable = options.languageMode.checksSendable
+                var emitter = AlternativeEmitter(function: function, target: target,
+                                                 enclosingTypeParameters: requiresSendable ? typeParameters : [], isMember: !site.scope.isEmpty)
+                emitter.requiresSendable = requiresSendable
                 if let counterpart = index.existingAlternative(named: emitter.alternativeSwiftName, in: site.scope, for: target) {
                     report(.alreadyMigrated, function.swiftName, site.decl,
                            "already has the alternative `\(emitter.alternativeSwiftName)` at \(counterpart.location)")
@@ -104,7 +108,7 @@ struct FileRewrite {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
-                if let reason = index.compileBlocker(of: emitter, valueType: function.shape.valueType) {
+                if let reason = index.compileBlocker(of: emitter, valueType: function.shape.valueType, languageMode: options.languageMode) {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
@@ -124,7 +128,7 @@ struct FileRewrite {
                         report(.skipped, function.swiftName, site.decl, "the protocol is nested in a type; its default implementation needs a file-scope extension")
                         continue
                     }
-                    let associated = associatedTypesNeedingSendable(protocolDecl, mentionedIn: function.shape.valueType)
+                    let associated = requiresSendable ? associatedTypesNeedingSendable(protocolDecl, mentionedIn: function.shape.valueType) : []
                     if let index = protocolAlternatives.firstIndex(where: { $0.protocolDecl.id == protocolDecl.id }) {
                         protocolAlternatives[index].lines.append(emitter.declaration())
                         protocolAlternatives[index].sendableAssociatedTypes.append(contentsOf: associated)
