@@ -331,10 +331,18 @@ struct CompletionFunctionReader {
         return "its closure \(names) is not named like a completion and reports no error"
     }
 
-    private func isCancellable(_ type: String) -> Bool {
+    private func isCancellable(_ type: String, depth: Int = 0) -> Bool {
         if index.isCancellable(type) || Self.knownCancellableTypes.contains(type) { return true }
         let base = type.split(separator: "<").first.map(String.init) ?? type
         if base == "Task" { return true }
+        // A handle named by a typealias, found as Swift finds it (in the type, what it inherits,
+        // or around it): `typealias Handle = URLSessionDataTask` in an extension of a superclass.
+        if depth < 8, !base.contains("."), let alias = typeReader.index.typeAlias(named: base, from: typeReader.scope),
+           alias.genericParameters.isEmpty {
+            var aliased = alias.aliasedType.trimmingSpaces()
+            while aliased.hasSuffix("?") || aliased.hasSuffix("!") { aliased.removeLast() }
+            return isCancellable(aliased, depth: depth + 1)
+        }
         return false
     }
 }

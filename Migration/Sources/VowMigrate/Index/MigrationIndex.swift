@@ -259,19 +259,49 @@ public struct MigrationIndex: Sendable {
     /// `Moya.Completion` or a file-scope `Completion`. With a `qualifier` (`Moya` in
     /// `Moya.Completion`) the alias must be a member of that type, or, when no type of that name
     /// is declared (a module), a file-scope alias.
+    ///
+    /// As Swift looks a member up, each type is searched with what it inherits: its superclass
+    /// chain and the protocols it (or an extension of it, in any file) conforms to, so a subclass
+    /// finds `TokenCompletionHandler` declared in `extension OAuthSwift` of its superclass.
     public func typeAlias(named name: String, qualifier: String? = nil, from scope: String = "") -> TypeAlias? {
         if let qualifier {
-            if let alias = aliases["\(qualifier).\(name)"] { return alias }
+            if let alias = memberAlias(name, of: qualifier) { return alias }
             for candidate in enclosingScopes(scope) where !candidate.isEmpty {
-                if let alias = aliases["\(candidate).\(qualifier).\(name)"] { return alias }
+                if let alias = memberAlias(name, of: "\(candidate).\(qualifier)") { return alias }
             }
             // `Moya.Completion` with `Moya` a module: the alias is at the module's file scope.
             if !typeNames.contains(qualifier) { return aliases[name] }
             return nil
         }
         for candidate in enclosingScopes(scope) {
-            let key = candidate.isEmpty ? name : "\(candidate).\(name)"
-            if let alias = aliases[key] { return alias }
+            if candidate.isEmpty { return aliases[name] }
+            if let alias = memberAlias(name, of: candidate) { return alias }
+        }
+        return nil
+    }
+
+    /// The alias `name` declared in `type` or in a type it inherits from, nearest first (the
+    /// type itself, then its superclass and protocols, then theirs).
+    private func memberAlias(_ name: String, of type: String) -> TypeAlias? {
+        if let alias = aliases["\(type).\(name)"] { return alias }
+        var visited: Set<String> = [type]
+        var level = [type]
+        while !level.isEmpty {
+            var next: [String] = []
+            for current in level {
+                let parents = inheritance[current] ?? inheritance[Self.lastComponent(current)] ?? []
+                for parent in parents.sorted() {
+                    let base = Self.baseTypeName(parent)
+                    guard visited.insert(base).inserted else { continue }
+                    if let alias = aliases["\(base).\(name)"] ?? aliasesBySimpleName[name]?
+                        .first(where: { Self.lastComponent(String($0.dropLast(name.count + 1))) == Self.lastComponent(base) })
+                        .flatMap({ aliases[$0] }) {
+                        return alias
+                    }
+                    next.append(base)
+                }
+            }
+            level = next
         }
         return nil
     }
