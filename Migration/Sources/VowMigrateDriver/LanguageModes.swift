@@ -39,6 +39,12 @@ public struct LanguageModes: Sendable {
                 manifest = PackageManifest(source: text, fallback: fallback)
                 manifests[manifestPath] = manifest
                 notes += manifest.problems.map { "\(manifestPath): note: \($0)" }
+                // SwiftPM may build from `Package@swift-5.9.swift` instead; this reads Package.swift only.
+                let siblings = (try? FileManager.default.contentsOfDirectory(atPath: manifestFolder)) ?? []
+                let versioned = siblings.filter { $0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift") }.sorted()
+                if !versioned.isEmpty {
+                    notes.append("\(manifestPath): note: \(versioned.joined(separator: ", ")) not read; the language modes come from Package.swift")
+                }
             }
             let relative = String(path.dropFirst(manifestFolder == "/" ? 1 : manifestFolder.count + 1))
             if let mode = manifest.languageMode(ofFileAt: relative), mode != fallback {

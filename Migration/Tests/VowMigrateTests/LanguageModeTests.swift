@@ -17,6 +17,8 @@ final class LanguageModeTests: XCTestCase {
         XCTAssertEqual(manifest.toolsVersion, "5.9")
         XCTAssertEqual(manifest.packageMode, .v5)
         XCTAssertEqual(manifest.languageMode(ofFileAt: "Sources/A/File.swift"), .v5)
+        XCTAssertEqual(manifest.languageMode(ofFileAt: "src/A/File.swift"), .v5)
+        XCTAssertNil(manifest.languageMode(ofFileAt: "Tests/A/File.swift"))
         XCTAssertEqual(manifest.problems, [])
     }
 
@@ -121,6 +123,10 @@ final class LanguageModeTests: XCTestCase {
             XCTAssertEqual(modes.mode(of: loose.path), fallback)
             XCTAssertEqual(modes.notes, [])
         }
+        try "// swift-tools-version:5.9\n".write(to: directory.appendingPathComponent("Catalog/Package@swift-5.9.swift"), atomically: true, encoding: .utf8)
+        let noted = LanguageModes(files: [legacy, modern], fallback: .v6)
+        XCTAssertEqual(noted.notes, [directory.appendingPathComponent("Catalog/Package.swift").path
+                                     + ": note: Package@swift-5.9.swift not read; the language modes come from Package.swift"])
     }
 
     // MARK: - The fixture: one source, two targets, two modes

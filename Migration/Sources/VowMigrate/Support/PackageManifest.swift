@@ -10,9 +10,10 @@ public struct PackageManifest: Sendable, Equatable {
     /// A target and the folder its files are in.
     public struct Target: Sendable, Equatable {
         public var name: String
-        /// The folder relative to the manifest: `path:` as written, else `Sources/<name>` (a test
-        /// target: `Tests/<name>`). Nil when the name is not a literal.
-        public var path: String?
+        /// The folders its files may be in, relative to the manifest: `path:` as written, else
+        /// SwiftPM's defaults (`Sources/<name>`, `Source/<name>`, `src/<name>`, `srcs/<name>`; a
+        /// test target: `Tests/<name>`), of which a package has one.
+        public var folders: [String]
         /// What `swiftSettings` says, or nil (the package's mode applies).
         public var languageMode: SwiftLanguageMode?
     }
@@ -53,11 +54,12 @@ public struct PackageManifest: Sendable, Equatable {
     public func languageMode(ofFileAt relativePath: String) -> SwiftLanguageMode? {
         var best: (length: Int, mode: SwiftLanguageMode)?
         for target in targets {
-            guard let path = target.path else { continue }
-            let folder = path.hasSuffix("/") ? path : path + "/"
-            let isInside = folder == "./" || folder == "/" || relativePath.hasPrefix(folder)
-            if isInside, folder.count > best?.length ?? -1 {
-                best = (folder.count, target.languageMode ?? packageMode)
+            for path in target.folders {
+                let folder = path.hasSuffix("/") ? path : path + "/"
+                let isInside = folder == "./" || folder == "/" || relativePath.hasPrefix(folder)
+                if isInside, folder.count > best?.length ?? -1 {
+                    best = (folder.count, target.languageMode ?? packageMode)
+                }
             }
         }
         return best?.mode
@@ -200,9 +202,11 @@ private final class ManifestReader: SyntaxVisitor {
             }
         }
         guard let name else { return }
-        var folder = path ?? (isTest ? "Tests/\(name)" : "Sources/\(name)")
-        while folder.hasPrefix("./") { folder.removeFirst(2) }
-        targets.append(.init(name: name, path: folder, languageMode: mode))
+        var folders = path.map { [$0] } ?? (isTest ? ["Tests/\(name)"] : ["Sources", "Source", "src", "srcs"].map { "\($0)/\(name)" })
+        for index in folders.indices {
+            while folders[index].hasPrefix("./") { folders[index].removeFirst(2) }
+        }
+        targets.append(.init(name: name, folders: folders, languageMode: mode))
     }
 
     /// `.swiftLanguageMode(.v5)`, `.swiftLanguageVersion(.v5)`, `.unsafeFlags(["-swift-version", "5"])`.
