@@ -62,7 +62,8 @@ public enum SourceMigrator {
         if let index, index.files.contains(fileName) {
             knowledge = index
         } else {
-            let summary = MigrationIndex.summarize(tree: textTree, fileName: fileName, isContext: false)
+            var summary = MigrationIndex.summarize(tree: textTree, fileName: fileName, isContext: false)
+            summary.languageMode = options.languageMode
             knowledge = index?.adding(summary) ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading)
         }
         var rewrite = FileRewrite(source: text, fileName: fileName, tree: textTree, converter: textConverter, options: options, target: target,

@@ -6,9 +6,10 @@ extension MigrationIndex {
     /// cores, before anything is rewritten. Only summaries are kept, so memory follows the number
     /// of declarations, not the size of the tree. A file that cannot be read or is not UTF-8 adds
     /// nothing here (read with ``SourceText``, as the run reads it); the run reports it when it gets to it.
-    /// `reading` says which completion-handler functions are read in full (``MigrationOptions/indexReading``).
+    /// `reading` says which completion-handler functions are read in full (``MigrationOptions/indexReading``);
+    /// `languageModes` gives each file's mode (Swift 6 for all when nil).
     public static func build(files: [String], context: [String], jobs: Int, batchSize: Int = 64,
-                             reading: FunctionReading = .all) -> MigrationIndex {
+                             reading: FunctionReading = .all, languageModes: LanguageModes? = nil) -> MigrationIndex {
         let all = files.map { ($0, false) } + context.map { ($0, true) }
         var summaries: [FileSummary] = []
         summaries.reserveCapacity(all.count)
@@ -21,7 +22,8 @@ extension MigrationIndex {
                 // Decoded as the run decodes it (a byte order mark dropped, invalid UTF-8 refused).
                 guard let data = FileManager.default.contents(atPath: path),
                       let source = try? SourceText(decoding: [UInt8](data)) else { return }
-                slots.store(MigrationIndex.summarize(source: source.text, fileName: path, isContext: isContext), at: position)
+                let mode = languageModes?.mode(of: path) ?? .v6
+                slots.store(MigrationIndex.summarize(source: source.text, fileName: path, isContext: isContext, languageMode: mode), at: position)
             }
             if jobs == 1 {
                 for position in batch.indices { summarize(position) }

@@ -161,6 +161,9 @@ public struct MigrationRun: Sendable {
     /// What the whole tree declares (``MigrationIndex/build(files:context:jobs:batchSize:reading:)``); nil reads each
     /// file on its own.
     public var index: MigrationIndex?
+    /// The language mode of each file (from its package manifest); nil: `options.languageMode`
+    /// for every file.
+    public var languageModes: LanguageModes?
 
     public init(options: MigrationOptions, mode: OutputMode, includeDiffs: Bool, jobs: Int, batchSize: Int = 64) {
         self.options = options
@@ -213,6 +216,8 @@ public struct MigrationRun: Sendable {
         case .failure(let error):
             return FileReport(path: path, changed: false, lines: 0, findings: [], error: error.reason)
         }
+        var options = options
+        if let languageModes { options.languageMode = languageModes.mode(of: path) }
         let migration = SourceMigrator.migrate(source: source.text, fileName: path, options: options, index: index) { stage in
             progress?.stage(path, stage.name, fraction: stage.fraction)
         }

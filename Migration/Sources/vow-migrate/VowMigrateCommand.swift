@@ -5,6 +5,7 @@ import VowMigrateDriver
 
 extension MigrationTarget: ExpressibleByArgument {}
 extension MigrationStage: ExpressibleByArgument {}
+extension SwiftLanguageMode: ExpressibleByArgument {}
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text
@@ -145,6 +146,14 @@ struct VowMigrateCommand: ParsableCommand {
     @Flag(help: "Also list the functions with an escaping closure that are not taken for completion-handler functions, and why.")
     var verbose = false
 
+    @Option(name: .customLong("swift-version"), help: ArgumentHelp(
+        "The language mode of files no Package.swift decides (an Xcode project, or a file outside every target): 5 or 6 (default: 6). "
+            + "A file in a package target gets its mode from the nearest Package.swift (swift-tools-version before 6.0 is Swift 5 mode; "
+            + "swiftLanguageModes / swiftLanguageVersions; a target's .swiftLanguageMode(.v5)); this flag overrides none of that. "
+            + "In Swift 5 mode a promise's value need not be Sendable, so no promise alternative is refused for it and none adds a Sendable requirement.",
+        valueName: "5|6"))
+    var swiftVersion: SwiftLanguageMode?
+
     @Option(help: ArgumentHelp("Files processed at once (default: all cores).", visibility: .hidden))
     var jobs: Int?
 
@@ -189,10 +198,19 @@ struct VowMigrateCommand: ParsableCommand {
             throw ExitCode(ExitStatus.badPath)
         }
 
-        let options = MigrationOptions(target: to, replace: replace, fromPromiseKit: fromPromiseKit, stage: stage)
+        let fallbackMode = swiftVersion ?? .v6
+        let options = MigrationOptions(target: to, replace: replace, fromPromiseKit: fromPromiseKit, stage: stage, languageMode: fallbackMode)
         var migrationRun = MigrationRun(options: options, mode: mode, includeDiffs: mode == .diff,
                                         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let contextPaths = contextDiscovery.paths.filter { !Set(discovery.paths).contains($0) }
+        // Each file's language mode from its package manifest, each manifest read once; what a
+        // manifest does not say as a literal is noted once and falls back.
+        let languageModes = to == nil ? LanguageModes(fallback: fallbackMode)
+            : LanguageModes(files: discovery.paths + contextPaths, fallback: fallbackMode)
+        migrationRun.languageModes = languageModes
+        if !languageModes.notes.isEmpty {
+            standardError.write(Data(languageModes.notes.map { $0 + "\n" }.joined().utf8))
+        }
         // One file with no context and no PromiseKit switch: the run adds the file's own summary
         // from what it parses anyway, the same summary as an index pass would read (the same
         // whole-file tree, or for a file of 2 MB or more the same pieces, read by the first pass
@@ -204,7 +222,7 @@ struct VowMigrateCommand: ParsableCommand {
             let migrated = Set(discovery.paths)
             migrationRun.index = MigrationIndex.build(files: discovery.paths,
                                                       context: contextDiscovery.paths.filter { !migrated.contains($0) },
-                                                      jobs: migrationRun.jobs, reading: options.indexReading)
+                                                      jobs: migrationRun.jobs, reading: options.indexReading, languageModes: languageModes)
         }
         let runProgress = RunProgress(totalFiles: discovery.files.count, totalBytes: discovery.totalBytes)
         let progress = ProgressLine(progress: runProgress)

@@ -295,6 +295,19 @@ extension CommandLineTests {
         XCTAssertTrue(replace.standardError.contains("--replace"), replace.standardError)
     }
 
+    func testHelpExplainsSwiftVersionAndItsDefault() throws {
+        let result = try TestSupport.migrate(["--help"])
+        let help = result.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(help.contains("--swift-version <5|6>"), help)
+        XCTAssertTrue(help.contains("(default: 6)"), help)
+        XCTAssertTrue(help.contains("this flag overrides none of that"), help)
+    }
+
+    func testAnInvalidSwiftVersionIsAUsageError() throws {
+        let result = try TestSupport.migrate(["x.swift", "--to", "promise", "--swift-version", "4"])
+        XCTAssertEqual(result.status, 64, result.standardError)
+    }
+
     func testHelpDescribesFromPromiseKitWithAnExample() throws {
         let result = try TestSupport.migrate(["--help"])
         XCTAssertEqual(result.status, 0)

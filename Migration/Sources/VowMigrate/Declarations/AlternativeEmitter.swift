@@ -12,6 +12,9 @@ struct AlternativeEmitter {
 
     /// Generic parameters of the enclosing type that the result needs `Sendable` (`where T: Sendable`).
     var contextualSendable: [String] = []
+    /// Whether the function's own generic parameters that the result mentions get `Sendable`
+    /// (Swift 6 mode); in Swift 5 mode nothing checks it, and callers' types need not conform.
+    var requiresSendable = true
 
     /// Declared in a type or extension (not at file scope): the call to the original can say
     /// `self.` where a parameter hides the function's name.
@@ -95,10 +98,50 @@ struct AlternativeEmitter {
         if typeOnlyGenericParameters.count > 1 {
             return "its result uses several generic parameters no argument mentions (\(typeOnlyGenericParameters.joined(separator: ", "))); a call could not name them all"
         }
+        if let unused = genericParametersOnlyTheHandlerFailureNames.first {
+            return "its generic parameter `\(unused)` appears only in the handler's error type, which the alternative "
+                + (target == .promise ? "drops (a promise's error is untyped)" : "does not keep (a thrown error is untyped here)")
+                + ", so no argument or result would name it"
+        }
         if let hiding = parameterHidingTheFunction, !isMember {
             return "its parameter `\(hiding)` has the function's name, so the alternative could not call the original (the name would mean the parameter); rename the parameter"
         }
         return nil
+    }
+
+    /// Generic parameters of the function that nothing of the alternative mentions (its kept
+    /// parameters, its value, its typed error in async form, its `where` clause): only the
+    /// handler's failure type did (`func f<E: Error>(completion: (Result<Int, E>) -> Void)`).
+    private var genericParametersOnlyTheHandlerFailureNames: [String] {
+        guard let clause = function.decl.genericParameterClause else { return [] }
+        var mentioned = Set(identifiers(in: valueType))
+        for parameter in function.keptParameters { mentioned.formUnion(identifiers(in: parameter.text)) }
+        if target == .async, let typedFailure { mentioned.formUnion(identifiers(in: typedFailure)) }
+        if let returned = function.cancellableHandle?.type { mentioned.formUnion(identifiers(in: returned)) }
+        // Another parameter's constraint naming it (`T: Decodable, E` in `where T.Failure == E`) ties it too.
+        let constraints = clause.parameters.compactMap { $0.inheritedType?.trimmedDescription }.joined(separator: " ")
+            + " " + (function.decl.genericWhereClause?.trimmedDescription ?? "")
+        mentioned.formUnion(identifiers(in: constraints).filter { word in !clause.parameters.contains { $0.name.text == word } })
+        let constrained = Set(identifiers(in: function.decl.genericWhereClause?.trimmedDescription ?? ""))
+        return clause.parameters.map(\.name.text).filter { !mentioned.contains($0) && !constrained.contains($0) }
+    }
+
+    /// The names an existing counterpart may have: the alternative's, and for a generic result
+    /// without the added `as:` (a hand-written twin `func load<T>() async throws -> T`).
+    var counterpartNames: [String] {
+        var names = [alternativeSwiftName]
+        if !typeOnlyGenericParameters.isEmpty {
+            var labels = alternativeLabels
+            if let position = labels.firstIndex(of: "as") { labels.remove(at: position) }
+            names.append(CompletionFunction.swiftName(function.name, labels: labels))
+        }
+        return names
+    }
+
+    /// What tells this alternative apart from another one in the same type: its name and its
+    /// parameters' types (two originals differing only in what the alternative drops collide).
+    var overloadKey: String {
+        alternativeSwiftName + "|" + function.keptParameters.map(\.typeText).joined(separator: ",")
     }
 
     /// A kept parameter named like the function (`request(request:completion:)`): inside the
@@ -174,7 +217,7 @@ struct AlternativeEmitter {
             var text = parameter.detached.with(\.trailingComma, nil).trimmedDescription
             let alreadySendable = identifiers(in: parameter.inheritedType?.trimmedDescription ?? "").contains("Sendable")
                 || whereText.contains("\(name): Sendable")
-            if mentioned.contains(name) && !alreadySendable && parameter.specifier == nil {
+            if requiresSendable && mentioned.contains(name) && !alreadySendable && parameter.specifier == nil {
                 if let inherited = parameter.inheritedType {
                     text = "\(name): \(inherited.trimmedDescription) & Sendable"
                 } else {

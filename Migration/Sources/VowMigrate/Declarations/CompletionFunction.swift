@@ -16,6 +16,8 @@ struct CompletionFunction {
         var shape = ParameterShape(label: nil, hasDefault: false, takesClosure: false)
         /// The default value as written, if any.
         var defaultText: String?
+        /// The type as written, for telling overloads apart.
+        var typeText = ""
     }
 
     /// A returned handle the alternative can cancel (`let task = ...; task.cancel()`).
@@ -202,7 +204,8 @@ struct CompletionFunctionReader {
             } == true
             parameters.append(.init(label: label, name: name, text: parameter.detached.with(\.trailingComma, nil).trimmedDescription,
                                     isAutoclosure: isAutoclosure, shape: ParameterShape(parameter),
-                                    defaultText: parameter.defaultValue?.value.trimmedDescription))
+                                    defaultText: parameter.defaultValue?.value.trimmedDescription,
+                                    typeText: parameter.type.trimmedDescription))
             if let closure = typeReader.closureType(of: parameter.type), closure.escaping, !isAutoclosure,
                TypeReader.returnsVoid(closure.function) {
                 // `authentication: ((Challenge, @escaping (Disposition) -> Void) -> Void)?`: a
@@ -425,10 +428,18 @@ struct CompletionFunctionReader {
         return "its closure \(names) is not named like a completion and reports no error"
     }
 
-    private func isCancellable(_ type: String) -> Bool {
+    private func isCancellable(_ type: String, depth: Int = 0) -> Bool {
         if index.isCancellable(type) || Self.knownCancellableTypes.contains(type) { return true }
         let base = type.split(separator: "<").first.map(String.init) ?? type
         if base == "Task" { return true }
+        // A handle named by a typealias, found as Swift finds it (in the type, what it inherits,
+        // or around it): `typealias Handle = URLSessionDataTask` in an extension of a superclass.
+        if depth < 8, !base.contains("."), let alias = typeReader.index.typeAlias(named: base, from: typeReader.scope),
+           alias.genericParameters.isEmpty {
+            var aliased = alias.aliasedType.trimmingSpaces()
+            while aliased.hasSuffix("?") || aliased.hasSuffix("!") { aliased.removeLast() }
+            return isCancellable(aliased, depth: depth + 1)
+        }
         return false
     }
 }

@@ -49,7 +49,7 @@ final class IndexCollector: SyntaxVisitor {
     }
 
     private func enter(_ name: String, inheritance: InheritanceClauseSyntax?, isProtocol: Bool = false,
-                       isExtension: Bool = false, isActor: Bool = false, notImplicitlySendable: String? = nil,
+                       isExtension: Bool = false, isIsolated: Bool = false, notImplicitlySendable: String? = nil,
                        typeParameters: [String] = [], isPublicExtension: Bool = false) {
         let qualified = isExtension || scope.isEmpty ? name : "\(scope).\(name)"
         let inherited = (inheritance?.inheritedTypes ?? []).map { inherited -> String in
@@ -60,7 +60,7 @@ final class IndexCollector: SyntaxVisitor {
             return text
         }
         types.append(.init(name: qualified, isExtension: isExtension, inherited: inherited, hasCancel: false,
-                           isSendable: isActor || inherited.contains("Sendable") || inherited.contains("Swift.Sendable"),
+                           isSendable: isIsolated || inherited.contains("Sendable") || inherited.contains("Swift.Sendable"),
                            notImplicitlySendable: notImplicitlySendable, nonSendableTypeParameters: typeParameters))
         scopes.append(qualified)
         inProtocol.append(isProtocol)
@@ -74,11 +74,13 @@ final class IndexCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        // A class is never Sendable by inference; one isolated to a global actor is.
+        // A class is never Sendable by inference; one isolated to a global actor is, and so are
+        // its subclasses (which inherit the isolation): recorded as Sendable, so the index
+        // passes it down the class hierarchy.
         let isolated = node.attributes.contains { element in
             element.as(AttributeSyntax.self)?.attributeName.trimmedDescription.hasSuffix("Actor") == true
         }
-        enter(node.name.text, inheritance: node.inheritanceClause, notImplicitlySendable: isolated ? nil : "a class",
+        enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: isolated, notImplicitlySendable: isolated ? nil : "a class",
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
         return .visitChildren
     }
@@ -105,7 +107,7 @@ final class IndexCollector: SyntaxVisitor {
     }
     override func visitPost(_ node: EnumDeclSyntax) { leave() }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, inheritance: node.inheritanceClause, isActor: true,
+        enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: true,
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
         return .visitChildren
     }

@@ -286,19 +286,49 @@ public struct MigrationIndex: Sendable {
     /// `Moya.Completion` or a file-scope `Completion`. With a `qualifier` (`Moya` in
     /// `Moya.Completion`) the alias must be a member of that type, or, when no type of that name
     /// is declared (a module), a file-scope alias.
+    ///
+    /// As Swift looks a member up, each type is searched with what it inherits: its superclass
+    /// chain and the protocols it (or an extension of it, in any file) conforms to, so a subclass
+    /// finds `TokenCompletionHandler` declared in `extension OAuthSwift` of its superclass.
     public func typeAlias(named name: String, qualifier: String? = nil, from scope: String = "") -> TypeAlias? {
         if let qualifier {
-            if let alias = aliases["\(qualifier).\(name)"] { return alias }
+            if let alias = memberAlias(name, of: qualifier) { return alias }
             for candidate in enclosingScopes(scope) where !candidate.isEmpty {
-                if let alias = aliases["\(candidate).\(qualifier).\(name)"] { return alias }
+                if let alias = memberAlias(name, of: "\(candidate).\(qualifier)") { return alias }
             }
             // `Moya.Completion` with `Moya` a module: the alias is at the module's file scope.
             if !typeNames.contains(qualifier) { return aliases[name] }
             return nil
         }
         for candidate in enclosingScopes(scope) {
-            let key = candidate.isEmpty ? name : "\(candidate).\(name)"
-            if let alias = aliases[key] { return alias }
+            if candidate.isEmpty { return aliases[name] }
+            if let alias = memberAlias(name, of: candidate) { return alias }
+        }
+        return nil
+    }
+
+    /// The alias `name` declared in `type` or in a type it inherits from, nearest first (the
+    /// type itself, then its superclass and protocols, then theirs).
+    private func memberAlias(_ name: String, of type: String) -> TypeAlias? {
+        if let alias = aliases["\(type).\(name)"] { return alias }
+        var visited: Set<String> = [type]
+        var level = [type]
+        while !level.isEmpty {
+            var next: [String] = []
+            for current in level {
+                let parents = inheritance[current] ?? inheritance[Self.lastComponent(current)] ?? []
+                for parent in parents.sorted() {
+                    let base = Self.baseTypeName(parent)
+                    guard visited.insert(base).inserted else { continue }
+                    if let alias = aliases["\(base).\(name)"] ?? aliasesBySimpleName[name]?
+                        .first(where: { Self.lastComponent(String($0.dropLast(name.count + 1))) == Self.lastComponent(base) })
+                        .flatMap({ aliases[$0] }) {
+                        return alias
+                    }
+                    next.append(base)
+                }
+            }
+            level = next
         }
         return nil
     }
@@ -376,10 +406,12 @@ public struct MigrationIndex: Sendable {
     }
 
     /// Why the alternative `emitter` writes would not compile: what the emitter itself sees, and
-    /// for a promise, a value type that is not `Sendable`. The declarations stage skips the
-    /// function for it; the index records it as that form's blocker.
-    func compileBlocker(of emitter: AlternativeEmitter, valueType: String) -> String? {
-        emitter.cannotCompileReason ?? (emitter.target == .promise ? promiseValueBlocker(valueType) : nil)
+    /// for a promise in Swift 6 mode, a value type that is not `Sendable` (Swift 5 mode checks no
+    /// `Sendable` requirement, so `Promise<NonSendableClass>` compiles there). The declarations
+    /// stage skips the function for it; the index records it as that form's blocker.
+    func compileBlocker(of emitter: AlternativeEmitter, valueType: String, languageMode: SwiftLanguageMode) -> String? {
+        emitter.cannotCompileReason
+            ?? (emitter.target == .promise && languageMode.checksSendable ? promiseValueBlocker(valueType) : nil)
     }
 
     /// A function `scope` already declares under the alternative's name `name` in `target`'s
@@ -472,10 +504,17 @@ extension String {
 extension MigrationIndex {
     /// Reads one file's declarations into a summary. Pure and thread-safe; keeps no syntax.
     /// A file of 2 MB or more is read in pieces, as its migration reads it.
-    public static func summarize(source: String, fileName: String, isContext: Bool = false) -> FileSummary {
-        if let pieces = ChunkedMigration.summarize(source: source, fileName: fileName, isContext: isContext) { return pieces }
-        let tree = Parser.parse(source: source)
-        return summarize(tree: tree, fileName: fileName, isContext: isContext)
+    /// `languageMode` is the file's (``FileSummary/languageMode``).
+    public static func summarize(source: String, fileName: String, isContext: Bool = false,
+                                 languageMode: SwiftLanguageMode = .v6) -> FileSummary {
+        var summary: FileSummary
+        if let pieces = ChunkedMigration.summarize(source: source, fileName: fileName, isContext: isContext) {
+            summary = pieces
+        } else {
+            summary = summarize(tree: Parser.parse(source: source), fileName: fileName, isContext: isContext)
+        }
+        summary.languageMode = languageMode
+        return summary
     }
 
     static func summarize(tree: SourceFileSyntax, fileName: String, isContext: Bool) -> FileSummary {
@@ -604,7 +643,8 @@ extension MigrationIndex {
                 // their calls that omit it are spelled out (``captureCheck(of:target:)``).
                 if reading == .handOffTargets && !handOffTargets.contains(Self.baseName(of: record.swiftName))
                     && !record.hasDefaultedClosure { continue }
-                guard var function = readCompletionFunction(record, file: summary.file, isContext: summary.isContext) else { continue }
+                guard var function = readCompletionFunction(record, file: summary.file, isContext: summary.isContext,
+                                                            languageMode: summary.languageMode) else { continue }
                 if function.skipReason == nil, let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
                     if use.handOffs.isEmpty {
                         function.handlerCalls = use.verdict
@@ -658,7 +698,8 @@ extension MigrationIndex {
         MigrationIndex(summaries: [summarize(tree: tree, fileName: fileName, isContext: false)])
     }
 
-    private func readCompletionFunction(_ record: FileSummary.FunctionRecord, file: String, isContext: Bool) -> CompletionFunctionSummary? {
+    private func readCompletionFunction(_ record: FileSummary.FunctionRecord, file: String, isContext: Bool,
+                                        languageMode: SwiftLanguageMode) -> CompletionFunctionSummary? {
         var parser = Parser(record.declarationText)
         let parsed = DeclSyntax.parse(from: &parser)
         guard let decl = parsed.as(FunctionDeclSyntax.self) else { return nil }
@@ -681,8 +722,13 @@ extension MigrationIndex {
             let promiseName = promiseEmitter.alternativeSwiftName
             let asyncName = asyncEmitter.alternativeSwiftName
             func counterpart(_ name: String, _ target: MigrationTarget, _ kind: Counterpart.Kind) -> Counterpart? {
-                existingAlternative(named: name, in: record.scope, for: target)
-                    .map { Counterpart(kind: kind, swiftName: name, location: $0.location) }
+                let emitter = target == .promise ? promiseEmitter : asyncEmitter
+                for candidate in [name] + emitter.counterpartNames.dropFirst() {
+                    if let found = existingAlternative(named: candidate, in: record.scope, for: target) {
+                        return Counterpart(kind: kind, swiftName: candidate, location: found.location)
+                    }
+                }
+                return nil
             }
             let errorType: String?
             if case .result(_, let failure?) = function.shape, !function.isThrowing { errorType = failure }
@@ -696,9 +742,9 @@ extension MigrationIndex {
                 handlerIsOptional: function.handlerIsOptional, handlerCalls: record.hasBody ? .once : .unknown, skipReason: nil,
                 alternativeLabels: function.keptParameters.map(\.label),
                 promiseCounterpart: counterpart(promiseName, .promise, .promise), asyncCounterpart: counterpart(asyncName, .async, .async),
-                promiseBlocker: compileBlocker(of: promiseEmitter, valueType: function.shape.valueType)
+                promiseBlocker: compileBlocker(of: promiseEmitter, valueType: function.shape.valueType, languageMode: languageMode)
                     ?? alternativeClash(named: promiseName, in: record.scope),
-                asyncBlocker: compileBlocker(of: asyncEmitter, valueType: function.shape.valueType)
+                asyncBlocker: compileBlocker(of: asyncEmitter, valueType: function.shape.valueType, languageMode: languageMode)
                     ?? alternativeClash(named: asyncName, in: record.scope),
                 promiseAlternativeName: promiseName, asyncAlternativeName: asyncName,
                 handlerParameterTypes: function.handlerParameterTypes,
@@ -750,6 +796,9 @@ public struct FileSummary: Sendable {
     var functions: [FunctionRecord]
     /// Every call in the file (without the offsets only the file's own rewrite needs).
     var calls: [ExistingCall] = []
+    /// The language mode the file is compiled in: in Swift 5 mode a promise's value need not be
+    /// `Sendable`, so no promise alternative of the file is refused for it.
+    public var languageMode: SwiftLanguageMode = .v6
 
     /// A type, protocol or extension: what it inherits and whether it has `cancel()`.
     struct TypeRecord: Sendable {

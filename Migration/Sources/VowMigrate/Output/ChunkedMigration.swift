@@ -26,7 +26,7 @@ enum ChunkedMigration {
         // The index built from the whole tree already holds this file; otherwise the pieces'
         // declarations are joined into one summary of the file, as the whole-file path adds it.
         let indexed = index?.files.contains(fileName) == true
-        var summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [])
+        var summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [], languageMode: options.languageMode)
         var importsVow = false
         var resultOffsets: [Int] = []
         // Every masked piece has the file's line breaks at the same offsets, so one converter

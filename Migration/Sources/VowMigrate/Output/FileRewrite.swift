@@ -65,6 +65,19 @@ struct FileRewrite {
             }
         }
 
+        // Overloads that would get the same alternative (`fetch(completion:)` with a `Result<String,
+        // Error>` and with a `Result<String, CustomError>` handler both give `fetch()`).
+        var collidingAlternatives: [String: [(name: String, line: Int, signature: String)]] = [:]
+        for site in collector.functions where options.stage != .callSites {
+            let isRequirement = site.protocolDecl != nil
+            guard case .candidate(let function) = CompletionFunctionReader(index: index, scope: site.scope)
+                .read(site.decl, isProtocolRequirement: isRequirement) else { continue }
+            let emitter = AlternativeEmitter(function: function, target: target, isMember: !site.scope.isEmpty)
+            let line = site.decl.funcKeyword.startLocation(converter: converter).line
+            collidingAlternatives[site.scope + "|" + emitter.overloadKey, default: []].append(
+                (function.swiftName, line, function.parameters.map(\.typeText).joined(separator: ",")))
+        }
+
         for site in collector.functions
         where options.stage != .callSites && ownedRange?.contains(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset) ?? true {
             progress?(MigrationProgress("rewriting", fraction: Double(site.decl.position.utf8Offset) / Double(max(1, bytes.count))))
@@ -84,11 +97,27 @@ struct FileRewrite {
                 if let extensionWhere = site.extensionWhere {
                     typeParameters = index.nonSendableTypeParameters(of: site.scope).filter { !extensionWhere.contains("\($0): Sendable") }
                 }
-                let emitter = AlternativeEmitter(function: function, target: target,
-                                                 enclosingTypeParameters: typeParameters, isMember: !site.scope.isEmpty)
-                if let counterpart = index.existingAlternative(named: emitter.alternativeSwiftName, in: site.scope, for: target) {
-                    report(.alreadyMigrated, function.swiftName, site.decl,
-                           "already has the alternative `\(emitter.alternativeSwiftName)` at \(counterpart.location)")
+                // Swift 5 mode checks no `Sendable` requirement: the alternative adds none the
+                // original did not have (README, "Language mode").
+                let requiresSendable = options.languageMode.checksSendable
+                var emitter = AlternativeEmitter(function: function, target: target,
+                                                 enclosingTypeParameters: requiresSendable ? typeParameters : [], isMember: !site.scope.isEmpty)
+                emitter.requiresSendable = requiresSendable
+                let existing = emitter.counterpartNames.compactMap { name in
+                    index.existingAlternative(named: name, in: site.scope, for: target).map { (name, $0) }
+                }.first
+                if let (name, counterpart) = existing {
+                    report(.alreadyMigrated, function.swiftName, site.decl, "already has the alternative `\(name)` at \(counterpart.location)")
+                    continue
+                }
+                // A requirement and its default implementation share a signature: one function, not two.
+                let signature = function.parameters.map(\.typeText).joined(separator: ",")
+                let rivals = (collidingAlternatives[site.scope + "|" + emitter.overloadKey] ?? []).filter { $0.signature != signature }
+                if !rivals.isEmpty {
+                    report(.skipped, function.swiftName, site.decl,
+                           "its alternative `\(emitter.alternativeSwiftName)` would be the same as that of "
+                           + rivals.map { "`\($0.name)` at line \($0.line)" }.joined(separator: ", ")
+                           + " (the originals differ only in what the alternative drops): neither is added")
                     continue
                 }
                 if let clash = index.alternativeClash(named: emitter.alternativeSwiftName, in: site.scope) {
@@ -107,7 +136,7 @@ struct FileRewrite {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
-                if let reason = index.compileBlocker(of: emitter, valueType: function.shape.valueType) {
+                if let reason = index.compileBlocker(of: emitter, valueType: function.shape.valueType, languageMode: options.languageMode) {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
@@ -140,7 +169,7 @@ struct FileRewrite {
                         report(.skipped, function.swiftName, site.decl, "the protocol is nested in a type; its default implementation needs a file-scope extension")
                         continue
                     }
-                    let associated = associatedTypesNeedingSendable(protocolDecl, mentionedIn: function.shape.valueType)
+                    let associated = requiresSendable ? associatedTypesNeedingSendable(protocolDecl, mentionedIn: function.shape.valueType) : []
                     if let index = protocolAlternatives.firstIndex(where: { $0.protocolDecl.id == protocolDecl.id }) {
                         protocolAlternatives[index].lines.append(emitter.declaration())
                         protocolAlternatives[index].sendableAssociatedTypes.append(contentsOf: associated)

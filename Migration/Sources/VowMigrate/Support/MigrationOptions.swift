@@ -19,13 +19,32 @@ public struct MigrationOptions: Sendable, Equatable {
     public var fromPromiseKit: Bool
     /// Which code is migrated: the completion-handler functions, the code calling them, or both.
     public var stage: MigrationStage
+    /// The language mode the file is compiled in (the driver reads it per file from the package
+    /// manifest). Swift 5 mode asks no `Sendable` of a promise's value, so nothing is refused or
+    /// required for it.
+    public var languageMode: SwiftLanguageMode
 
-    public init(target: MigrationTarget?, replace: Bool = false, fromPromiseKit: Bool = false, stage: MigrationStage = .declarations) {
+    public init(target: MigrationTarget?, replace: Bool = false, fromPromiseKit: Bool = false, stage: MigrationStage = .declarations,
+                languageMode: SwiftLanguageMode = .v6) {
         self.target = target
         self.replace = replace
         self.fromPromiseKit = fromPromiseKit
         self.stage = stage
+        self.languageMode = languageMode
     }
+}
+
+/// The Swift language mode a file is compiled in, as far as the migration cares: whether a
+/// missing `Sendable` conformance is an error.
+public enum SwiftLanguageMode: String, Sendable, Codable, CaseIterable {
+    /// `-swift-version 5` (minimal concurrency checking): `Promise<NonSendableClass>` and a
+    /// `T: Sendable` requirement met by a non-`Sendable` type compile without a diagnostic.
+    case v5 = "5"
+    /// `-swift-version 6`: every `Sendable` requirement is checked, as an error.
+    case v6 = "6"
+
+    /// Whether `Sendable` requirements are checked (Swift 6 mode).
+    public var checksSendable: Bool { self == .v6 }
 }
 
 /// The code a run migrates, so declarations and call sites can move in one run or one at a time.

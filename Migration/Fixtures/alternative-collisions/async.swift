@@ -1,0 +1,84 @@
+import Foundation
+import Vow
+
+enum CustomError: Error {
+    case offline
+}
+
+final class Feed: Sendable {
+    // Two overloads that differ only in the handler's error type: both alternatives would be
+    // `title()`, so neither is added.
+    func title(completion: @escaping @Sendable (Swift.Result<String, Error>) -> Void) {
+        completion(.success("news"))
+    }
+
+    func title(completion: @escaping @Sendable (Swift.Result<String, CustomError>) -> Void) {
+        completion(.failure(.offline))
+    }
+
+    // Overloads told apart by a kept parameter's type keep both alternatives.
+    @available(*, renamed: "item(at:)")
+    func item(at index: Int, completion: @escaping @Sendable (String?, Error?) -> Void) {
+        completion("\(index)", nil)
+    }
+
+    /// Async alternative to `item(at:completion:)`, added by vow-migrate.
+    func item(at index: Int) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            item(at: index) { value, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+
+    @available(*, renamed: "item(at:)")
+    func item(at key: String, completion: @escaping @Sendable (String?, Error?) -> Void) {
+        completion(key, nil)
+    }
+
+    /// Async alternative to `item(at:completion:)`, added by vow-migrate.
+    func item(at key: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            item(at: key) { value, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                }
+            }
+        }
+    }
+
+    // A generic parameter only the handler's error type names: a promise cannot keep it.
+    @available(*, renamed: "count()")
+    func count<Failure: Error>(completion: @escaping @Sendable (Swift.Result<Int, Failure>) -> Void) {
+        completion(.success(1))
+    }
+
+    /// Async alternative to `count(completion:)`, added by vow-migrate.
+    func count<Failure: Error>() async throws(Failure) -> Int {
+        let outcome: Swift.Result<Int, Failure> = await withCheckedContinuation { continuation in
+            count { result in
+                continuation.resume(returning: result)
+            }
+        }
+        return try outcome.get()
+    }
+
+    // A generic function whose async twin is already written below it.
+    func decode<T: Decodable & Sendable>(_ data: Data, completion: @escaping @Sendable (Swift.Result<T, Error>) -> Void) {
+        completion(Swift.Result { try JSONDecoder().decode(T.self, from: data) })
+    }
+
+    func decode<T: Decodable & Sendable>(_ data: Data) async throws -> T {
+        try JSONDecoder().decode(T.self, from: data)
+    }
+}
