@@ -31,9 +31,14 @@ public final class MenuService: APIClient {
         if let kitchenID = kitchenID {
             request.query["kitchen"] = kitchenID
         }
+        #if compiler(>=5.5.2)
         fetch(request, as: [MenuItem].self, cachePolicy: .reloadIgnoringCache) { result in
             completion(result.map { Array($0.prefix(limit)) })
         }
+        #else
+        // Older servers ignore `limit`; older compilers get the whole answer, as before 3.2.
+        fetch(request, as: [MenuItem].self, cachePolicy: .reloadIgnoringCache, completion: completion)
+        #endif
     }
 
     /// One dish.
