@@ -86,9 +86,7 @@ final class KitchenServiceTests: SDKTestCase {
         let error: Error?? = waitFor { done in sdk.kitchens.addFavorite(kitchenID: "k1", completion: done) }
         XCTAssertNil(error ?? nil)
         sdk.kitchens.addFavorite(kitchenID: "k2")
-        let sent = expectation(description: "second favourite sent")
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { sent.fulfill() }
-        wait(for: [sent], timeout: timeout)
+        waitUntil { self.transport.count(of: "me/favorites/k2") == 1 }
         XCTAssertEqual(transport.count(of: "me/favorites/k2"), 1)
     }
 

@@ -82,9 +82,7 @@ final class MenuServiceTests: SDKTestCase {
     func testSettingAvailabilityWithoutAHandler() {
         transport.stub(.patch, "menu-items/m1", .json(200, "{}"))
         sdk.menus.setAvailability(false, itemID: "m1")
-        let settled = expectation(description: "sent")
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { settled.fulfill() }
-        wait(for: [settled], timeout: timeout)
+        waitUntil { self.transport.count(of: "menu-items/m1") == 1 }
         XCTAssertEqual(transport.count(of: "menu-items/m1"), 1)
     }
 

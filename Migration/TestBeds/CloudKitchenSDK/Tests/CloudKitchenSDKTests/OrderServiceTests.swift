@@ -71,9 +71,7 @@ final class OrderServiceTests: SDKTestCase {
     func testCancellingWithoutReasonOrHandler() {
         transport.stub(.post, "orders/o1/cancel", .json(200, "{}"))
         sdk.orders.cancelOrder("o1")
-        let settled = expectation(description: "sent")
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { settled.fulfill() }
-        wait(for: [settled], timeout: timeout)
+        waitUntil { self.transport.count(of: "orders/o1/cancel") == 1 }
         XCTAssertEqual(transport.count(of: "orders/o1/cancel"), 1)
     }
 

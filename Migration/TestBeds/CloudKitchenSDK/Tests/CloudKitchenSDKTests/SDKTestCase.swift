@@ -73,6 +73,15 @@ class SDKTestCase: XCTestCase {
         return client
     }
 
+    /// Waits until `condition` holds (or the timeout passes), for calls made without a handler:
+    /// nothing tells the test when their work is done, so it looks at the work's effects.
+    func waitUntil(_ condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+
     /// Waits for a callback that hands one value over.
     func waitFor<T>(_ description: String = #function, _ start: (@escaping (T) -> Void) -> Void) -> T? {
         let done = expectation(description: description)

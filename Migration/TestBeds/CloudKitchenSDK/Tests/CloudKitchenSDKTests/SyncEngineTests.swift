@@ -102,9 +102,7 @@ final class SyncEngineTests: SDKTestCase {
     func testASyncWithoutAHandlerStillRuns() {
         transport.stub(.get, "orders/changes", .json(200, "[\(Samples.order("o8"))]"))
         sdk.sync.sync()
-        let settled = expectation(description: "synced")
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { settled.fulfill() }
-        wait(for: [settled], timeout: timeout)
+        waitUntil { self.sdk.sync.orders["o8"] != nil }
         sdk.sync.waitUntilIdle()
         XCTAssertEqual(sdk.sync.orders["o8"]?.id, "o8")
     }

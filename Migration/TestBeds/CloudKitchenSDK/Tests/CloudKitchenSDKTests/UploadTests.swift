@@ -90,9 +90,7 @@ final class UploadTests: SDKTestCase {
     func testDeletingAPhotoWithoutAHandler() {
         transport.stub(.delete, "menu-items/m2/photo", .json(204, ""))
         sdk.uploads.deletePhoto(forItem: "m2")
-        let settled = expectation(description: "sent")
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { settled.fulfill() }
-        wait(for: [settled], timeout: timeout)
+        waitUntil { self.transport.count(of: "menu-items/m2/photo") == 1 }
         XCTAssertEqual(transport.count(of: "menu-items/m2/photo"), 1)
     }
 }
