@@ -15,7 +15,7 @@ import XCTest
 /// annotated tree builds exactly when the plain migrated tree does and runs the same code: one
 /// build per form serves the build, the suite and the check.
 ///
-/// Slow (a package build per form, Vow included for the promise form): about three minutes on two
+/// Slow (a package build per form, Vow included for the promise form): about two minutes on two
 /// cores.
 final class SDKPackageTests: XCTestCase {
     private var testBed: URL { TestSupport.packageDirectory.appendingPathComponent("TestBeds/CloudKitchenSDK") }
