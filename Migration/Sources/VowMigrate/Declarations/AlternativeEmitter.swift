@@ -10,6 +10,10 @@ struct AlternativeEmitter {
     /// `seal`, `continuation`, `task`...: renamed where a parameter already uses the name.
     private var names: GeneratedNames
 
+    /// The tree declares its own `CancellationToken`, which would hide Vow's in the added
+    /// `cancellation:` parameter: spell it `Vow.CancellationToken`.
+    var tokenTypeIsShadowed = false
+
     /// Generic parameters of the enclosing type that the result needs `Sendable` (`where T: Sendable`).
     var contextualSendable: [String] = []
     /// Whether the function's own generic parameters that the result mentions get `Sendable`
@@ -235,7 +239,7 @@ struct AlternativeEmitter {
             parameters.append("as \(names.type): \(generic).Type = \(generic).self")
         }
         if target == .promise && function.cancellableHandle != nil {
-            parameters.append("cancellation \(names.token): CancellationToken? = nil")
+            parameters.append("cancellation \(names.token): \(tokenTypeIsShadowed ? "Vow." : "")CancellationToken? = nil")
         }
         return parameters.joined(separator: ", ")
     }

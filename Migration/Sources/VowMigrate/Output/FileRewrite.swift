@@ -103,6 +103,7 @@ struct FileRewrite {
                 var emitter = AlternativeEmitter(function: function, target: target,
                                                  enclosingTypeParameters: requiresSendable ? typeParameters : [], isMember: !site.scope.isEmpty)
                 emitter.requiresSendable = requiresSendable
+                emitter.tokenTypeIsShadowed = index.declaresType("CancellationToken")
                 let existing = emitter.counterpartNames.compactMap { name in
                     index.existingAlternative(named: name, in: site.scope, for: target).map { (name, $0) }
                 }.first
