@@ -692,12 +692,12 @@ private struct Conversion {
         case failure(String)
     }
 
-    /// What a call to this function's handler reports, or nil when the call is something else.
     /// What the converted function throws where the handler was given neither a value nor an error.
     private var missingAnswerError: String {
         swiftOnly ? SwiftOnlySupport.neitherValueNorError(from: function.swiftName) : "PMKError.invalidCallingConvention"
     }
 
+    /// What a call to this function's handler reports, or nil when the call is something else.
     private func handlerOutcome(_ call: FunctionCallExprSyntax, allowOptionalError: Bool = false) throws(SkipReason) -> Outcome? {
         var callee = call.calledExpression
         if let optional = callee.as(OptionalChainingExprSyntax.self) { callee = optional.expression }

@@ -7,7 +7,7 @@ import SwiftSyntax
 ///
 /// A file that imports Vow keeps Vow's spellings (`PMKError.invalidCallingConvention`,
 /// `CancellationTokenSource`) instead.
-enum SwiftOnlySupport: String, CaseIterable, Comparable, Sendable {
+enum SwiftOnlySupport: String, CaseIterable, Sendable {
     /// The error thrown for an answer with neither a value nor an error.
     case neitherValueNorError = "NeitherValueNorError"
     /// The holder that cancels a returned handle when the awaiting Task is cancelled.
@@ -15,10 +15,6 @@ enum SwiftOnlySupport: String, CaseIterable, Comparable, Sendable {
 
     /// The type's name. The call-site stage recognises the error by it (see `recognises(_:)`).
     var typeName: String { rawValue }
-
-    static func < (lhs: Self, rhs: Self) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
 
     // MARK: - The error for neither a value nor an error
 
@@ -75,7 +71,7 @@ enum SwiftOnlySupport: String, CaseIterable, Comparable, Sendable {
     /// The declarations of `needed`, always in the same order, a blank line between them.
     static func declarations(of needed: Set<Self>) -> CodeLines {
         var lines = CodeLines()
-        for (position, support) in needed.sorted().enumerated() {
+        for (position, support) in allCases.filter(needed.contains).enumerated() {
             if position > 0 { lines.add("", 0) }
             lines.add(support.declaration(), indentedBy: 0)
         }
