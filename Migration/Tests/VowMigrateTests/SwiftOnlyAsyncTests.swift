@@ -155,6 +155,13 @@ final class SwiftOnlyAsyncTests: XCTestCase {
             try? await Task.sleep(nanoseconds: 100_000_000)
         }
 
+        // A handle never cancelled would leave its await waiting: fail rather than hang.
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 30)
+            print("timed out")
+            exit(1)
+        }
+
         // Cancelled before the handle exists: the cancellation handler runs first.
         let before = Task<Int, any Error> {
             while !Task.isCancelled { await Task.yield() }
