@@ -78,6 +78,34 @@ final class SwiftOnlyAsyncTests: XCTestCase {
         XCTAssertEqual(second.output.components(separatedBy: "fileprivate actor PendingCancellation").count, 2)
     }
 
+    func testATreeWithItsOwnTaskTypeGetsSwiftTaskSpelledOut() throws {
+        let source = """
+        /// The app's own model, as in a to-do app.
+        struct Task: Sendable {
+            var title: String
+        }
+
+        final class Transfer: Sendable {
+            func cancel() {}
+        }
+
+        final class Sync: Sendable {
+            func push(_ task: Task, completion: @escaping @Sendable (Error?) -> Void) -> Transfer {
+                completion(nil)
+                return Transfer()
+            }
+        }
+
+        """
+        let result = SourceMigrator.migrate(source: source, fileName: "Sync.swift", options: MigrationOptions(target: .async))
+        XCTAssertTrue(result.output.contains("Swift.Task { await cancellation.store { task2.cancel() } }"), result.output)
+        XCTAssertTrue(result.output.contains("Swift.Task { await cancellation.cancel() }"), result.output)
+        let file = try TestSupport.temporaryDirectory(self).appendingPathComponent("Sync.swift")
+        try result.output.write(to: file, atomically: true, encoding: .utf8)
+        let check = try TestSupport.run(TestSupport.swiftc, ["-typecheck", "-swift-version", "6", file.path])
+        XCTAssertEqual(check.status, 0, check.standardError)
+    }
+
     // MARK: - Behaviour
 
     /// The migrated file imports nothing; the program's `main.swift` drives it. `Harness.start`

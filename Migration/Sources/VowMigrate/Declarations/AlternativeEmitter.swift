@@ -21,6 +21,10 @@ struct AlternativeEmitter {
     /// and the file's own `SwiftOnlySupport` declarations, so a package without Vow builds it.
     var swiftOnly = false
 
+    /// How the async form spells `Task`: `Swift.Task` where the tree declares a type of that name
+    /// (a to-do app's model), which a bare `Task { }` would mean.
+    var taskType = "Task"
+
     init(function: CompletionFunction, target: MigrationTarget, enclosingTypeParameters: [String] = [], isMember: Bool = true) {
         self.function = function
         self.target = target
@@ -382,7 +386,7 @@ struct AlternativeEmitter {
         if let handle = function.cancellableHandle {
             let cancel = "{ \(names.task)\(handle.isOptional ? "?" : "").cancel() }"
             if swiftOnly {
-                invocation.add("Task { await \(names.cancellation).store \(cancel) }", 0)
+                invocation.add("\(taskType) { await \(names.cancellation).store \(cancel) }", 0)
             } else {
                 invocation.add("\(names.source).token.register \(cancel)", 0)
             }
@@ -410,7 +414,7 @@ struct AlternativeEmitter {
             inner = prefixFirstLine(inner, with: awaitPrefix + " ")
             lines.add(inner, indentedBy: 1)
             lines.add("} onCancel: {", 0)
-            lines.add(swiftOnly ? "Task { await \(names.cancellation).cancel() }" : "\(names.source).cancel()", 1)
+            lines.add(swiftOnly ? "\(taskType) { await \(names.cancellation).cancel() }" : "\(names.source).cancel()", 1)
             lines.add("}", 0)
         } else {
             lines.add(prefixFirstLine(continuationBlock, with: awaitPrefix + " "), indentedBy: 0)

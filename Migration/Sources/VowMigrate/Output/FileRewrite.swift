@@ -94,6 +94,7 @@ struct FileRewrite {
                 var emitter = AlternativeEmitter(function: function, target: target,
                                                  enclosingTypeParameters: typeParameters, isMember: !site.scope.isEmpty)
                 emitter.swiftOnly = !importsVow
+                if index.declaresType("Task") { emitter.taskType = "Swift.Task" }
                 if let counterpart = index.existingAlternative(named: emitter.alternativeSwiftName, in: site.scope, for: target) {
                     report(.alreadyMigrated, function.swiftName, site.decl,
                            "already has the alternative `\(emitter.alternativeSwiftName)` at \(counterpart.location)")
