@@ -1,5 +1,12 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 enum CustomError: Error {
     case offline
@@ -8,11 +15,11 @@ enum CustomError: Error {
 final class Feed: Sendable {
     // Two overloads that differ only in the handler's error type: both alternatives would be
     // `title()`, so neither is added.
-    func title(completion: @escaping @Sendable (Swift.Result<String, Error>) -> Void) {
+    func title(completion: @escaping @Sendable (Result<String, Error>) -> Void) {
         completion(.success("news"))
     }
 
-    func title(completion: @escaping @Sendable (Swift.Result<String, CustomError>) -> Void) {
+    func title(completion: @escaping @Sendable (Result<String, CustomError>) -> Void) {
         completion(.failure(.offline))
     }
 
@@ -31,7 +38,7 @@ final class Feed: Sendable {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "item(at:completion:)"))
                 }
             }
         }
@@ -51,7 +58,7 @@ final class Feed: Sendable {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "item(at:completion:)"))
                 }
             }
         }
@@ -59,7 +66,7 @@ final class Feed: Sendable {
 
     // A generic parameter only the handler's error type names: a promise cannot keep it.
     @available(*, renamed: "count()")
-    func count<Failure: Error>(completion: @escaping @Sendable (Swift.Result<Int, Failure>) -> Void) {
+    func count<Failure: Error>(completion: @escaping @Sendable (Result<Int, Failure>) -> Void) {
         completion(.success(1))
     }
 
@@ -74,8 +81,8 @@ final class Feed: Sendable {
     }
 
     // A generic function whose async twin is already written below it.
-    func decode<T: Decodable & Sendable>(_ data: Data, completion: @escaping @Sendable (Swift.Result<T, Error>) -> Void) {
-        completion(Swift.Result { try JSONDecoder().decode(T.self, from: data) })
+    func decode<T: Decodable & Sendable>(_ data: Data, completion: @escaping @Sendable (Result<T, Error>) -> Void) {
+        completion(Result { try JSONDecoder().decode(T.self, from: data) })
     }
 
     func decode<T: Decodable & Sendable>(_ data: Data) async throws -> T {

@@ -1,5 +1,12 @@
 import Dispatch
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 struct User: Sendable {
     var name: String
@@ -25,14 +32,14 @@ final class Directory: Sendable {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "find(_:completion:)"))
                 }
             }
         }
     }
 
     @available(*, renamed: "load(_:)")
-    func load(_ name: String, completion: @escaping @Sendable (Swift.Result<User, Error>) -> Void) {
+    func load(_ name: String, completion: @escaping @Sendable (Result<User, Error>) -> Void) {
         DispatchQueue.global().async { completion(.success(User(name: name))) }
     }
 
@@ -59,7 +66,7 @@ final class Directory: Sendable {
                 } else if success {
                     continuation.resume()
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "save(_:completion:)"))
                 }
             }
         }

@@ -1,5 +1,12 @@
 import Dispatch
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 struct Profile: Sendable {
     var name: String
@@ -20,14 +27,14 @@ final class Api: Sendable {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "login(_:completion:)"))
                 }
             }
         }
     }
 
     @available(*, renamed: "profile(_:)")
-    func profile(_ token: String, completion: @escaping @Sendable (Swift.Result<Profile, Error>) -> Void) {
+    func profile(_ token: String, completion: @escaping @Sendable (Result<Profile, Error>) -> Void) {
         DispatchQueue.global().async { completion(.success(Profile(name: token))) }
     }
 
@@ -41,7 +48,7 @@ final class Api: Sendable {
     }
 
     @available(*, renamed: "avatar(_:token:)")
-    func avatar(_ profile: Profile, token: String, completion: @escaping @Sendable (Swift.Result<String, Error>) -> Void) {
+    func avatar(_ profile: Profile, token: String, completion: @escaping @Sendable (Result<String, Error>) -> Void) {
         DispatchQueue.global().async { completion(.success("avatar-\(profile.name)")) }
     }
 
@@ -88,7 +95,7 @@ final class Api: Sendable {
 
     /// Swift 5-era: the handler is not `@Sendable`, so callbacks may share a `var`.
     @available(*, renamed: "history(_:)")
-    func history(_ token: String, completion: @escaping (Swift.Result<[String], Error>) -> Void) {
+    func history(_ token: String, completion: @escaping (Result<[String], Error>) -> Void) {
         completion(.success([token]))
     }
 

@@ -1,6 +1,12 @@
 // Copyright header: this comment stays at the top, above the added import.
 
-import Vow
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 struct Row: Sendable {
     let id: Int
@@ -21,7 +27,7 @@ final class Database: Sendable {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "query(_:callback:)"))
                 }
             }
         }

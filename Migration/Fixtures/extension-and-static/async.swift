@@ -1,5 +1,12 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 struct Forecast: Sendable {
     let celsius: Double
@@ -22,7 +29,7 @@ extension WeatherService {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "forecast(city:completion:)"))
                 }
             }
         }
@@ -40,7 +47,7 @@ struct Thermostat {
 }
 
 @available(*, renamed: "ping(host:)")
-public func ping(host: String, completion: @escaping @Sendable (Swift.Result<Double, Error>) -> Void) {
+public func ping(host: String, completion: @escaping @Sendable (Result<Double, Error>) -> Void) {
     completion(.success(0.25))
 }
 

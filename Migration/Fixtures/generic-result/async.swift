@@ -1,9 +1,16 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 final class API: Sendable {
     @available(*, renamed: "get(path:as:)")
-    func get<T: Decodable>(path: String, completion: @escaping @Sendable (Swift.Result<T, Error>) -> Void) {
+    func get<T: Decodable>(path: String, completion: @escaping @Sendable (Result<T, Error>) -> Void) {
         completion(.failure(URLError(.badURL)))
     }
 
@@ -32,7 +39,7 @@ final class API: Sendable {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "decode(_:from:completion:)"))
                 }
             }
         }

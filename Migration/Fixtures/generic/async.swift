@@ -1,9 +1,16 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 final class JSONClient: Sendable {
     @available(*, renamed: "get(_:path:)")
-    func get<Model: Decodable>(_ type: Model.Type, path: String, completion: @escaping @Sendable (Swift.Result<Model, Error>) -> Void) {
+    func get<Model: Decodable>(_ type: Model.Type, path: String, completion: @escaping @Sendable (Result<Model, Error>) -> Void) {
         do {
             let model = try JSONDecoder().decode(Model.self, from: Data("{}".utf8))
             completion(.success(model))
@@ -35,7 +42,7 @@ final class JSONClient: Sendable {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "first(of:completion:)"))
                 }
             }
         }

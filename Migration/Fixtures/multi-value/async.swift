@@ -1,5 +1,12 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 struct Page: Sendable {
     let items: [String]
@@ -25,7 +32,7 @@ final class Transport: Sendable {
                 } else if let data, let response {
                     continuation.resume(returning: (data: data, response: response))
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "get(url:completion:)"))
                 }
             }
         }
@@ -46,7 +53,7 @@ final class Transport: Sendable {
                 } else if let data, let response {
                     continuation.resume(returning: (data: data, response: response))
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "head(url:completionHandler:)"))
                 }
             }
         }

@@ -1,5 +1,32 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
+
+/// Cancels the handle an async alternative added by vow-migrate waits on, once the awaiting Task
+/// is cancelled: at once when the handle is stored, or as soon as it is if the Task was cancelled
+/// before, and at most once. An actor rather than a lock, so the file needs neither Foundation nor
+/// Vow; a cancellation that lands after the handler answered cancels a finished handle, which
+/// changes nothing (the continuation has resumed).
+fileprivate actor PendingCancellation {
+    private var storedCancel: (@Sendable () -> Void)?
+    private var isCancelled = false
+
+    func store(_ cancelHandle: @escaping @Sendable () -> Void) {
+        if isCancelled { cancelHandle() } else { storedCancel = cancelHandle }
+    }
+
+    func cancel() {
+        isCancelled = true
+        storedCancel?()
+        storedCancel = nil
+    }
+}
 
 struct Item {
     let id: Int
@@ -27,30 +54,30 @@ class Repository {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "item(id:completion:)"))
                 }
             }
         }
     }
 
     @available(*, renamed: "load()")
-    func load(completion: @escaping (Swift.Result<[Item], Error>) -> Void) -> Handle {
+    func load(completion: @escaping (Result<[Item], Error>) -> Void) -> Handle {
         completion(.success(Array(items.values)))
         return Handle()
     }
 
     /// Async alternative to `load(completion:)`, added by vow-migrate.
     func load() async throws -> [Item] {
-        let cancellationSource = CancellationTokenSource()
+        let cancellation = PendingCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 nonisolated(unsafe) let task = load { result in
                     continuation.resume(with: result)
                 }
-                cancellationSource.token.register { task.cancel() }
+                Task { await cancellation.store { task.cancel() } }
             }
         } onCancel: {
-            cancellationSource.cancel()
+            Task { await cancellation.cancel() }
         }
     }
 
@@ -106,7 +133,7 @@ final class ViewModel {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "refresh(completion:)"))
                 }
             }
         }

@@ -1,5 +1,12 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 /// A public enum is never inferred `Sendable` (and this one could not be): a promise cannot carry
 /// it, so only the async form gets an alternative.
@@ -52,14 +59,14 @@ public final class Loader: Sendable {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "page(number:completion:)"))
                 }
             }
         }
     }
 
     @available(*, renamed: "marker()")
-    public func marker(completion: @escaping @Sendable (Swift.Result<Marker, Error>) -> Void) {
+    public func marker(completion: @escaping @Sendable (Result<Marker, Error>) -> Void) {
         completion(.success(Marker(text: "m")))
     }
 

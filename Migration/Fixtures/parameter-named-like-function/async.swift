@@ -1,5 +1,12 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 public struct Route: Sendable {
     public let path: String
@@ -9,7 +16,7 @@ public struct Route: Sendable {
 /// `request(...)` would mean the parameter, so the call to the original says `self.`.
 struct APIClient {
     @available(*, renamed: "request(request:as:)")
-    func request<T: Decodable>(request: Route, completion: @escaping (Swift.Result<T, Error>) -> Void) {
+    func request<T: Decodable>(request: Route, completion: @escaping (Result<T, Error>) -> Void) {
         completion(.failure(URLError(.badURL)))
     }
 
@@ -37,7 +44,7 @@ struct APIClient {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "route(route:completion:)"))
                 }
             }
         }

@@ -1,5 +1,12 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 public struct Note: Sendable {
     public let text: String
@@ -9,11 +16,11 @@ public protocol NoteRepository: Sendable {
     associatedtype ID
 
     @available(*, renamed: "note(id:)")
-    func note(id: ID, completion: @escaping @Sendable (Swift.Result<Note, Error>) -> Void)
+    func note(id: ID, completion: @escaping @Sendable (Result<Note, Error>) -> Void)
     @available(*, renamed: "allIDs()")
     func allIDs(completion: @escaping @Sendable ([ID]?, Error?) -> Void)
     @available(*, renamed: "open(path:)")
-    static func open(path: String, completion: @escaping @Sendable (Swift.Result<Self, Error>) -> Void)
+    static func open(path: String, completion: @escaping @Sendable (Result<Self, Error>) -> Void)
     var count: Int { get }
 }
 
@@ -37,7 +44,7 @@ public extension NoteRepository where ID: Sendable {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "allIDs(completion:)"))
                 }
             }
         }
@@ -55,7 +62,7 @@ public extension NoteRepository where ID: Sendable {
 
 struct InMemoryNotes: NoteRepository {
     @available(*, renamed: "note(id:)")
-    func note(id: String, completion: @escaping @Sendable (Swift.Result<Note, Error>) -> Void) {
+    func note(id: String, completion: @escaping @Sendable (Result<Note, Error>) -> Void) {
         completion(.success(Note(text: id)))
     }
 
@@ -82,14 +89,14 @@ struct InMemoryNotes: NoteRepository {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "allIDs(completion:)"))
                 }
             }
         }
     }
 
     @available(*, renamed: "open(path:)")
-    static func open(path: String, completion: @escaping @Sendable (Swift.Result<InMemoryNotes, Error>) -> Void) {
+    static func open(path: String, completion: @escaping @Sendable (Result<InMemoryNotes, Error>) -> Void) {
         completion(.success(InMemoryNotes()))
     }
 

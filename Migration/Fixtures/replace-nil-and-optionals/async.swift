@@ -1,5 +1,12 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 struct Account: Sendable {
     let id: Int
@@ -14,7 +21,7 @@ final class Accounts: @unchecked Sendable {
 
     // Both nil: a broken calling convention, as the alternatives treat it.
     func nothing() async throws -> Account {
-        throw PMKError.invalidCallingConvention
+        throw NeitherValueNorError(function: "nothing(completion:)")
     }
 
     // An optional value: may be nil.

@@ -1,5 +1,12 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 final class PhotoLibrary: Sendable {
     /// Mirrors `PHPhotoLibrary.performChanges(_:completionHandler:)`.
@@ -17,7 +24,7 @@ final class PhotoLibrary: Sendable {
                 } else if success {
                     continuation.resume()
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "saveImage(named:completionHandler:)"))
                 }
             }
         }

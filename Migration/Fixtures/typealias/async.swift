@@ -1,12 +1,19 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 struct Profile: Sendable {
     let bio: String
 }
 
 typealias ProfileCompletion = @Sendable (Profile?, Error?) -> Void
-typealias DoneHandler = @Sendable (Swift.Result<Int, Error>) -> Void
+typealias DoneHandler = @Sendable (Result<Int, Error>) -> Void
 
 final class ProfileService: Sendable {
     @available(*, renamed: "profile(userID:)")
@@ -23,7 +30,7 @@ final class ProfileService: Sendable {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "profile(userID:completion:)"))
                 }
             }
         }

@@ -1,9 +1,16 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 final class Runner: Sendable {
     @available(*, renamed: "run(_:)")
-    func run(_ command: String, execute: @escaping @Sendable (Swift.Result<Int, Error>) -> Void) {
+    func run(_ command: String, execute: @escaping @Sendable (Result<Int, Error>) -> Void) {
         execute(.success(0))
     }
 
@@ -30,7 +37,7 @@ final class Runner: Sendable {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "load(name:then:)"))
                 }
             }
         }

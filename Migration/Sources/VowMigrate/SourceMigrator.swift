@@ -77,7 +77,7 @@ public enum SourceMigrator {
         let output = rewrite.apply()
         progress?(MigrationProgress("checking the output"))
         if Parser.parse(source: output).hasError { return unparseableOutput(source, findings: findings) }
-        return FileMigration(output: output, changed: output != source, findings: findings)
+        return FileMigration(output: output, changed: output != source, findings: findings, addedVowImport: rewrite.addedVowImport)
     }
 
     private static func unparseableOutput(_ source: String, findings: [Finding] = []) -> FileMigration {

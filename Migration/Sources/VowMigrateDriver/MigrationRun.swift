@@ -23,6 +23,8 @@ public struct FileReport: Sendable, Codable {
     public var error: String?
     /// The unified diff, in diff mode.
     public var diff: String?
+    /// True when the change adds `import Vow` (absent otherwise): the file then needs Vow.
+    public var addsVowImport: Bool?
 
     public init(path: String, changed: Bool, lines: Int, findings: [Finding], error: String? = nil, diff: String? = nil) {
         self.path = path
@@ -64,6 +66,11 @@ public struct RunSummary: Sendable, Codable, Equatable {
     /// Paths inside the named directories that were not migrated (link cycles, duplicates,
     /// broken links, unreadable folders), each reported on its own line.
     public var skippedPaths = 0
+    /// Files whose change adds `import Vow`.
+    public var vowImportsAdded = 0
+    /// What the run's output needs beyond Swift and what the files already import: "Vow" for
+    /// `--to promise`, "Swift" for `--to async` (nil without a target).
+    public var outputNeeds: String?
 
     public init() {}
 
@@ -72,6 +79,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
         lines += report.lines
         if report.changed && report.error == nil { changedFiles += 1 }
         if report.error != nil { failedFiles += 1 }
+        if report.addsVowImport == true && report.error == nil { vowImportsAdded += 1 }
         for finding in report.findings {
             if finding.isCandidate { candidates += 1 }
             switch finding.kind {
@@ -222,6 +230,7 @@ public struct MigrationRun: Sendable {
             progress?.stage(path, stage.name, fraction: stage.fraction)
         }
         var report = FileReport(path: path, changed: migration.changed, lines: source.newlines, findings: migration.findings)
+        if migration.changed && migration.addedVowImport { report.addsVowImport = true }
         guard migration.changed else { return report }
         switch mode {
         case .diff:

@@ -229,6 +229,8 @@ struct VowMigrateCommand: ParsableCommand {
         let json = report == .json ? JSONReportWriter(options: options, mode: mode) : nil
         var summary = RunSummary()
         summary.skippedPaths = discovery.skipped.count + contextDiscovery.skipped.count
+        // The async form adds no import: without Vow in the file, it uses only the standard library.
+        summary.outputNeeds = options.target.map { $0 == .promise ? "Vow" : "Swift" }
         let clock = ContinuousClock.now
 
         let skipped = discovery.skipped + contextDiscovery.skipped
@@ -308,6 +310,15 @@ struct VowMigrateCommand: ParsableCommand {
             if !reasons.isEmpty {
                 text += " (" + reasons.map { "\($0.value) \($0.key)" }.joined(separator: "; ") + ")"
             }
+        }
+        switch to {
+        case .promise?:
+            let files = "\(summary.vowImportsAdded) file\(summary.vowImportsAdded == 1 ? "" : "s")"
+            text += "; --to promise output needs Vow (import Vow \(mode == .inPlace ? "added" : "would be added") to \(files))"
+        case .async?:
+            text += "; --to async output needs only Swift"
+        case nil:
+            break
         }
         if fromPromiseKit {
             text += "; \(summary.switched) PromiseKit spelling\(summary.switched == 1 ? "" : "s") switched, \(summary.toReview) to review"

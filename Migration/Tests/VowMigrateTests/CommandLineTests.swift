@@ -117,6 +117,29 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(summary["changedFiles"] as? Int, 1)
         XCTAssertEqual(summary["added"] as? Int, 1)
         XCTAssertEqual(summary["skipped"] as? Int, 1)
+        // What the output needs beyond Swift: the promise form imports Vow.
+        XCTAssertEqual(files[0]["addsVowImport"] as? Bool, true)
+        XCTAssertNil(files[1]["addsVowImport"])
+        XCTAssertEqual(summary["vowImportsAdded"] as? Int, 1)
+        XCTAssertEqual(summary["outputNeeds"] as? String, "Vow")
+    }
+
+    func testTheSummarySaysWhatEachFormsOutputNeedsBeyondSwift() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let path = try write(callbackFile, "A.swift", in: directory)
+        let promise = try TestSupport.migrate([path, "--to", "promise"])
+        XCTAssertEqual(promise.status, 0, promise.standardError)
+        XCTAssertTrue(promise.standardError.contains("; --to promise output needs Vow (import Vow would be added to 1 file);"), promise.standardError)
+
+        let async = try TestSupport.migrate([path, "--to", "async", "--in-place"])
+        XCTAssertEqual(async.status, 0, async.standardError)
+        XCTAssertTrue(async.standardError.contains("; --to async output needs only Swift;"), async.standardError)
+        XCTAssertFalse(try String(contentsOfFile: path, encoding: .utf8).contains("import Vow"))
+        let report = try TestSupport.migrate([path, "--to", "async", "--report", "json"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [String: Any])
+        let summary = try XCTUnwrap(object["summary"] as? [String: Any])
+        XCTAssertEqual(summary["outputNeeds"] as? String, "Swift")
+        XCTAssertEqual(summary["vowImportsAdded"] as? Int, 0)
     }
 
     func testOutputOrderIsStableWhateverTheConcurrency() throws {

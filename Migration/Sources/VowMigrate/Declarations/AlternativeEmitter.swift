@@ -24,6 +24,14 @@ struct AlternativeEmitter {
     /// `self.` where a parameter hides the function's name.
     var isMember: Bool
 
+    /// The file does not import Vow: the async form throws and cancels with the standard library
+    /// and the file's own `SwiftOnlySupport` declarations, so a package without Vow builds it.
+    var swiftOnly = false
+
+    /// How the async form spells `Task`: `Swift.Task` where the tree declares a type of that name
+    /// (a to-do app's model), which a bare `Task { }` would mean.
+    var taskType = "Task"
+
     init(function: CompletionFunction, target: MigrationTarget, enclosingTypeParameters: [String] = [], isMember: Bool = true) {
         self.function = function
         self.target = target
@@ -42,8 +50,21 @@ struct AlternativeEmitter {
     var needsVow: Bool {
         switch target {
         case .promise: return true
-        case .async: return function.shape.asyncNeedsVow || function.cancellableHandle != nil
+        case .async: return !swiftOnly && !asyncNeeds.isEmpty
         }
+    }
+
+    /// The file-scope declarations the async form needs in a file without Vow.
+    var support: Set<SwiftOnlySupport> {
+        target == .async && swiftOnly ? asyncNeeds : []
+    }
+
+    /// What the async form needs beyond the standard library: Vow's types, or their stand-ins.
+    private var asyncNeeds: Set<SwiftOnlySupport> {
+        var needed = Set<SwiftOnlySupport>()
+        if function.shape.asyncRejectsMissingAnswer { needed.insert(.neitherValueNorError) }
+        if function.cancellableHandle != nil { needed.insert(.pendingCancellation) }
+        return needed
     }
 
     /// The `E` of a `Result<T, E>` handler that the async form keeps as `throws(E)`.
@@ -350,7 +371,7 @@ struct AlternativeEmitter {
             failure.add("\(seal).reject(error)", 0)
             return (lines, failure)
         case .tuple(let elements, let errorIndex):
-            lines = tupleSettlement(elements, canFail: errorIndex != nil,
+            lines = tupleSettlement(elements, canFail: errorIndex != nil, missingAnswer: "PMKError.invalidCallingConvention",
                                     fulfill: { "\(seal).fulfill(\($0))" }, reject: { "\(seal).reject(\($0))" })
         }
         return (lines, nil)
@@ -363,7 +384,7 @@ struct AlternativeEmitter {
 
     /// The error first; then every value the handler passes as an optional must be there, or the
     /// calling convention is broken (as with `(T?, Error?)` passing two nils).
-    private func tupleSettlement(_ elements: [HandlerShape.TupleElement], canFail: Bool,
+    private func tupleSettlement(_ elements: [HandlerShape.TupleElement], canFail: Bool, missingAnswer: String,
                                  fulfill: (String) -> String, reject: (String) -> String) -> CodeLines {
         var lines = CodeLines()
         let tuple = Self.tupleExpression(elements)
@@ -381,7 +402,7 @@ struct AlternativeEmitter {
             lines.add("} else if \(unwrapped.joined(separator: ", ")) {", 0)
             lines.add(fulfill(tuple), 1)
             lines.add("} else {", 0)
-            lines.add(reject("PMKError.invalidCallingConvention"), 1)
+            lines.add(reject(missingAnswer), 1)
         }
         lines.add("}", 0)
         return lines
@@ -413,7 +434,12 @@ struct AlternativeEmitter {
         continuationBlock.add("\(withContinuation) { \(continuationParameter) in", 0)
         var invocation = call(handlers: continuationHandlers())
         if let handle = function.cancellableHandle {
-            invocation.add("\(names.source).token.register { \(names.task)\(handle.isOptional ? "?" : "").cancel() }", 0)
+            let cancel = "{ \(names.task)\(handle.isOptional ? "?" : "").cancel() }"
+            if swiftOnly {
+                invocation.add("\(taskType) { await \(names.cancellation).store \(cancel) }", 0)
+            } else {
+                invocation.add("\(names.source).token.register \(cancel)", 0)
+            }
         }
         if function.isThrowing {
             continuationBlock.add("do {", 1)
@@ -427,13 +453,18 @@ struct AlternativeEmitter {
         continuationBlock.add("}", 0)
 
         if function.cancellableHandle != nil {
-            lines.add("let \(names.source) = CancellationTokenSource()", 0)
+            // Without Vow, the actor is reached through a `Task` from the synchronous closures.
+            if swiftOnly {
+                lines.add("let \(names.cancellation) = \(SwiftOnlySupport.pendingCancellation.typeName)()", 0)
+            } else {
+                lines.add("let \(names.source) = CancellationTokenSource()", 0)
+            }
             lines.add("return \(awaitPrefix) withTaskCancellationHandler {", 0)
             var inner = continuationBlock
             inner = prefixFirstLine(inner, with: awaitPrefix + " ")
             lines.add(inner, indentedBy: 1)
             lines.add("} onCancel: {", 0)
-            lines.add("\(names.source).cancel()", 1)
+            lines.add(swiftOnly ? "\(taskType) { await \(names.cancellation).cancel() }" : "\(names.source).cancel()", 1)
             lines.add("}", 0)
         } else {
             lines.add(prefixFirstLine(continuationBlock, with: awaitPrefix + " "), indentedBy: 0)
@@ -441,10 +472,15 @@ struct AlternativeEmitter {
         return lines
     }
 
+    /// What the async form throws for an answer with neither a value nor an error.
+    private var missingAnswerError: String {
+        swiftOnly ? SwiftOnlySupport.neitherValueNorError(from: function.swiftName) : "PMKError.invalidCallingConvention"
+    }
+
     private func continuationHandlers() -> (CodeLines, CodeLines?) {
         let continuation = names.continuation
         var lines = CodeLines()
-        let invalid = "\(continuation).resume(throwing: PMKError.invalidCallingConvention)"
+        let invalid = "\(continuation).resume(throwing: \(missingAnswerError))"
         switch function.shape {
         case .optionalValueAndError, .errorAndOptionalValue:
             lines.add("if let error {", 0)
@@ -486,7 +522,7 @@ struct AlternativeEmitter {
             failure.add("\(continuation).resume(throwing: error)", 0)
             return (lines, failure)
         case .tuple(let elements, let errorIndex):
-            lines = tupleSettlement(elements, canFail: errorIndex != nil,
+            lines = tupleSettlement(elements, canFail: errorIndex != nil, missingAnswer: missingAnswerError,
                                     fulfill: { "\(continuation).resume(returning: \($0))" },
                                     reject: { "\(continuation).resume(throwing: \($0))" })
         }
@@ -574,6 +610,7 @@ struct GeneratedNames {
     var task: String
     var token: String
     var source: String
+    var cancellation: String
     var outcome: String
     var type: String
 
@@ -593,6 +630,7 @@ struct GeneratedNames {
         task = fresh("task")
         token = fresh("token")
         source = fresh("cancellationSource")
+        cancellation = fresh("cancellation")
         outcome = fresh("outcome")
         type = fresh("type")
     }

@@ -14,6 +14,8 @@ struct BodyReplacer {
     struct Replacement {
         var lines: CodeLines
         var needsVow: Bool
+        /// The file-scope declarations it uses in a file without Vow.
+        var support: Set<SwiftOnlySupport> = []
     }
 
     private let target: MigrationTarget
@@ -24,6 +26,8 @@ struct BodyReplacer {
     init(collector: DeclarationCollector, index: MigrationIndex, target: MigrationTarget, tree: SourceFileSyntax, bytes: [UInt8]) {
         self.target = target
         self.bytes = bytes
+        // The async form of a file without Vow throws its own error, as the alternatives do.
+        let swiftOnly = target == .async && !collector.importsVow
         var withAlternative: Set<String> = []
         var duplicates: Set<String> = []
         for site in collector.functions where site.protocolDecl == nil {
@@ -48,7 +52,7 @@ struct BodyReplacer {
             changed = false
             for name in converting.sorted() {
                 guard let function = candidates[name] else { continue }
-                var conversion = Conversion(function: function, target: target, bytes: bytes,
+                var conversion = Conversion(function: function, target: target, swiftOnly: swiftOnly, bytes: bytes,
                                             candidates: candidates, available: converting.union(withAlternative))
                 var result = conversion.run()
                 if case .success = result,
@@ -156,6 +160,7 @@ enum CallShape {
 private struct Conversion {
     let function: CompletionFunction
     let target: MigrationTarget
+    let swiftOnly: Bool
     let bytes: [UInt8]
     let candidates: [String: CompletionFunction]
     let available: Set<String>
@@ -171,9 +176,11 @@ private struct Conversion {
         return emitter.producesGuarantee ? "Guarantee<\(function.shape.valueType)>" : "Promise<\(function.shape.valueType)>"
     }
 
-    init(function: CompletionFunction, target: MigrationTarget, bytes: [UInt8], candidates: [String: CompletionFunction], available: Set<String>) {
+    init(function: CompletionFunction, target: MigrationTarget, swiftOnly: Bool, bytes: [UInt8], candidates: [String: CompletionFunction],
+         available: Set<String>) {
         self.function = function
         self.target = target
+        self.swiftOnly = swiftOnly
         self.bytes = bytes
         self.candidates = candidates
         self.available = available
@@ -243,7 +250,9 @@ private struct Conversion {
         lines.add(bodyLines, indentedBy: 1)
         lines.add("}", 0)
         let namesVow = lines.lines.contains { $0.text.contains("PMKError") }
-        return BodyReplacer.Replacement(lines: lines, needsVow: target == .promise || namesVow)
+        let errorName = SwiftOnlySupport.neitherValueNorError.typeName
+        let support: Set<SwiftOnlySupport> = lines.lines.contains { $0.text.contains(errorName + "(") } ? [.neitherValueNorError] : []
+        return BodyReplacer.Replacement(lines: lines, needsVow: target == .promise || namesVow, support: swiftOnly ? support : [])
     }
 
     // MARK: Blocks
@@ -683,6 +692,11 @@ private struct Conversion {
         case failure(String)
     }
 
+    /// What the converted function throws where the handler was given neither a value nor an error.
+    private var missingAnswerError: String {
+        swiftOnly ? SwiftOnlySupport.neitherValueNorError(from: function.swiftName) : "PMKError.invalidCallingConvention"
+    }
+
     /// What a call to this function's handler reports, or nil when the call is something else.
     private func handlerOutcome(_ call: FunctionCallExprSyntax, allowOptionalError: Bool = false) throws(SkipReason) -> Outcome? {
         var callee = call.calledExpression
@@ -701,7 +715,7 @@ private struct Conversion {
         // Nil for both is the broken calling convention the alternatives reject; a value that may
         // be nil cannot be returned as the non-optional result.
         func optionalSuccess(_ value: ExprSyntax) throws(SkipReason) -> Outcome {
-            if isNil(value) { return .failure("PMKError.invalidCallingConvention") }
+            if isNil(value) { return .failure(missingAnswerError) }
             guard evidentlyNonOptional(value) else {
                 throw skip("it passes `\(value.trimmedDescription)` to the handler as its value, which may be nil; unwrap it first (`guard let`)", at: call)
             }

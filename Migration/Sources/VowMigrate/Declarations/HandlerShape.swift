@@ -87,8 +87,9 @@ public enum HandlerShape: Sendable, Equatable {
         }
     }
 
-    /// Whether the async form needs `PMKError` (and so `import Vow`).
-    var asyncNeedsVow: Bool {
+    /// Whether the async form throws for an answer with neither a value nor an error
+    /// (`PMKError.invalidCallingConvention`, or `NeitherValueNorError` without Vow).
+    var asyncRejectsMissingAnswer: Bool {
         switch self {
         case .optionalValueAndError, .errorAndOptionalValue, .successFlag: return true
         case .tuple(let elements, let errorIndex): return errorIndex != nil && elements.contains(where: \.unwraps)

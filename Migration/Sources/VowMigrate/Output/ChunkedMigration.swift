@@ -28,6 +28,7 @@ enum ChunkedMigration {
         let indexed = index?.files.contains(fileName) == true
         var summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [], languageMode: options.languageMode)
         var importsVow = false
+        var declaredSupport = Set<SwiftOnlySupport>()
         var resultOffsets: [Int] = []
         // Every masked piece has the file's line breaks at the same offsets, so one converter
         // serves them all.
@@ -40,6 +41,7 @@ enum ChunkedMigration {
             let collector = DeclarationCollector()
             collector.walk(tree)
             importsVow = importsVow || collector.importsVow
+            declaredSupport.formUnion(SwiftOnlySupport.declared(in: tree))
             if !indexed, let converter {
                 summary.add(piece: tree, fileName: fileName, owned: chunk.owned, converter: converter)
             }
@@ -60,6 +62,7 @@ enum ChunkedMigration {
         var edits: [TextEdit] = []
         var findings: [Finding] = []
         var needsVow = false
+        var neededSupport = Set<SwiftOnlySupport>()
         var firstPiece: (edits: [TextEdit], findings: [Finding])?
         for number in Array(1..<chunks.count) + [0] {
             let chunk = chunks[number]
@@ -76,6 +79,10 @@ enum ChunkedMigration {
             rewrite.fileImportsVow = importsVow
             // The first piece adds the import if another piece needs it, or if it needs it itself.
             rewrite.vowImport = number == 0 ? (needsVow ? true : nil) : false
+            // Likewise the declarations a file without Vow needs, once, below its imports.
+            rewrite.fileDeclaredSupport = declaredSupport
+            rewrite.otherPiecesSupport = neededSupport
+            rewrite.declaresSupport = number == 0
             rewrite.run()
             if number == 0 {
                 firstPiece = (rewrite.edits, rewrite.findings)
@@ -84,6 +91,7 @@ enum ChunkedMigration {
                 edits += rewrite.edits
                 findings += rewrite.findings
                 needsVow = needsVow || rewrite.needsVow
+                neededSupport.formUnion(rewrite.neededSupport)
             }
         }
         guard let first = firstPiece else { return nil }
@@ -109,7 +117,8 @@ enum ChunkedMigration {
             if Parser.parse(source: TextEdit.apply(visible, to: chunk.masked(bytes))).hasError { return nil }
         }
         let output = TextEdit.apply(edits, to: source)
-        return FileMigration(output: output, changed: output != source, findings: findings)
+        return FileMigration(output: output, changed: output != source, findings: findings,
+                             addedVowImport: needsVow && anyEdits && !importsVow)
     }
 }
 

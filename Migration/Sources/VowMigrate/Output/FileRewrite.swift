@@ -28,6 +28,15 @@ struct FileRewrite {
     var ownedRange: Range<Int>?
     var fileImportsVow = false
     var vowImport: Bool?
+    /// The `SwiftOnlySupport` declarations this rewrite's code uses, those another piece of a large
+    /// file declares already, and (for the piece that adds them) those other pieces' code uses.
+    var neededSupport = Set<SwiftOnlySupport>()
+    var fileDeclaredSupport = Set<SwiftOnlySupport>()
+    var otherPiecesSupport = Set<SwiftOnlySupport>()
+    /// False for the pieces of a large file but the first, which declares what they all need.
+    var declaresSupport = true
+    /// Whether this rewrite added `import Vow` (the run's summary counts the files).
+    private(set) var addedVowImport = false
     /// Told where the rewrite is, function by function.
     var progress: ((MigrationProgress) -> Void)?
 
@@ -51,6 +60,7 @@ struct FileRewrite {
     mutating func run() {
         let collector = DeclarationCollector()
         collector.walk(tree)
+        let importsVow = collector.importsVow || fileImportsVow
         var protocolAlternatives: [(protocolDecl: ProtocolDeclSyntax, lines: [CodeLines], sendableAssociatedTypes: [String])] = []
         let replacer = options.replace
             ? BodyReplacer(collector: collector, index: index, target: target, tree: tree, bytes: bytes)
@@ -104,6 +114,8 @@ struct FileRewrite {
                                                  enclosingTypeParameters: requiresSendable ? typeParameters : [], isMember: !site.scope.isEmpty)
                 emitter.requiresSendable = requiresSendable
                 emitter.tokenTypeIsShadowed = index.declaresType("CancellationToken")
+                emitter.swiftOnly = !importsVow
+                if index.declaresType("Task") { emitter.taskType = "Swift.Task" }
                 let existing = emitter.counterpartNames.compactMap { name in
                     index.existingAlternative(named: name, in: site.scope, for: target).map { (name, $0) }
                 }.first
@@ -159,6 +171,7 @@ struct FileRewrite {
                     case .success(let replacement):
                         replace(function.decl, with: replacement)
                         needsVow = needsVow || replacement.needsVow
+                        neededSupport.formUnion(replacement.support)
                         report(.replaced, function.swiftName, site.decl, "converted to `\(emitter.summary)`")
                     case .failure(let reason):
                         report(.skipped, function.swiftName, site.decl, reason.message)
@@ -182,6 +195,7 @@ struct FileRewrite {
                 }
                 if target == .async { markRenamed(site.decl, to: emitter.alternativeSwiftName) }
                 needsVow = needsVow || emitter.needsVow
+                neededSupport.formUnion(emitter.support)
                 report(.added, function.swiftName, site.decl, "added `\(emitter.summary)`" + spelledOut)
             }
         }
@@ -191,9 +205,9 @@ struct FileRewrite {
         }
         if options.stage != .callSites && replacer == nil { spellOutCapturedCalls() }
         if options.stage != .declarations { addCallSites(collector: collector) }
-        let importsVow = collector.importsVow || fileImportsVow
         if vowImport ?? (needsVow && !edits.isEmpty), !importsVow {
-            insertVowImport(after: collector.lastTopLevelImport)
+            addedVowImport = true
+            insertAtTop("import Vow", after: collector.lastTopLevelImport)
             let replaced = edits.filter { $0.removing > 0 }
             for offset in ResultQualifier.unqualifiedResultOffsets(in: tree)
             where !replaced.contains(where: { $0.offset <= offset && offset < $0.offset + $0.removing }) {
@@ -205,6 +219,12 @@ struct FileRewrite {
                     edits[position].text = ResultQualifier.qualifyingBareResult(in: edits[position].text)
                 }
             }
+        }
+        // Declared once per file (not `import Vow`): below the imports.
+        let missingSupport = neededSupport.union(otherPiecesSupport)
+            .subtracting(fileDeclaredSupport).subtracting(SwiftOnlySupport.declared(in: tree))
+        if declaresSupport && !missingSupport.isEmpty {
+            insertAtTop(SwiftOnlySupport.declarations(of: missingSupport).render(baseIndent: "", unit: unit), after: collector.lastTopLevelImport)
         }
     }
 
@@ -322,20 +342,21 @@ struct FileRewrite {
         }
     }
 
-    /// `import Vow` after the last import at file scope, or at the top of the file below its
-    /// header comment.
-    private mutating func insertVowImport(after lastImport: ImportDeclSyntax?) {
+    /// `import Vow` (or the file's `SwiftOnlySupport` declarations, a blank line apart) after the
+    /// last import at file scope, or at the top of the file below its header comment.
+    private mutating func insertAtTop(_ text: String, after lastImport: ImportDeclSyntax?) {
         if let lastImport {
-            edits.append(Edit(offset: lastImport.endPosition.utf8Offset, removing: 0, text: "\nimport Vow"))
+            let separator = text.hasPrefix("import ") ? "\n" : "\n\n"
+            edits.append(Edit(offset: lastImport.endPosition.utf8Offset, removing: 0, text: separator + text))
             return
         }
         if let shebang = tree.shebang {
             // A `#!` line must stay first.
-            edits.append(Edit(offset: shebang.endPositionBeforeTrailingTrivia.utf8Offset, removing: 0, text: "\n\nimport Vow"))
+            edits.append(Edit(offset: shebang.endPositionBeforeTrailingTrivia.utf8Offset, removing: 0, text: "\n\n" + text))
             return
         }
         guard let firstToken = tree.firstToken(viewMode: .sourceAccurate), firstToken.tokenKind != .endOfFile else {
-            edits.append(Edit(offset: 0, removing: 0, text: "import Vow\n"))
+            edits.append(Edit(offset: 0, removing: 0, text: text + "\n"))
             return
         }
         // Below a header comment separated by a blank line; a doc comment stays with its decl.
@@ -348,7 +369,6 @@ struct FileRewrite {
                 break
             }
         }
-        let text = "import Vow\n\n"
-        edits.append(Edit(offset: firstToken.position.utf8Offset + insertion, removing: 0, text: text))
+        edits.append(Edit(offset: firstToken.position.utf8Offset + insertion, removing: 0, text: text + "\n\n"))
     }
 }

@@ -65,10 +65,14 @@ public struct FileMigration: Sendable {
     public var changed: Bool
     /// Everything worth telling, in source order.
     public var findings: [Finding]
+    /// Whether `output` gained `import Vow` (the promise form, or code that names a Vow type).
+    /// The async form never adds it: in a file without Vow it needs only the standard library.
+    public var addedVowImport: Bool
 
-    public init(output: String, changed: Bool, findings: [Finding]) {
+    public init(output: String, changed: Bool, findings: [Finding], addedVowImport: Bool = false) {
         self.output = output
         self.changed = changed
         self.findings = findings
+        self.addedVowImport = addedVowImport
     }
 }
