@@ -1,5 +1,12 @@
 import Foundation
-import Vow
+
+/// Thrown by an async alternative added by vow-migrate when the original's completion handler
+/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),
+/// which its types allow but an async function cannot return. Recognised by its name.
+fileprivate struct NeitherValueNorError: Error {
+    /// The completion-handler function that answered so, as Swift names it.
+    let function: String
+}
 
 /// Isolated to the main actor, so `Sendable`, and so are its subclasses.
 @MainActor
@@ -34,14 +41,14 @@ public final class CredentialService: Sendable {
                 } else if let value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: PMKError.invalidCallingConvention)
+                    continuation.resume(throwing: NeitherValueNorError(function: "credential(completion:)"))
                 }
             }
         }
     }
 
     @available(*, renamed: "profile()")
-    public func profile(completion: @escaping (Swift.Result<Profile, Error>) -> Void) {
+    public func profile(completion: @escaping (Result<Profile, Error>) -> Void) {
         completion(.success(Profile(name: "p")))
     }
 

@@ -7,12 +7,19 @@ public struct ParameterShape: Sendable, Equatable {
     public var hasDefault: Bool
     public var takesClosure: Bool
     public var isVariadic: Bool
+    /// The type as written, for telling overloads apart.
+    public var typeText: String
+    /// How many parameters a closure passed here takes, where the type spells it out.
+    public var closureArity: Int?
 
-    public init(label: String?, hasDefault: Bool, takesClosure: Bool, isVariadic: Bool = false) {
+    public init(label: String?, hasDefault: Bool, takesClosure: Bool, isVariadic: Bool = false, typeText: String = "",
+                closureArity: Int? = nil) {
         self.label = label
         self.hasDefault = hasDefault
         self.takesClosure = takesClosure
         self.isVariadic = isVariadic
+        self.typeText = typeText
+        self.closureArity = closureArity
     }
 
     init(_ parameter: FunctionParameterSyntax) {
@@ -20,7 +27,23 @@ public struct ParameterShape: Sendable, Equatable {
         self.init(label: parameter.firstName.text == "_" ? nil : parameter.firstName.text,
                   hasDefault: parameter.defaultValue != nil,
                   takesClosure: IndexCollector.mayBeClosure(parameter, name: name),
-                  isVariadic: parameter.ellipsis != nil)
+                  isVariadic: parameter.ellipsis != nil, typeText: parameter.type.trimmedDescription,
+                  closureArity: Self.arity(of: parameter.type))
+    }
+
+    /// `(A, B) -> Void`, `@escaping (A) -> Void`, `((A) -> Void)?`: the number of parameters.
+    static func arity(of type: TypeSyntax) -> Int? {
+        var type = type
+        while true {
+            if let attributed = type.as(AttributedTypeSyntax.self) { type = attributed.baseType; continue }
+            if let wrapped = TypeReader.optionalWrapped(type) { type = wrapped; continue }
+            if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+                type = only.type
+                continue
+            }
+            break
+        }
+        return type.as(FunctionTypeSyntax.self)?.parameters.count
     }
 
     /// A call may leave it out.
@@ -73,6 +96,10 @@ enum CallBinding {
                         if parameter.isOmittable && laterNeedsIt {
                             position += 1
                             continue
+                        }
+                        // A closure taking another number of parameters does not typecheck here.
+                        if let arity = parameter.closureArity, let written = call.trailingClosureArities.first ?? nil, arity != written {
+                            return nil
                         }
                         slots[position] = .trailing(index)
                         position += 1

@@ -147,6 +147,35 @@ extension MigrationIndex {
         return names
     }
 
+    /// Another function of the same type (in any file) whose alternative would be the same as
+    /// this one's: it differs only in the closure parameters an alternative drops
+    /// (`title(completion:)` with a `Result<String, Error>` and with a `Result<String,
+    /// CustomError>` handler both give `title()`). A requirement and its default implementation
+    /// have the same parameters: they are one function.
+    func collidingOverload(of function: CompletionFunction, scope: String, location: Location) -> DeclaredShape? {
+        let baseName = function.name.filter { $0 != "`" }
+        let kept = function.keptParameters.map { [$0.label ?? "_", $0.typeText] }
+        let all = function.parameters.map { [$0.label ?? "_", $0.typeText] }
+        let dropped = function.handlerIndices.count
+        return (declaredShapes[baseName] ?? []).first { other in
+            guard other.location != location, Self.lastComponent(other.scope) == Self.lastComponent(scope) else { return false }
+            let theirs = other.parameters.map { [$0.label ?? "_", $0.typeText] }
+            guard theirs != all, theirs.count == kept.count + dropped else { return false }
+            // Drop `dropped` closure parameters from theirs in every way; one must leave `kept`.
+            let closures = other.parameters.indices.filter { other.parameters[$0].takesClosure }
+            func matches(_ remaining: Int, from start: Int, removed: Set<Int>) -> Bool {
+                if remaining == 0 {
+                    return theirs.indices.filter { !removed.contains($0) }.map { theirs[$0] } == kept
+                }
+                for position in closures where position >= start {
+                    if matches(remaining - 1, from: position + 1, removed: removed.union([position])) { return true }
+                }
+                return false
+            }
+            return matches(dropped, from: 0, removed: [])
+        }
+    }
+
     /// Whether some file of the tree calls a function of this base name.
     func hasCalls(named baseName: String) -> Bool {
         !(callsByBaseName[baseName] ?? []).isEmpty
@@ -188,7 +217,8 @@ extension MigrationIndex {
         guard function.failureIndex == nil, function.handlerIndex < shapes.count,
               !shapes[(function.handlerIndex + 1)...].contains(where: { $0.takesClosure }) else { return nil }
         let labels = shapes.enumerated().filter { $0.offset != function.handlerIndex && !$0.element.isOmittable }.map(\.element.label)
-        return ExistingCall(baseName: function.baseName, labels: labels, trailingClosures: [nil], receiver: .other, scope: "",
-                         location: function.location)
+        return ExistingCall(baseName: function.baseName, labels: labels, trailingClosures: [nil],
+                            trailingClosureArities: [shapes[function.handlerIndex].closureArity], receiver: .other, scope: "",
+                            location: function.location)
     }
 }

@@ -25,6 +25,9 @@ public struct ExistingCall: Sendable, Equatable {
     public var labels: [String?]
     /// The trailing closures: nil for the first (unlabelled) one, then the labels of the others.
     public var trailingClosures: [String?]
+    /// How many parameters each trailing closure takes, where it says (`{ a, b in }`, `{ _ in }`,
+    /// `{ print(1) }`); nil where it uses `$0` or cannot tell.
+    public var trailingClosureArities: [Int?] = []
     public var receiver: Receiver
     /// The type (or extension) the call is written in, as written; "" at file scope.
     public var scope: String
@@ -181,6 +184,21 @@ final class ExistingCallCollector: SyntaxVisitor {
         return nil
     }
 
+    /// The number of parameters a closure literal declares, or nil when it uses `$0` (or is
+    /// written in a way this does not read).
+    static func arity(of closure: ClosureExprSyntax) -> Int? {
+        if let parameters = closure.signature?.parameterClause {
+            if let list = parameters.as(ClosureShorthandParameterListSyntax.self) { return list.count }
+            if let clause = parameters.as(ClosureParameterClauseSyntax.self) { return clause.parameters.count }
+            return nil
+        }
+        let usesShorthand = closure.statements.tokens(viewMode: .sourceAccurate).contains { token in
+            if case .dollarIdentifier = token.tokenKind { return true }
+            return false
+        }
+        return usesShorthand ? nil : 0
+    }
+
     /// The type syntax gives a receiver name (a local, a parameter, a property), or nil.
     private func knownType(of name: String) -> String? {
         for types in knownTypes.reversed() {
@@ -262,10 +280,12 @@ final class ExistingCallCollector: SyntaxVisitor {
         let place = call.startLocation(converter: converter)
         var trailing: [String?] = call.trailingClosure == nil ? [] : [nil]
         trailing += call.additionalTrailingClosures.map { $0.label.text }
+        let closures = (call.trailingClosure.map { [$0] } ?? []) + call.additionalTrailingClosures.map(\.closure)
         return ExistingCall(
             baseName: baseText,
             labels: call.arguments.map { $0.label?.text },
             trailingClosures: trailing,
+            trailingClosureArities: closures.map(Self.arity),
             receiver: receiver,
             scope: scope,
             location: MigrationIndex.Location(file: fileName, line: place.line, column: place.column),

@@ -730,6 +730,8 @@ extension MigrationIndex {
                 }
                 return nil
             }
+            let collision = collidingOverload(of: function, scope: record.scope, location: location)
+                .map { "its alternative would be the same as that of `\($0.swiftName)` at \($0.location)" }
             let errorType: String?
             if case .result(_, let failure?) = function.shape, !function.isThrowing { errorType = failure }
             else { errorType = function.shape.canFail || function.isThrowing ? "any Error" : nil }
@@ -743,9 +745,9 @@ extension MigrationIndex {
                 alternativeLabels: function.keptParameters.map(\.label),
                 promiseCounterpart: counterpart(promiseName, .promise, .promise), asyncCounterpart: counterpart(asyncName, .async, .async),
                 promiseBlocker: compileBlocker(of: promiseEmitter, valueType: function.shape.valueType, languageMode: languageMode)
-                    ?? alternativeClash(named: promiseName, in: record.scope),
+                    ?? alternativeClash(named: promiseName, in: record.scope) ?? collision,
                 asyncBlocker: compileBlocker(of: asyncEmitter, valueType: function.shape.valueType, languageMode: languageMode)
-                    ?? alternativeClash(named: asyncName, in: record.scope),
+                    ?? alternativeClash(named: asyncName, in: record.scope) ?? collision,
                 promiseAlternativeName: promiseName, asyncAlternativeName: asyncName,
                 handlerParameterTypes: function.handlerParameterTypes,
                 parameterShapes: function.parameters.map(\.shape),

@@ -75,19 +75,6 @@ struct FileRewrite {
             }
         }
 
-        // Overloads that would get the same alternative (`fetch(completion:)` with a `Result<String,
-        // Error>` and with a `Result<String, CustomError>` handler both give `fetch()`).
-        var collidingAlternatives: [String: [(name: String, line: Int, signature: String)]] = [:]
-        for site in collector.functions where options.stage != .callSites {
-            let isRequirement = site.protocolDecl != nil
-            guard case .candidate(let function) = CompletionFunctionReader(index: index, scope: site.scope)
-                .read(site.decl, isProtocolRequirement: isRequirement) else { continue }
-            let emitter = AlternativeEmitter(function: function, target: target, isMember: !site.scope.isEmpty)
-            let line = site.decl.funcKeyword.startLocation(converter: converter).line
-            collidingAlternatives[site.scope + "|" + emitter.overloadKey, default: []].append(
-                (function.swiftName, line, function.parameters.map(\.typeText).joined(separator: ",")))
-        }
-
         for site in collector.functions
         where options.stage != .callSites && ownedRange?.contains(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset) ?? true {
             progress?(MigrationProgress("rewriting", fraction: Double(site.decl.position.utf8Offset) / Double(max(1, bytes.count))))
@@ -123,14 +110,12 @@ struct FileRewrite {
                     report(.alreadyMigrated, function.swiftName, site.decl, "already has the alternative `\(name)` at \(counterpart.location)")
                     continue
                 }
-                // A requirement and its default implementation share a signature: one function, not two.
-                let signature = function.parameters.map(\.typeText).joined(separator: ",")
-                let rivals = (collidingAlternatives[site.scope + "|" + emitter.overloadKey] ?? []).filter { $0.signature != signature }
-                if !rivals.isEmpty {
+                let place = site.decl.funcKeyword.startLocation(converter: converter)
+                if let rival = index.collidingOverload(of: function, scope: site.scope,
+                                                       location: MigrationIndex.Location(file: fileName, line: place.line, column: place.column)) {
                     report(.skipped, function.swiftName, site.decl,
-                           "its alternative `\(emitter.alternativeSwiftName)` would be the same as that of "
-                           + rivals.map { "`\($0.name)` at line \($0.line)" }.joined(separator: ", ")
-                           + " (the originals differ only in what the alternative drops): neither is added")
+                           "its alternative `\(emitter.alternativeSwiftName)` would be the same as that of `\(rival.swiftName)` at \(rival.location) "
+                           + "(the two differ only in what the alternative drops): neither gets one")
                     continue
                 }
                 if let clash = index.alternativeClash(named: emitter.alternativeSwiftName, in: site.scope) {
