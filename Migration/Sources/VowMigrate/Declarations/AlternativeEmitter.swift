@@ -105,10 +105,19 @@ struct AlternativeEmitter {
         return clause.parameters.map(\.name.text).filter { inResult.contains($0) && !inParameters.contains($0) }
     }
 
-    /// A generic function with a multi-value handler: Swift cannot infer the generic parameter
-    /// from a tuple built in the closure, so the closure names its parameters' types.
+    /// A generic function whose handler rebuilds the value (a multi-value tuple), or unwraps it
+    /// (`(T?, Error?)`) where no argument names the type: Swift cannot infer the generic parameter
+    /// from what the closure does with it, so the closure names its parameters' types. A `Result`
+    /// or a plain value is passed on as it is and infers it.
     private var spellsOutHandlerTypes: Bool {
-        guard case .tuple = function.shape, let clause = function.decl.genericParameterClause else { return false }
+        switch function.shape {
+        case .tuple: break
+        // An argument naming the type (`first(of: items)`) lets Swift infer it; only the result does not.
+        case .optionalValueAndError, .errorAndOptionalValue, .valueAndError:
+            if typeOnlyGenericParameters.isEmpty { return false }
+        default: return false
+        }
+        guard let clause = function.decl.genericParameterClause else { return false }
         let mentioned = Set(identifiers(in: valueType))
         return clause.parameters.contains { mentioned.contains($0.name.text) }
             && function.handlerParameterTypes.count == function.shape.closureParameters.count
@@ -143,12 +152,13 @@ struct AlternativeEmitter {
         for parameter in function.keptParameters { mentioned.formUnion(identifiers(in: parameter.text)) }
         if target == .async, let typedFailure { mentioned.formUnion(identifiers(in: typedFailure)) }
         if let returned = function.cancellableHandle?.type { mentioned.formUnion(identifiers(in: returned)) }
-        // Another parameter's constraint naming it (`T: Decodable, E` in `where T.Failure == E`) ties it too.
-        let constraints = clause.parameters.compactMap { $0.inheritedType?.trimmedDescription }.joined(separator: " ")
-            + " " + (function.decl.genericWhereClause?.trimmedDescription ?? "")
-        mentioned.formUnion(identifiers(in: constraints).filter { word in !clause.parameters.contains { $0.name.text == word } })
-        let constrained = Set(identifiers(in: function.decl.genericWhereClause?.trimmedDescription ?? ""))
-        return clause.parameters.map(\.name.text).filter { !mentioned.contains($0) && !constrained.contains($0) }
+        // A `where` requirement tying it to a parameter that is mentioned (`T.Failure == E`).
+        let names = Set(clause.parameters.map(\.name.text))
+        for requirement in function.decl.genericWhereClause?.requirements ?? [] {
+            let words = Set(identifiers(in: requirement.requirement.trimmedDescription)).intersection(names)
+            if words.contains(where: mentioned.contains) { mentioned.formUnion(words) }
+        }
+        return clause.parameters.map(\.name.text).filter { !mentioned.contains($0) }
     }
 
     /// The names an existing counterpart may have: the alternative's, and for a generic result
