@@ -735,7 +735,7 @@ extension MigrationIndex {
             let errorType: String?
             if case .result(_, let failure?) = function.shape, !function.isThrowing { errorType = failure }
             else { errorType = function.shape.canFail || function.isThrowing ? "any Error" : nil }
-            return CompletionFunctionSummary(
+            var summary = CompletionFunctionSummary(
                 baseName: function.name.filter { $0 != "`" }, argumentLabels: function.parameters.map(\.label),
                 swiftName: function.swiftName, scope: record.scope, location: location, isContext: isContext,
                 handlerIndex: function.handlerIndex, failureIndex: function.failureIndex, shape: function.shape,
@@ -757,6 +757,17 @@ extension MigrationIndex {
                     function.parameters[index].defaultText.map { (index, $0) }
                 }),
                 isPublic: record.isPublic)
+            // An alternative that would capture a call it cannot spell out is not added: callers
+            // in other files (the call-site stage) must not count on it.
+            if record.isProtocolRequirement == false {
+                if summary.promiseBlocker == nil, case .refused(let reason) = captureCheck(of: summary, target: .promise) {
+                    summary.promiseBlocker = reason
+                }
+                if summary.asyncBlocker == nil, case .refused(let reason) = captureCheck(of: summary, target: .async) {
+                    summary.asyncBlocker = reason
+                }
+            }
+            return summary
         }
     }
 
