@@ -76,6 +76,7 @@ final class IndexCollector: SyntaxVisitor {
         }
         enter(node.name.text, inheritance: node.inheritanceClause, notImplicitlySendable: isolated ? nil : "a class",
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
+        types[types.count - 1].storedHandlers = storedHandlers(in: node.memberBlock)
         return .visitChildren
     }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
@@ -83,6 +84,7 @@ final class IndexCollector: SyntaxVisitor {
         enter(node.name.text, inheritance: node.inheritanceClause,
               notImplicitlySendable: Self.publicWithoutInference(node.modifiers, node.attributes) ? "a public struct" : nil,
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
+        types[types.count - 1].storedHandlers = storedHandlers(in: node.memberBlock)
         return .visitChildren
     }
     override func visitPost(_ node: StructDeclSyntax) { leave() }
@@ -103,6 +105,7 @@ final class IndexCollector: SyntaxVisitor {
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
         enter(node.name.text, inheritance: node.inheritanceClause, isActor: true,
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
+        types[types.count - 1].storedHandlers = storedHandlers(in: node.memberBlock)
         return .visitChildren
     }
     override func visitPost(_ node: ActorDeclSyntax) { leave() }
@@ -160,6 +163,58 @@ final class IndexCollector: SyntaxVisitor {
         ))
         // Local functions inside bodies are implementation details.
         return .skipChildren
+    }
+
+    // MARK: - Stored handlers
+
+    /// The type's stored closure properties (`var completion: ((Result<Data, Error>) -> Void)?`)
+    /// and, for each, the methods, initializers and deinitializer of this declaration that call
+    /// it, with how often (a handler stored in one is followed there). Methods in extensions are
+    /// not read.
+    private func storedHandlers(in members: MemberBlockSyntax) -> [FileSummary.StoredHandlerRecord] {
+        var properties: [String] = []
+        for member in members.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.var),
+                  !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) })
+            else { continue }
+            for binding in variable.bindings where binding.accessorBlock == nil {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                      let type = binding.typeAnnotation?.type.trimmedDescription, Self.isClosureLike(type) else { continue }
+                properties.append(name)
+            }
+        }
+        guard !properties.isEmpty else { return [] }
+        var bodies: [(name: String, parameters: Set<String>, body: CodeBlockSyntax)] = []
+        for member in members.members {
+            if let function = member.decl.as(FunctionDeclSyntax.self), let body = function.body {
+                let parameters = Array(function.signature.parameterClause.parameters)
+                bodies.append((CompletionFunction.swiftName(function.name.text, labels: parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }),
+                               Set(parameters.map { ($0.secondName ?? $0.firstName).text }), body))
+            } else if let initializer = member.decl.as(InitializerDeclSyntax.self), let body = initializer.body {
+                let parameters = Array(initializer.signature.parameterClause.parameters)
+                bodies.append((CompletionFunction.swiftName("init", labels: parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }),
+                               Set(parameters.map { ($0.secondName ?? $0.firstName).text }), body))
+            } else if let deinitializer = member.decl.as(DeinitializerDeclSyntax.self), let body = deinitializer.body {
+                bodies.append(("deinit", [], body))
+            }
+        }
+        return properties.map { property in
+            var callers: [(method: String, calls: MigrationIndex.HandlerCalls)] = []
+            for (name, parameters, body) in bodies {
+                var analyzer = HandlerUseAnalyzer(names: [property], fileName: fileName, converter: converter,
+                                                  reading: .property(bareNameToo: !parameters.contains(property)))
+                let use = analyzer.analyze(body: body)
+                if use.referenced { callers.append((name, use.verdict)) }
+            }
+            return FileSummary.StoredHandlerRecord(property: property, callers: callers)
+        }
+    }
+
+    /// A closure type as a stored property spells it, or a name that may be an alias of one.
+    private static func isClosureLike(_ type: String) -> Bool {
+        if type.hasSubstring("->") { return true }
+        let name = type.hasSuffix("?") || type.hasSuffix("!") ? String(type.dropLast()) : type
+        return ["Handler", "Callback", "Completion", "Block", "Closure"].contains { name.hasSuffix($0) }
     }
 
     // Closures and variables can hold nested declarations; they are not API.

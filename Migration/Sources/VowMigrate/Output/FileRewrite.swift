@@ -100,7 +100,7 @@ struct FileRewrite {
                            + "added for the requirement serves it too (a second one in this extension would be an invalid redeclaration)")
                     continue
                 }
-                if let reason = handlerCallsReason(function, site.decl) {
+                if let reason = handlerCallsReason(function, site.decl, scope: site.scope) {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
@@ -167,16 +167,21 @@ struct FileRewrite {
     /// Why the body's use of its handler rules out an alternative: a handler called twice would
     /// trap a continuation ("resumed more than once") and be lost to a promise; one never called
     /// would leave an awaiting caller waiting forever.
-    private func handlerCallsReason(_ function: CompletionFunction, _ decl: FunctionDeclSyntax) -> String? {
+    private func handlerCallsReason(_ function: CompletionFunction, _ decl: FunctionDeclSyntax, scope: String) -> String? {
         guard let body = decl.body else { return nil }
         var names: Set<String> = [function.parameters[function.handlerIndex].name]
         if let failure = function.failureIndex { names.insert(function.parameters[failure].name) }
         var analyzer = HandlerUseAnalyzer(names: names, fileName: fileName, converter: converter)
         let use = analyzer.analyze(body: body)
         let handler = "`\(function.parameters[function.handlerIndex].name)`"
-        switch index.resolveCalls(use, uses: [:], visiting: []) {
+        switch index.resolveCalls(use, uses: [:], visiting: [], scope: scope) {
         case .once, .unknown:
             return nil
+        case .stored(let stored):
+            // --trust-stored-handlers: a promise seals once (later answers go to
+            // `conf.diagnosticHandler`); a continuation resumed twice would trap.
+            if !options.trustStoredHandlers { return stored.reason }
+            return target == .async ? stored.asyncReason : nil
         case .mayRepeat(let place):
             let consequence = "an async alternative would trap and a promise would drop the later answers"
             if let handOff = use.handOffs.first(where: { $0.location == place }),

@@ -19,12 +19,19 @@ public struct MigrationOptions: Sendable, Equatable {
     public var fromPromiseKit: Bool
     /// Which code is migrated: the completion-handler functions, the code calling them, or both.
     public var stage: MigrationStage
+    /// Add promise alternatives to functions that store their handler where the index cannot
+    /// tell how often it is called (`operation.completion = completion`): the promise keeps the
+    /// first answer, and Vow reports later ones to `conf.diagnosticHandler`; one never given
+    /// stays pending. The async form still refuses them (a continuation resumed twice traps).
+    public var trustStoredHandlers: Bool
 
-    public init(target: MigrationTarget?, replace: Bool = false, fromPromiseKit: Bool = false, stage: MigrationStage = .declarations) {
+    public init(target: MigrationTarget?, replace: Bool = false, fromPromiseKit: Bool = false, stage: MigrationStage = .declarations,
+                trustStoredHandlers: Bool = false) {
         self.target = target
         self.replace = replace
         self.fromPromiseKit = fromPromiseKit
         self.stage = stage
+        self.trustStoredHandlers = trustStoredHandlers
     }
 }
 
