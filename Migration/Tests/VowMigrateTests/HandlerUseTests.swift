@@ -396,6 +396,35 @@ final class HandlerUseTests: XCTestCase {
                        + "calling it (line 20) (--trust-stored-handlers adds a promise alternative anyway)")
     }
 
+    func testCallsOfTheStoredPropertyInAnExtensionInAnotherFileCountToo() {
+        let task = """
+        final class Job {
+            var completion: ((Int) -> Void)?
+            func run() { completion?(1) }
+        }
+        """
+        let cancelling = """
+        extension Job {
+            func cancel() {
+                let finish = self.completion
+                finish?(0)
+            }
+        }
+        final class S {
+            func start(completion: @escaping (Int) -> Void) {
+                let job = Job()
+                job.completion = completion
+                job.run()
+            }
+        }
+        """
+        let index = MigrationIndex(summaries: [MigrationIndex.summarize(source: task, fileName: "Job.swift"),
+                                               MigrationIndex.summarize(source: cancelling, fileName: "S.swift")])
+        XCTAssertEqual(index.completionFunctions(baseName: "start").first?.alternative(for: .promise),
+                       .none(reason: "it stores its handler in `job.completion` (a property of `Job`); `completion` is called in 2 methods "
+                             + "of `Job` (`run()`, `cancel()`), which may each run (--trust-stored-handlers adds a promise alternative anyway)"))
+    }
+
     func testTheOptInAddsThePromiseAlternativeOnly() {
         let source = """
         final class S {

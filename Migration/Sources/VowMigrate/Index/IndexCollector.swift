@@ -76,7 +76,7 @@ final class IndexCollector: SyntaxVisitor {
         }
         enter(node.name.text, inheritance: node.inheritanceClause, notImplicitlySendable: isolated ? nil : "a class",
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
-        types[types.count - 1].storedHandlers = storedHandlers(in: node.memberBlock)
+        recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
     }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
@@ -84,7 +84,7 @@ final class IndexCollector: SyntaxVisitor {
         enter(node.name.text, inheritance: node.inheritanceClause,
               notImplicitlySendable: Self.publicWithoutInference(node.modifiers, node.attributes) ? "a public struct" : nil,
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
-        types[types.count - 1].storedHandlers = storedHandlers(in: node.memberBlock)
+        recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
     }
     override func visitPost(_ node: StructDeclSyntax) { leave() }
@@ -105,7 +105,7 @@ final class IndexCollector: SyntaxVisitor {
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
         enter(node.name.text, inheritance: node.inheritanceClause, isActor: true,
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
-        types[types.count - 1].storedHandlers = storedHandlers(in: node.memberBlock)
+        recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
     }
     override func visitPost(_ node: ActorDeclSyntax) { leave() }
@@ -118,6 +118,7 @@ final class IndexCollector: SyntaxVisitor {
         var name = node.extendedType.trimmedDescription
         if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
         enter(name, inheritance: node.inheritanceClause, isExtension: true)
+        recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
     }
     override func visitPost(_ node: ExtensionDeclSyntax) { leave() }
@@ -167,11 +168,13 @@ final class IndexCollector: SyntaxVisitor {
 
     // MARK: - Stored handlers
 
-    /// The type's stored closure properties (`var completion: ((Result<Data, Error>) -> Void)?`)
-    /// and, for each, the methods, initializers and deinitializer of this declaration that call
-    /// it, with how often (a handler stored in one is followed there). Methods in extensions are
-    /// not read.
-    private func storedHandlers(in members: MemberBlockSyntax) -> [FileSummary.StoredHandlerRecord] {
+    /// Records the type's stored closure properties (`var completion: ((Result<Data, Error>) -> Void)?`)
+    /// on its record, and how the methods, initializers and deinitializer of this declaration (or
+    /// extension) call properties: each of those properties, and each property a body calls through
+    /// optional chaining (`completion?(result)`) or reads through `self` (`let finish = self.completion`),
+    /// which finds the callers of a property declared in another piece or in the type itself when
+    /// this is an extension. A handler stored in one is followed to those calls.
+    private func recordPropertyCalls(in members: MemberBlockSyntax) {
         var properties: [String] = []
         for member in members.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.var),
@@ -183,31 +186,41 @@ final class IndexCollector: SyntaxVisitor {
                 properties.append(name)
             }
         }
-        guard !properties.isEmpty else { return [] }
-        var bodies: [(name: String, parameters: Set<String>, body: CodeBlockSyntax)] = []
+        var calls: [FileSummary.PropertyCall] = []
         for member in members.members {
-            if let function = member.decl.as(FunctionDeclSyntax.self), let body = function.body {
-                let parameters = Array(function.signature.parameterClause.parameters)
-                bodies.append((CompletionFunction.swiftName(function.name.text, labels: parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }),
-                               Set(parameters.map { ($0.secondName ?? $0.firstName).text }), body))
-            } else if let initializer = member.decl.as(InitializerDeclSyntax.self), let body = initializer.body {
-                let parameters = Array(initializer.signature.parameterClause.parameters)
-                bodies.append((CompletionFunction.swiftName("init", labels: parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }),
-                               Set(parameters.map { ($0.secondName ?? $0.firstName).text }), body))
-            } else if let deinitializer = member.decl.as(DeinitializerDeclSyntax.self), let body = deinitializer.body {
-                bodies.append(("deinit", [], body))
+            let method: String
+            let parameters: FunctionParameterListSyntax?
+            let body: CodeBlockSyntax
+            if let function = member.decl.as(FunctionDeclSyntax.self), let functionBody = function.body {
+                parameters = function.signature.parameterClause.parameters
+                method = CompletionFunction.swiftName(function.name.text, labels: Self.labels(of: parameters))
+                body = functionBody
+            } else if let initializer = member.decl.as(InitializerDeclSyntax.self), let initializerBody = initializer.body {
+                parameters = initializer.signature.parameterClause.parameters
+                method = CompletionFunction.swiftName("init", labels: Self.labels(of: parameters))
+                body = initializerBody
+            } else if let deinitializer = member.decl.as(DeinitializerDeclSyntax.self), let deinitializerBody = deinitializer.body {
+                parameters = nil
+                method = "deinit"
+                body = deinitializerBody
+            } else {
+                continue
             }
-        }
-        return properties.map { property in
-            var callers: [(method: String, calls: MigrationIndex.HandlerCalls)] = []
-            for (name, parameters, body) in bodies {
+            let hidden = Set((parameters ?? []).map { ($0.secondName ?? $0.firstName).text })
+            let candidates = PropertyCandidates(body)
+            for property in Set(properties).union(candidates.names).sorted() {
                 var analyzer = HandlerUseAnalyzer(names: [property], fileName: fileName, converter: converter,
-                                                  reading: .property(bareNameToo: !parameters.contains(property)))
+                                                  reading: .property(bareNameToo: !hidden.contains(property)))
                 let use = analyzer.analyze(body: body)
-                if use.referenced { callers.append((name, use.verdict)) }
+                if use.referenced { calls.append(.init(property: property, method: method, calls: use.verdict)) }
             }
-            return FileSummary.StoredHandlerRecord(property: property, callers: callers)
         }
+        types[types.count - 1].closureProperties = properties
+        types[types.count - 1].propertyCalls = calls
+    }
+
+    private static func labels(of parameters: FunctionParameterListSyntax?) -> [String?] {
+        (parameters ?? []).map { $0.firstName.text == "_" ? nil : $0.firstName.text }
     }
 
     /// A closure type as a stored property spells it, or a name that may be an alias of one.
@@ -235,5 +248,42 @@ final class IndexCollector: SyntaxVisitor {
         return CompletionFunctionReader.isCompletionName(words) || words.lowercased().hasSubstring("fail")
             || words.lowercased().hasSubstring("success") || text.hasSuffix("Handler") || text.hasSuffix("Handler?")
             || text.hasSuffix("Callback") || text.hasSuffix("Block") || text.hasSuffix("Block?") || text.hasSuffix("Closure")
+    }
+}
+
+/// Names a body uses the way a stored closure property is used: called through optional chaining
+/// (`completion?(result)`, `self.completion?(result)`) or read through `self`
+/// (`let finish = self.completion`), outside local functions.
+private final class PropertyCandidates: SyntaxVisitor {
+    private(set) var names: Set<String> = []
+
+    init(_ body: CodeBlockSyntax) {
+        super.init(viewMode: .sourceAccurate)
+        walk(body)
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    override func visit(_ node: OptionalChainingExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.parent?.as(FunctionCallExprSyntax.self)?.calledExpression.id == node.id {
+            if let bare = node.expression.as(DeclReferenceExprSyntax.self) {
+                names.insert(bare.baseName.text)
+            } else if let member = node.expression.as(MemberAccessExprSyntax.self), Self.isSelf(member.base) {
+                names.insert(member.declName.baseName.text)
+            }
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+        if Self.isSelf(node.base), node.parent?.as(FunctionCallExprSyntax.self)?.calledExpression.id != node.id {
+            names.insert(node.declName.baseName.text)
+        }
+        return .visitChildren
+    }
+
+    private static func isSelf(_ base: ExprSyntax?) -> Bool {
+        guard let text = base?.trimmedDescription else { return false }
+        return text == "self" || text == "self?"
     }
 }

@@ -257,9 +257,11 @@ public struct MigrationIndex: Sendable {
     public private(set) var reading = FunctionReading.all
     /// Base names that some function hands its handler to, for `reading == .handOffTargets`.
     private var handOffTargets: Set<String> = []
-    /// Stored closure properties by `Type.property` (qualified and simple type name), to follow
-    /// a handler stored in one.
-    private var storedHandlers: [String: FileSummary.StoredHandlerRecord] = [:]
+    /// Stored closure properties as `Type.property` (qualified and simple type name), to follow a
+    /// handler stored in one.
+    private var closureProperties: Set<String> = []
+    /// `Type.property` to the methods of the type calling it (any declaration or extension).
+    private var propertyCalls: [String: [FileSummary.PropertyCall]] = [:]
     /// Property name to the types declaring a stored closure property of that name.
     private var storedHandlerOwners: [String: Set<String>] = [:]
 
@@ -564,10 +566,16 @@ extension MigrationIndex {
                     sendableTypes.insert(type.name)
                     sendableTypes.insert(Self.lastComponent(type.name))
                 }
-                for record in type.storedHandlers {
-                    storedHandlers["\(type.name).\(record.property)"] = record
-                    storedHandlers["\(Self.lastComponent(type.name)).\(record.property)"] = record
-                    storedHandlerOwners[record.property, default: []].insert(type.name)
+                for property in type.closureProperties {
+                    closureProperties.insert("\(type.name).\(property)")
+                    closureProperties.insert("\(Self.lastComponent(type.name)).\(property)")
+                    storedHandlerOwners[property, default: []].insert(type.name)
+                }
+                for call in type.propertyCalls {
+                    propertyCalls["\(type.name).\(call.property)", default: []].append(call)
+                    if Self.lastComponent(type.name) != type.name {
+                        propertyCalls["\(Self.lastComponent(type.name)).\(call.property)", default: []].append(call)
+                    }
                 }
                 if !type.inherited.isEmpty {
                     inheritance[type.name, default: []].formUnion(type.inherited)
@@ -737,16 +745,20 @@ extension MigrationIndex {
         } else {
             nil
         }
-        guard let type, let record = storedHandlers["\(type).\(property)"] ?? storedHandlers["\(Self.lastComponent(type)).\(property)"] else {
+        guard let type else { return .unknown(type: nil, problem: nil) }
+        let name = Self.lastComponent(type)
+        guard closureProperties.contains("\(type).\(property)") || closureProperties.contains("\(name).\(property)") else {
             return .unknown(type: nil, problem: nil)
         }
-        let name = Self.lastComponent(type)
-        guard let caller = record.callers.first else {
+        // By the simple name, which also holds the calls of `extension Inner` for `Outer.Inner`
+        // (two types of one simple name only add callers, which refuses).
+        let callers = propertyCalls["\(name).\(property)"] ?? []
+        guard let caller = callers.first else {
             return .unknown(type: type, problem: "no method of `\(name)` calls `\(property)`")
         }
-        guard record.callers.count == 1 else {
-            let methods = record.callers.map { "`\($0.method)`" }.joined(separator: ", ")
-            return .unknown(type: type, problem: "`\(property)` is called in \(record.callers.count) methods of `\(name)` (\(methods)), "
+        guard callers.count == 1 else {
+            let methods = callers.map { "`\($0.method)`" }.joined(separator: ", ")
+            return .unknown(type: type, problem: "`\(property)` is called in \(callers.count) methods of `\(name)` (\(methods)), "
                             + "which may each run")
         }
         switch caller.calls {
@@ -813,15 +825,19 @@ public struct FileSummary: Sendable {
         var notImplicitlySendable: String? = nil
         /// Generic parameters, or a protocol's associated types, not constrained to `Sendable`.
         var nonSendableTypeParameters: [String] = []
-        /// Its stored closure properties and the methods calling them, for a handler stored in one.
-        var storedHandlers: [StoredHandlerRecord] = []
+        /// The stored closure properties it declares (`var completion: ((Result<Data, Error>) -> Void)?`),
+        /// where a handler can be stored and followed.
+        var closureProperties: [String] = []
+        /// How its methods call properties of the type (see ``PropertyCall``): joined over every
+        /// declaration, extension and piece of the type.
+        var propertyCalls: [PropertyCall] = []
     }
 
-    /// A stored closure property (`var completion: ((Result<Data, Error>) -> Void)?`) and how the
-    /// methods of its type declaration call it (methods that do not are left out).
-    struct StoredHandlerRecord: Sendable {
+    /// A method of a type that calls one of the type's properties, and how often on its paths.
+    struct PropertyCall: Sendable {
         var property: String
-        var callers: [(method: String, calls: MigrationIndex.HandlerCalls)]
+        var method: String
+        var calls: MigrationIndex.HandlerCalls
     }
 
     /// A function declaration: its declaration text without body (to be read once the whole
