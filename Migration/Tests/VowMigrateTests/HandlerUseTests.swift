@@ -434,7 +434,10 @@ final class HandlerUseTests: XCTestCase {
             }
         }
         """
-        XCTAssertTrue(finding("wait", in: source, .promise, trust: true).added)
+        let promise = finding("wait", in: source, .promise, trust: true)
+        XCTAssertTrue(promise.added)
+        XCTAssertEqual(promise.message, "added `wait() -> Promise<Void>`; trusting the handler stored in `handlers` (--trust-stored-handlers): "
+                       + "the promise keeps its first answer, and stays pending if none comes")
         let async = finding("wait", in: source, .async, trust: true)
         XCTAssertFalse(async.added)
         XCTAssertEqual(async.message, "it stores its handler in `handlers`; --trust-stored-handlers adds only the promise alternative: "

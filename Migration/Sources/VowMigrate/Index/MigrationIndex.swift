@@ -133,6 +133,12 @@ public struct MigrationIndex: Sendable {
             "\(stores); \(problem ?? "cannot tell how often it is called") (--trust-stored-handlers adds a promise alternative anyway)"
         }
 
+        /// What a promise alternative added with `--trust-stored-handlers` risks.
+        public var trustedNote: String {
+            "trusting the handler stored in `\(target)` (--trust-stored-handlers): the promise keeps its first answer, "
+                + "and stays pending if none comes"
+        }
+
         /// Why no async alternative is added even with `--trust-stored-handlers`.
         public var asyncReason: String {
             "\(stores); --trust-stored-handlers adds only the promise alternative: a continuation resumed twice traps, "

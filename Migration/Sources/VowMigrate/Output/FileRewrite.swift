@@ -100,7 +100,8 @@ struct FileRewrite {
                            + "added for the requirement serves it too (a second one in this extension would be an invalid redeclaration)")
                     continue
                 }
-                if let reason = handlerCallsReason(function, site.decl, scope: site.scope) {
+                var trusted: MigrationIndex.StoredHandler?
+                if let reason = handlerCallsReason(function, site.decl, scope: site.scope, trusted: &trusted) {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
@@ -136,7 +137,7 @@ struct FileRewrite {
                 }
                 if target == .async { markRenamed(site.decl, to: emitter.alternativeSwiftName) }
                 needsVow = needsVow || emitter.needsVow
-                report(.added, function.swiftName, site.decl, "added `\(emitter.summary)`")
+                report(.added, function.swiftName, site.decl, "added `\(emitter.summary)`" + (trusted.map { "; \($0.trustedNote)" } ?? ""))
             }
         }
 
@@ -167,7 +168,9 @@ struct FileRewrite {
     /// Why the body's use of its handler rules out an alternative: a handler called twice would
     /// trap a continuation ("resumed more than once") and be lost to a promise; one never called
     /// would leave an awaiting caller waiting forever.
-    private func handlerCallsReason(_ function: CompletionFunction, _ decl: FunctionDeclSyntax, scope: String) -> String? {
+    /// `trusted`: the stored handler `--trust-stored-handlers` let through, for the finding to say so.
+    private func handlerCallsReason(_ function: CompletionFunction, _ decl: FunctionDeclSyntax, scope: String,
+                                    trusted: inout MigrationIndex.StoredHandler?) -> String? {
         guard let body = decl.body else { return nil }
         var names: Set<String> = [function.parameters[function.handlerIndex].name]
         if let failure = function.failureIndex { names.insert(function.parameters[failure].name) }
@@ -181,7 +184,9 @@ struct FileRewrite {
             // --trust-stored-handlers: a promise seals once (later answers go to
             // `conf.diagnosticHandler`); a continuation resumed twice would trap.
             if !options.trustStoredHandlers { return stored.reason }
-            return target == .async ? stored.asyncReason : nil
+            if target == .async { return stored.asyncReason }
+            trusted = stored
+            return nil
         case .mayRepeat(let place):
             let consequence = "an async alternative would trap and a promise would drop the later answers"
             if let handOff = use.handOffs.first(where: { $0.location == place }),
