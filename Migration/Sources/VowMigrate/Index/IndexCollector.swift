@@ -208,7 +208,10 @@ final class IndexCollector: SyntaxVisitor {
             }
             let hidden = Set((parameters ?? []).map { ($0.secondName ?? $0.firstName).text })
             let candidates = PropertyCandidates(body)
-            for property in Set(properties).union(candidates.names).sorted() {
+            // A declared property the body never names (a parameter of its name hides a bare one)
+            // is not read again for it.
+            let named = hidden.isEmpty ? candidates.bare.union(candidates.throughSelf) : candidates.bare.subtracting(hidden).union(candidates.throughSelf)
+            for property in Set(properties).intersection(named).union(candidates.names).sorted() {
                 var analyzer = HandlerUseAnalyzer(names: [property], fileName: fileName, converter: converter,
                                                   reading: .property(bareNameToo: !hidden.contains(property)))
                 let use = analyzer.analyze(body: body)
@@ -252,10 +255,14 @@ final class IndexCollector: SyntaxVisitor {
 }
 
 /// Names a body uses the way a stored closure property is used: called through optional chaining
-/// (`completion?(result)`, `self.completion?(result)`) or read through `self`
-/// (`let finish = self.completion`), outside local functions.
+/// (`completion?(result)`, `self.completion?(result)`) or read whole through `self`
+/// (`let finish = self.completion`, `hand(self.completion)`; not `self.count + 1` nor
+/// `self.items.first`), outside local functions; and every name the body mentions.
 private final class PropertyCandidates: SyntaxVisitor {
     private(set) var names: Set<String> = []
+    /// Every name used bare, and every member of `self` used.
+    private(set) var bare: Set<String> = []
+    private(set) var throughSelf: Set<String> = []
 
     init(_ body: CodeBlockSyntax) {
         super.init(viewMode: .sourceAccurate)
@@ -276,10 +283,28 @@ private final class PropertyCandidates: SyntaxVisitor {
     }
 
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
-        if Self.isSelf(node.base), node.parent?.as(FunctionCallExprSyntax.self)?.calledExpression.id != node.id {
-            names.insert(node.declName.baseName.text)
+        if Self.isSelf(node.base) {
+            throughSelf.insert(node.declName.baseName.text)
+            if Self.isReadWhole(node) { names.insert(node.declName.baseName.text) }
         }
         return .visitChildren
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        // A member's name (`x.completion`, `.completion`) is not a bare use.
+        if node.parent?.as(MemberAccessExprSyntax.self)?.declName.id != node.id { bare.insert(node.baseName.text) }
+        return .skipChildren
+    }
+
+    /// A value handed on as it is: a variable's initial value, an argument, a returned value, the
+    /// right side of an assignment.
+    private static func isReadWhole(_ node: MemberAccessExprSyntax) -> Bool {
+        guard let parent = node.parent else { return false }
+        if parent.is(InitializerClauseSyntax.self) || parent.is(LabeledExprSyntax.self) || parent.is(ReturnStmtSyntax.self) { return true }
+        if let list = parent.as(ExprListSyntax.self), list.count == 3, list.last?.id == node.id {
+            return list.dropFirst().first?.is(AssignmentExprSyntax.self) == true
+        }
+        return false
     }
 
     private static func isSelf(_ base: ExprSyntax?) -> Bool {
