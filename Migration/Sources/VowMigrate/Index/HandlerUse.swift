@@ -22,34 +22,6 @@ struct HandlerUse: Sendable, Equatable {
     /// counted as one call where it is stored until the index follows it (``settle(_:as:)``).
     var stores: [Store] = []
 
-    /// The handler kept for later: assigned to a property (`operation.completion = completion`,
-    /// `self.pending = completion`), a subscript (`pendingRequests[id] = completion`) or added to a
-    /// collection (`handlers.append(completion)`).
-    struct Store: Sendable, Equatable {
-        /// Where it goes, as written (on one line): `operation.completion`, `handlers`.
-        var target: String
-        /// The stored property that can be followed: `completion` of `operation.completion` or
-        /// `self.completion`; nil for a collection or a subscript, which nothing follows.
-        var property: String?
-        /// The property is the enclosing type's own (`self.completion`, `completion`).
-        var isOwn: Bool
-        /// The type of the base when the body shows it (`let operation = FetchOperation()`).
-        var baseType: String?
-        var location: MigrationIndex.Location
-        /// What the index found the property's calls to be: nil until followed.
-        var followed: Following?
-        /// The function of the tree the handler was handed to, which stores it.
-        var through: String? = nil
-
-        enum Following: Sendable, Equatable {
-            /// The property is called exactly once on every path, in one method of its type.
-            case once
-            /// Not once: the property's type and what is wrong (`FetchOperation.main()` can call
-            /// it more than once), or no problem when the type is not known.
-            case unknown(type: String?, problem: String?)
-        }
-    }
-
     /// The handler passed by name to another function: `load(id: id, completion: completion)`.
     struct HandOff: Sendable, Equatable {
         var baseName: String
@@ -72,11 +44,6 @@ struct HandlerUse: Sendable, Equatable {
             maximum = 2
             repeatAt = repeatAt ?? handOff.location
         }
-    }
-
-    /// Records what following a stored handler found.
-    mutating func settle(_ store: Store, as following: Store.Following) {
-        if let position = stores.firstIndex(of: store) { stores[position].followed = following }
     }
 
     var verdict: MigrationIndex.HandlerCalls {
@@ -108,7 +75,7 @@ struct HandlerUseAnalyzer {
     private(set) var referenced = false
     let reading: Reading
     /// Local names whose type the body shows (`let operation = FetchOperation()`).
-    private var localTypes: [String: String] = [:]
+    var localTypes: [String: String] = [:]
 
     /// What the names stand for.
     enum Reading {
@@ -192,7 +159,7 @@ struct HandlerUseAnalyzer {
         }
     }
 
-    private func location(of node: some SyntaxProtocol) -> MigrationIndex.Location {
+    func location(of node: some SyntaxProtocol) -> MigrationIndex.Location {
         location(at: place(of: node))
     }
 
@@ -397,22 +364,6 @@ struct HandlerUseAnalyzer {
         return node.children(viewMode: .sourceAccurate).contains { canThrow($0) }
     }
 
-    /// `let operation = FetchOperation(...)`: the type of a name a handler may be stored in.
-    private mutating func noteLocalTypes(_ variable: VariableDeclSyntax) {
-        guard case .parameter = reading else { return }
-        for binding in variable.bindings {
-            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                  let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) else { continue }
-            var callee = call.calledExpression
-            if let member = callee.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "init", let base = member.base {
-                callee = base
-            }
-            if let type = callee.as(DeclReferenceExprSyntax.self)?.baseName.text, type.first?.isUppercase == true {
-                localTypes[name] = type
-            }
-        }
-    }
-
     private mutating func loop(_ head: Calls, _ body: [CodeBlockItemSyntax], inClosure: Bool) -> Paths {
         let paths = block(body, inClosure: inClosure)
         // The body runs any number of times; a path that leaves it stops the repetition.
@@ -521,67 +472,6 @@ struct HandlerUseAnalyzer {
         let thenCalls = calls(in: ternary.thenExpression, inClosure: inClosure)
         let elseCalls = ternaryCalls(elements[(position + 1)...], inClosure: inClosure)
         return condition.then(thenCalls.or(elseCalls))
-    }
-
-    /// Whether a reference to one of the names is the handler (or, reading a property, the
-    /// property): not `other.completion`, which is another object's property.
-    private func isHandler(_ reference: DeclReferenceExprSyntax) -> Bool {
-        let member = reference.parent?.as(MemberAccessExprSyntax.self).flatMap { $0.declName.id == reference.id ? $0 : nil }
-        switch reading {
-        case .parameter:
-            return member == nil
-        case .property(let bareNameToo):
-            guard let member else { return bareNameToo }
-            guard let base = member.base else { return false }
-            return base.trimmedDescription == "self" || base.trimmedDescription == "self?"
-        }
-    }
-
-    /// The expression and its neighbours when it is an operand of an unfolded sequence.
-    private static func sequenceNeighbours(of expression: ExprSyntax) -> (elements: ExprListSyntax, position: Int)? {
-        guard let list = expression.parent?.as(ExprListSyntax.self), list.parent?.is(SequenceExprSyntax.self) == true,
-              let index = list.firstIndex(where: { $0.id == expression.id }) else { return nil }
-        return (list, list.distance(from: list.startIndex, to: index))
-    }
-
-    /// `target = handler`: the target when the expression is the right side of an assignment.
-    private static func assignmentTarget(of expression: ExprSyntax) -> ExprSyntax? {
-        guard let (elements, position) = sequenceNeighbours(of: expression), position == 2, elements.count == 3 else { return nil }
-        let operands = Array(elements)
-        return operands[1].is(AssignmentExprSyntax.self) ? operands[0] : nil
-    }
-
-    /// Whether the expression is what an assignment assigns to (`completion = nil`).
-    private static func isAssigned(_ expression: ExprSyntax) -> Bool {
-        guard let (elements, position) = sequenceNeighbours(of: expression), position == 0, elements.count >= 3 else { return false }
-        return Array(elements)[1].is(AssignmentExprSyntax.self)
-    }
-
-    /// Where the handler is kept, when the reference stores it: `x.completion = completion`,
-    /// `self.pending = completion`, `pendingRequests[id] = completion`, `handlers.append(completion)`.
-    private func store(of reference: DeclReferenceExprSyntax) -> HandlerUse.Store? {
-        let expression = ExprSyntax(reference)
-        if let target = Self.assignmentTarget(of: expression) {
-            // On one line, so the finding stays one line.
-            let text = target.trimmedDescription.split(whereSeparator: \.isNewline).map { $0.drop(while: \.isWhitespace) }.joined()
-            if let member = target.as(MemberAccessExprSyntax.self), let base = member.base {
-                let baseText = base.trimmedDescription
-                let isOwn = baseText == "self" || baseText == "self?"
-                return .init(target: text, property: member.declName.baseName.text, isOwn: isOwn,
-                             baseType: isOwn ? nil : localTypes[baseText], location: location(of: reference))
-            }
-            if let bare = target.as(DeclReferenceExprSyntax.self) {
-                return .init(target: text, property: bare.baseName.text, isOwn: true, baseType: nil, location: location(of: reference))
-            }
-            return .init(target: text, property: nil, isOwn: false, baseType: nil, location: location(of: reference))
-        }
-        if let argument = reference.parent?.as(LabeledExprSyntax.self), argument.expression.id == reference.id,
-           let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
-           let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
-           ["append", "insert"].contains(member.declName.baseName.text) {
-            return .init(target: base.trimmedDescription, property: nil, isOwn: false, baseType: nil, location: location(of: reference))
-        }
-        return nil
     }
 
     /// The calls an expression (or any other node) makes, its closures included, in order.
