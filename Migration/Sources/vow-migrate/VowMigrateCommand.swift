@@ -126,7 +126,7 @@ struct VowMigrateCommand: ParsableCommand {
     var stage: MigrationStage = .declarations
 
     @Flag(name: .customLong("trust-stored-handlers"),
-          help: "Add promise alternatives to functions that store their handler (`operation.completion = completion`) where it cannot be told how often it is called: the promise keeps the first answer and reports later ones to conf.diagnosticHandler; an answer never given leaves it pending.")
+          help: "Add promise alternatives to functions that store their handler (`operation.completion = completion`) where it cannot be told how often it is called: the promise keeps the first answer and reports later ones to conf.diagnosticHandler; an answer never given leaves it pending. The async form still refuses them (a continuation resumed twice traps).")
     var trustStoredHandlers = false
 
     @Flag(help: "Print a unified diff of what would change, touching nothing (the default).")
