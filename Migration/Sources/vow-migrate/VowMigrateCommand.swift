@@ -126,6 +126,10 @@ struct VowMigrateCommand: ParsableCommand {
         valueName: "declarations|call-sites|all"))
     var stage: MigrationStage = .declarations
 
+    @Flag(name: .customLong("trust-stored-handlers"),
+          help: "Add promise alternatives to functions that store their handler (`operation.completion = completion`) where it cannot be told how often it is called: the promise keeps the first answer and reports later ones to conf.diagnosticHandler; an answer never given leaves it pending. The async form still refuses them (a continuation resumed twice traps).")
+    var trustStoredHandlers = false
+
     @Flag(help: "Print a unified diff of what would change, touching nothing (the default).")
     var diff = false
 
@@ -199,7 +203,8 @@ struct VowMigrateCommand: ParsableCommand {
         }
 
         let fallbackMode = swiftVersion ?? .v6
-        let options = MigrationOptions(target: to, replace: replace, fromPromiseKit: fromPromiseKit, stage: stage, languageMode: fallbackMode)
+        let options = MigrationOptions(target: to, replace: replace, fromPromiseKit: fromPromiseKit, stage: stage, languageMode: fallbackMode,
+                                       trustStoredHandlers: trustStoredHandlers)
         var migrationRun = MigrationRun(options: options, mode: mode, includeDiffs: mode == .diff,
                                         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let contextPaths = contextDiscovery.paths.filter { !Set(discovery.paths).contains($0) }

@@ -60,6 +60,8 @@ struct IndexCalleeCatalog: CalleeCatalog {
     let gainedHere: Set<String>
     /// `--replace`: functions are converted themselves, never given an alternative.
     var replacing = false
+    /// `--trust-stored-handlers`: functions storing their handler get a promise alternative.
+    var trustsStoredHandlers = false
 
     /// `send(_:body:completion:)@12`, the line being the `func` keyword's.
     static func gainedKey(swiftName: String, line: Int) -> String { "\(swiftName)@\(line)" }
@@ -67,7 +69,7 @@ struct IndexCalleeCatalog: CalleeCatalog {
     func callees(named baseName: String) -> [CalleeSummary] {
         index.completionFunctions(baseName: baseName).map { function in
             func has(_ target: MigrationTarget) -> Bool {
-                switch function.alternative(for: target) {
+                switch function.alternative(for: target, trustingStoredHandlers: trustsStoredHandlers) {
                 case .existing: return true
                 case .none: return false
                 case .generated:
@@ -80,7 +82,7 @@ struct IndexCalleeCatalog: CalleeCatalog {
             }
             var reasons: [MigrationTarget: String] = [:]
             for target in MigrationTarget.allCases {
-                switch function.alternative(for: target) {
+                switch function.alternative(for: target, trustingStoredHandlers: trustsStoredHandlers) {
                 case .none(let why):
                     reasons[target] = why
                 case .generated where replacing && !has(target):

@@ -11,7 +11,8 @@ extension FileRewrite {
         // With --replace, a function of another file gets no alternative: it is converted itself or
         // left alone, which only that file's run decides; its callers here are not converted.
         let catalog = IndexCalleeCatalog(index: index, fileName: fileName, addingAlternatives: options.stage == .all && !options.replace,
-                                         gainedHere: gained, replacing: options.replace)
+                                         gainedHere: gained, replacing: options.replace,
+                                         trustsStoredHandlers: options.trustStoredHandlers)
         var excluded = edits.filter { $0.removing > 0 }.map { $0.offset..<($0.offset + $0.removing) }
         var functions: PromiseFunctionToAsync?
         if options.replace && target == .async {

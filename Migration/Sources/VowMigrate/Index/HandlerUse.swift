@@ -18,6 +18,9 @@ struct HandlerUse: Sendable, Equatable {
     var handOffs: [HandOff]
     /// Whether the body mentions the handler at all.
     var referenced: Bool
+    /// Where the body keeps the handler for later (`operation.completion = completion`), each
+    /// counted as one call where it is stored until the index follows it (``settle(_:as:)``).
+    var stores: [Store] = []
 
     /// The handler passed by name to another function: `load(id: id, completion: completion)`.
     struct HandOff: Sendable, Equatable {
@@ -47,6 +50,15 @@ struct HandlerUse: Sendable, Equatable {
         if !referenced { return .never }
         if maximum >= 2, let repeatAt { return .mayRepeat(repeatAt) }
         if let missingAt { return .mayNotCall(missingAt) }
+        for store in stores where store.followed != .once {
+            var type: String?
+            var problem: String?
+            if case .unknown(let known, let found)? = store.followed {
+                type = known
+                problem = found
+            }
+            return .stored(.init(target: store.target, type: type, problem: problem, location: store.location, through: store.through))
+        }
         return .once
     }
 }
@@ -59,12 +71,28 @@ struct HandlerUseAnalyzer {
     let fileName: String
     let converter: SourceLocationConverter
     private(set) var handOffs: [HandlerUse.HandOff] = []
+    private(set) var stores: [HandlerUse.Store] = []
     private(set) var referenced = false
+    let reading: Reading
+    /// Local names whose type the body shows (`let operation = FetchOperation()`).
+    var localTypes: [String: String] = [:]
 
-    init(names: Set<String>, fileName: String, converter: SourceLocationConverter) {
+    /// What the names stand for.
+    enum Reading {
+        /// A parameter of the function: `x.completion` is some other property, and storing the
+        /// handler (`x.completion = completion`) is recorded as a ``HandlerUse/Store``.
+        case parameter
+        /// A stored property of the enclosing type, called in one of its methods: `self.completion`
+        /// is it, and so is `completion` unless a parameter of the method hides it; assigning it
+        /// (`completion = nil`) is no call.
+        case property(bareNameToo: Bool)
+    }
+
+    init(names: Set<String>, fileName: String, converter: SourceLocationConverter, reading: Reading = .parameter) {
         self.names = names
         self.fileName = fileName
         self.converter = converter
+        self.reading = reading
     }
 
     /// A range of call counts over a set of paths, with witnesses: UTF-8 offsets in the file,
@@ -131,7 +159,7 @@ struct HandlerUseAnalyzer {
         }
     }
 
-    private func location(of node: some SyntaxProtocol) -> MigrationIndex.Location {
+    func location(of node: some SyntaxProtocol) -> MigrationIndex.Location {
         location(at: place(of: node))
     }
 
@@ -154,7 +182,7 @@ struct HandlerUseAnalyzer {
         }
         let total = paths.all
         return HandlerUse(minimum: total.minimum, maximum: total.maximum, repeatAt: total.repeatAt.map(location(at:)),
-                          missingAt: total.missingAt.map(location(at:)), handOffs: handOffs, referenced: referenced)
+                          missingAt: total.missingAt.map(location(at:)), handOffs: handOffs, referenced: referenced, stores: stores)
     }
 
     // MARK: - Statements
@@ -188,6 +216,8 @@ struct HandlerUseAnalyzer {
             return self.expression(expression, inClosure: inClosure)
         case .decl(let declaration):
             if declaration.is(FunctionDeclSyntax.self) { return Paths(falling: .zero) }
+            if let conditional = declaration.as(IfConfigDeclSyntax.self) { return clauses(of: conditional, inClosure: inClosure) }
+            if let variable = declaration.as(VariableDeclSyntax.self) { noteLocalTypes(variable) }
             return Paths(falling: calls(in: declaration, inClosure: inClosure))
         }
     }
@@ -233,13 +263,105 @@ struct HandlerUseAnalyzer {
             return loop(condition, Array(repeatStatement.body.statements), inClosure: inClosure)
         }
         if let doStatement = node.as(DoStmtSyntax.self) {
-            var paths = block(Array(doStatement.body.statements), inClosure: inClosure)
+            let items = Array(doStatement.body.statements)
+            var paths = block(items, inClosure: inClosure)
+            guard !doStatement.catchClauses.isEmpty else { return paths }
+            // A catch clause runs after whatever the body did before it threw, not instead of it.
+            let beforeThrowing = callsBeforeThrowing(items, inClosure: inClosure)
             for clause in doStatement.catchClauses {
-                paths = paths.or(block(Array(clause.body.statements), inClosure: inClosure))
+                let caught = block(Array(clause.body.statements), inClosure: inClosure)
+                paths = paths.or(Paths(falling: caught.falling.map { beforeThrowing.then($0) },
+                                       exiting: caught.exiting.map { beforeThrowing.then($0) }))
             }
             return paths
         }
+        if let labeled = node.as(LabeledStmtSyntax.self) {
+            return statement(labeled.statement, inClosure: inClosure)
+        }
         return Paths(falling: calls(in: node, inClosure: inClosure))
+    }
+
+    /// `#if` / `#elseif` / `#else`: one clause is compiled, so the clauses are alternatives; without
+    /// `#else`, none of them may be (an empty clause).
+    private mutating func clauses(of conditional: IfConfigDeclSyntax, inClosure: Bool) -> Paths {
+        var paths: Paths?
+        var hasElse = false
+        for clause in conditional.clauses {
+            if clause.poundKeyword.tokenKind == .poundElse { hasElse = true }
+            let clausePaths: Paths
+            switch clause.elements {
+            case .statements(let items)?:
+                clausePaths = block(Array(items), inClosure: inClosure)
+            case let elements?:
+                clausePaths = Paths(falling: calls(in: elements, inClosure: inClosure))
+            case nil:
+                clausePaths = Paths(falling: .zero)
+            }
+            paths = paths.map { $0.or(clausePaths) } ?? clausePaths
+        }
+        let empty = Paths(falling: .zero)
+        guard let paths else { return empty }
+        return hasElse ? paths : paths.or(empty)
+    }
+
+    /// The calls a `do` body can make before it throws to its `catch`: the calls of the statements
+    /// before each statement that can throw (`try`, not `try?` or `try!`, or `throw`), plus any of
+    /// that statement's own calls when it is compound (an `if`, a loop: a call in it can come
+    /// before the throw). The calls of a plain statement (`completion(.success(try decode()))`,
+    /// `let value = try decode()`) come after its `try` is evaluated, so not before the throw.
+    /// Nothing when no statement can throw.
+    private mutating func callsBeforeThrowing(_ items: [CodeBlockItemSyntax], inClosure: Bool) -> Calls {
+        // The statements are read a second time: what that records again is dropped.
+        let (handOffCount, storeCount) = (handOffs.count, stores.count)
+        defer {
+            handOffs.removeSubrange(handOffCount...)
+            stores.removeSubrange(storeCount...)
+        }
+        var reaching: Calls? = .zero
+        var result: Calls?
+        for item in items {
+            guard let before = reaching else { break }
+            let paths = statement(item.item, inClosure: inClosure)
+            if Self.canThrow(Syntax(item.item)) {
+                var here = before
+                if Self.isCompound(item.item) {
+                    var inner = paths.all
+                    inner.minimum = 0
+                    inner.missingAt = nil
+                    here = before.then(inner)
+                }
+                result = result.map { $0.or(here) } ?? here
+            }
+            reaching = paths.falling.map { before.then($0) }
+        }
+        var calls = result ?? .zero
+        calls.missingAt = nil
+        return calls
+    }
+
+    /// A statement whose own calls can come before a throw in it: not an expression, declaration,
+    /// `return` or `throw` (an `if` or `switch` expression is one).
+    private static func isCompound(_ item: CodeBlockItemSyntax.Item) -> Bool {
+        switch item {
+        case .decl(let declaration):
+            return declaration.is(IfConfigDeclSyntax.self)
+        case .expr(let expression):
+            return expression.is(IfExprSyntax.self) || expression.is(SwitchExprSyntax.self)
+        case .stmt(let statement):
+            if let expression = statement.as(ExpressionStmtSyntax.self)?.expression {
+                return expression.is(IfExprSyntax.self) || expression.is(SwitchExprSyntax.self)
+            }
+            return !statement.is(ReturnStmtSyntax.self) && !statement.is(ThrowStmtSyntax.self)
+        }
+    }
+
+    /// Whether a `try` (not `try?`/`try!`) or `throw` in the node, outside closures and local
+    /// functions, can throw.
+    private static func canThrow(_ node: Syntax) -> Bool {
+        if let attempt = node.as(TryExprSyntax.self), attempt.questionOrExclamationMark == nil { return true }
+        if node.is(ThrowStmtSyntax.self) { return true }
+        if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) || node.is(TokenSyntax.self) { return false }
+        return node.children(viewMode: .sourceAccurate).contains { canThrow($0) }
     }
 
     private mutating func loop(_ head: Calls, _ body: [CodeBlockItemSyntax], inClosure: Bool) -> Paths {
@@ -298,13 +420,7 @@ struct HandlerUseAnalyzer {
         if let switchExpression = node.as(SwitchExprSyntax.self) {
             let subject = calls(in: switchExpression.subject, inClosure: inClosure)
             var paths: Paths?
-            for element in switchExpression.cases {
-                let casePaths: Paths
-                if let switchCase = element.as(SwitchCaseSyntax.self) {
-                    casePaths = block(Array(switchCase.statements), inClosure: inClosure)
-                } else {
-                    casePaths = Paths(falling: calls(in: element, inClosure: inClosure))
-                }
+            for casePaths in cases(switchExpression.cases, inClosure: inClosure) {
                 paths = paths.map { $0.or(casePaths) } ?? casePaths
             }
             let result = paths ?? Paths(falling: .zero)
@@ -319,14 +435,71 @@ struct HandlerUseAnalyzer {
         return Paths(falling: calls(in: node, inClosure: inClosure))
     }
 
+    /// The paths of each case of a switch, those inside `#if` clauses too (every case is an
+    /// alternative, whichever clause is compiled).
+    private mutating func cases(_ list: SwitchCaseListSyntax, inClosure: Bool) -> [Paths] {
+        var result: [Paths] = []
+        for element in list {
+            switch element {
+            case .switchCase(let switchCase):
+                result.append(block(Array(switchCase.statements), inClosure: inClosure))
+            case .ifConfigDecl(let conditional):
+                for clause in conditional.clauses {
+                    if case .switchCases(let nested)? = clause.elements {
+                        result += cases(nested, inClosure: inClosure)
+                    } else if let elements = clause.elements {
+                        result.append(Paths(falling: calls(in: elements, inClosure: inClosure)))
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// The calls of a sequence of operands and operators with a ternary (`ok ? success(v) :
+    /// failure(e)`, unfolded as the parser leaves it): what comes before the first `?` (its
+    /// condition, and an assignment's target), then either its `then` branch or the rest, which is
+    /// the `else` branch (only an assignment binds more loosely than `?:`).
+    private mutating func ternaryCalls(_ elements: ArraySlice<ExprSyntax>, inClosure: Bool) -> Calls {
+        guard let position = elements.firstIndex(where: { $0.is(UnresolvedTernaryExprSyntax.self) }),
+              let ternary = elements[position].as(UnresolvedTernaryExprSyntax.self) else {
+            var result = Calls.zero
+            for element in elements { result = result.then(calls(in: element, inClosure: inClosure)) }
+            return result
+        }
+        var condition = Calls.zero
+        for element in elements[..<position] { condition = condition.then(calls(in: element, inClosure: inClosure)) }
+        let thenCalls = calls(in: ternary.thenExpression, inClosure: inClosure)
+        let elseCalls = ternaryCalls(elements[(position + 1)...], inClosure: inClosure)
+        return condition.then(thenCalls.or(elseCalls))
+    }
+
     /// The calls an expression (or any other node) makes, its closures included, in order.
     private mutating func calls(in node: some SyntaxProtocol, inClosure: Bool) -> Calls {
         // A token has no calls in it (most of the nodes walked are tokens).
         if node.is(TokenSyntax.self) { return .zero }
         var result = Calls.zero
-        if let reference = node.as(DeclReferenceExprSyntax.self), names.contains(reference.baseName.text), reference.argumentNames == nil {
+        if let reference = node.as(DeclReferenceExprSyntax.self), names.contains(reference.baseName.text), reference.argumentNames == nil,
+           isHandler(reference) {
+            if case .property = reading {
+                // `completion = nil`, `self.completion = completion`: set, not called.
+                let whole = reference.parent?.as(MemberAccessExprSyntax.self).map(ExprSyntax.init) ?? ExprSyntax(reference)
+                if Self.isAssigned(whole) { return .zero }
+            } else if let store = store(of: reference) {
+                // Kept for later: counted as the one call it stands for until the index follows it.
+                stores.append(store)
+                referenced = true
+                return .one(at: place(of: reference))
+            }
             referenced = true
             return .one(at: place(of: reference)).then(handOffIfArgument(reference))
+        }
+        if let sequence = node.as(SequenceExprSyntax.self), sequence.elements.contains(where: { $0.is(UnresolvedTernaryExprSyntax.self) }) {
+            return ternaryCalls(Array(sequence.elements)[...], inClosure: inClosure)
+        }
+        // `let x = if ... else ...`, `return switch ...`: arms are alternatives here too.
+        if node.is(IfExprSyntax.self) || node.is(SwitchExprSyntax.self), let expression = node.as(ExprSyntax.self) {
+            return self.expression(expression, inClosure: inClosure).all
         }
         if let closure = node.as(ClosureExprSyntax.self) {
             var calls = block(Array(closure.statements), inClosure: true).all

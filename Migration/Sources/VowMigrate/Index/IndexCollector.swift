@@ -82,6 +82,7 @@ final class IndexCollector: SyntaxVisitor {
         }
         enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: isolated, notImplicitlySendable: isolated ? nil : "a class",
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
+        recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
     }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
@@ -89,6 +90,7 @@ final class IndexCollector: SyntaxVisitor {
         enter(node.name.text, inheritance: node.inheritanceClause,
               notImplicitlySendable: Self.publicWithoutInference(node.modifiers, node.attributes) ? "a public struct" : nil,
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
+        recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
     }
     override func visitPost(_ node: StructDeclSyntax) { leave() }
@@ -109,6 +111,7 @@ final class IndexCollector: SyntaxVisitor {
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
         enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: true,
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
+        recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
     }
     override func visitPost(_ node: ActorDeclSyntax) { leave() }
@@ -122,6 +125,7 @@ final class IndexCollector: SyntaxVisitor {
         if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
         enter(name, inheritance: node.inheritanceClause, isExtension: true,
               isPublicExtension: node.modifiers.contains { $0.name.text == "public" || $0.name.text == "open" })
+        recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
     }
     override func visitPost(_ node: ExtensionDeclSyntax) { leave() }
@@ -169,6 +173,73 @@ final class IndexCollector: SyntaxVisitor {
         ))
         // Local functions inside bodies are implementation details.
         return .skipChildren
+    }
+
+    // MARK: - Stored handlers
+
+    /// Records the type's stored closure properties (`var completion: ((Result<Data, Error>) -> Void)?`)
+    /// on its record, and how the methods, initializers and deinitializer of this declaration (or
+    /// extension) call properties: each of those properties, and each property a body calls through
+    /// optional chaining (`completion?(result)`) or reads through `self` (`let finish = self.completion`),
+    /// which finds the callers of a property declared in another piece or in the type itself when
+    /// this is an extension. A handler stored in one is followed to those calls.
+    private func recordPropertyCalls(in members: MemberBlockSyntax) {
+        var properties: [String] = []
+        for member in members.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.var),
+                  !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) })
+            else { continue }
+            for binding in variable.bindings where binding.accessorBlock == nil {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                      let type = binding.typeAnnotation?.type.trimmedDescription, Self.isClosureLike(type) else { continue }
+                properties.append(name)
+            }
+        }
+        var calls: [FileSummary.PropertyCall] = []
+        for member in members.members {
+            let method: String
+            let parameters: FunctionParameterListSyntax?
+            let body: CodeBlockSyntax
+            if let function = member.decl.as(FunctionDeclSyntax.self), let functionBody = function.body {
+                parameters = function.signature.parameterClause.parameters
+                method = CompletionFunction.swiftName(function.name.text, labels: Self.labels(of: parameters))
+                body = functionBody
+            } else if let initializer = member.decl.as(InitializerDeclSyntax.self), let initializerBody = initializer.body {
+                parameters = initializer.signature.parameterClause.parameters
+                method = CompletionFunction.swiftName("init", labels: Self.labels(of: parameters))
+                body = initializerBody
+            } else if let deinitializer = member.decl.as(DeinitializerDeclSyntax.self), let deinitializerBody = deinitializer.body {
+                parameters = nil
+                method = "deinit"
+                body = deinitializerBody
+            } else {
+                continue
+            }
+            let hidden = Set((parameters ?? []).map { ($0.secondName ?? $0.firstName).text })
+            let candidates = PropertyCandidates(body)
+            // A declared property the body never names (a parameter of its name hides a bare one)
+            // is not read again for it.
+            let named = hidden.isEmpty ? candidates.bare.union(candidates.throughSelf) : candidates.bare.subtracting(hidden).union(candidates.throughSelf)
+            for property in Set(properties).intersection(named).union(candidates.names).sorted() {
+                var analyzer = HandlerUseAnalyzer(names: [property], fileName: fileName, converter: converter,
+                                                  reading: .property(bareNameToo: !hidden.contains(property)))
+                let use = analyzer.analyze(body: body)
+                if use.referenced { calls.append(.init(property: property, method: method, calls: use.verdict)) }
+            }
+        }
+        types[types.count - 1].closureProperties = properties
+        types[types.count - 1].propertyCalls = calls
+    }
+
+    private static func labels(of parameters: FunctionParameterListSyntax?) -> [String?] {
+        (parameters ?? []).map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+    }
+
+    /// A closure type as a stored property spells it, or a name that may be an alias of one.
+    private static func isClosureLike(_ type: String) -> Bool {
+        if type.hasSubstring("->") { return true }
+        let name = type.hasSuffix("?") || type.hasSuffix("!") ? String(type.dropLast()) : type
+        return ["Handler", "Callback", "Completion", "Block", "Closure"].contains { name.hasSuffix($0) }
     }
 
     // Closures and variables can hold nested declarations; they are not API.

@@ -95,6 +95,55 @@ public struct MigrationIndex: Sendable {
         case never
         /// Not known: a protocol requirement or another declaration without a body.
         case unknown
+        /// Every path calls it or stores it (`operation.completion = completion`), and how often
+        /// the stored handler is called is not known to be once.
+        case stored(StoredHandler)
+    }
+
+    /// A handler the body keeps for later, and why the index cannot count its calls.
+    public struct StoredHandler: Sendable, Equatable {
+        /// Where it goes, as written: `operation.completion`, `handlers`, `pendingRequests[id]`.
+        public var target: String
+        /// The type declaring the property, when the index found it.
+        public var type: String?
+        /// What following the property found (`FetchOperation.main()` can call it more than
+        /// once), nil when it could not be followed.
+        public var problem: String?
+        /// Where it is stored (or handed to the function that stores it).
+        public var location: Location
+        /// The function of the tree the handler is handed to, which stores it.
+        public var through: String?
+
+        public init(target: String, type: String?, problem: String?, location: Location, through: String? = nil) {
+            self.target = target
+            self.type = type
+            self.problem = problem
+            self.location = location
+            self.through = through
+        }
+
+        private var stores: String {
+            let place = type.map { "`\(target)` (a property of `\($0)`)" } ?? "`\(target)`"
+            if let through { return "it hands its handler to `\(through)`, which stores it in \(place)" }
+            return "it stores its handler in \(place)"
+        }
+
+        /// Why no alternative is added.
+        public var reason: String {
+            "\(stores); \(problem ?? "cannot tell how often it is called") (--trust-stored-handlers adds a promise alternative anyway)"
+        }
+
+        /// What a promise alternative added with `--trust-stored-handlers` risks.
+        public var trustedNote: String {
+            "trusting the handler stored in `\(target)` (--trust-stored-handlers): the promise keeps its first answer, "
+                + "and stays pending if none comes"
+        }
+
+        /// Why no async alternative is added even with `--trust-stored-handlers`.
+        public var asyncReason: String {
+            "\(stores); --trust-stored-handlers adds only the promise alternative: a continuation resumed twice traps, "
+                + "and the async form has no resume-once bridge yet"
+        }
     }
 
     /// A completion-handler function: everything a caller or a converter needs to know about it.
@@ -165,7 +214,10 @@ public struct MigrationIndex: Sendable {
         public var handlerIndices: [Int] { [handlerIndex] + (failureIndex.map { [$0] } ?? []) }
 
         /// What a run with `--to target` does for this function, as `FileRewrite` decides it.
-        public func alternative(for target: MigrationTarget) -> AlternativeStatus {
+        /// `trustingStoredHandlers` (`--trust-stored-handlers`): a function that stores its handler
+        /// gets a promise alternative (a promise settles once), never an async one (see
+        /// ``StoredHandler``).
+        public func alternative(for target: MigrationTarget, trustingStoredHandlers: Bool = false) -> AlternativeStatus {
             let counterpart = target == .promise ? promiseCounterpart : asyncCounterpart
             if let counterpart { return .existing(counterpart) }
             if let skipReason { return .none(reason: skipReason) }
@@ -173,6 +225,9 @@ public struct MigrationIndex: Sendable {
             case .mayRepeat: return .none(reason: "its handler can be called more than once")
             case .mayNotCall: return .none(reason: "a path through its body ends without calling its handler")
             case .never: return .none(reason: "its body never calls its handler")
+            case .stored(let stored):
+                if !trustingStoredHandlers { return .none(reason: stored.reason) }
+                if target == .async { return .none(reason: stored.asyncReason) }
             case .once, .unknown: break
             }
             if let blocker = target == .promise ? promiseBlocker : asyncBlocker { return .none(reason: blocker) }
@@ -226,6 +281,13 @@ public struct MigrationIndex: Sendable {
     public private(set) var reading = FunctionReading.all
     /// Base names that some function hands its handler to, for `reading == .handOffTargets`.
     private var handOffTargets: Set<String> = []
+    /// Stored closure properties as `Type.property` (qualified and simple type name), to follow a
+    /// handler stored in one.
+    private var closureProperties: Set<String> = []
+    /// `Type.property` to the methods of the type calling it (any declaration or extension).
+    private var propertyCalls: [String: [FileSummary.PropertyCall]] = [:]
+    /// Property name to the types declaring a stored closure property of that name.
+    private var storedHandlerOwners: [String: Set<String>] = [:]
 
     /// Which completion-handler functions an index reads into a ``CompletionFunctionSummary``
     /// (each one is read with the whole tree's typealiases: its declaration parsed again, its
@@ -577,6 +639,17 @@ extension MigrationIndex {
                     sendableTypes.insert(type.name)
                     sendableTypes.insert(Self.lastComponent(type.name))
                 }
+                for property in type.closureProperties {
+                    closureProperties.insert("\(type.name).\(property)")
+                    closureProperties.insert("\(Self.lastComponent(type.name)).\(property)")
+                    storedHandlerOwners[property, default: []].insert(type.name)
+                }
+                for call in type.propertyCalls {
+                    propertyCalls["\(type.name).\(call.property)", default: []].append(call)
+                    if Self.lastComponent(type.name) != type.name {
+                        propertyCalls["\(Self.lastComponent(type.name)).\(call.property)", default: []].append(call)
+                    }
+                }
                 if !type.inherited.isEmpty {
                     inheritance[type.name, default: []].formUnion(type.inherited)
                     inheritance[Self.lastComponent(type.name), default: []].formUnion(type.inherited)
@@ -646,7 +719,7 @@ extension MigrationIndex {
                 guard var function = readCompletionFunction(record, file: summary.file, isContext: summary.isContext,
                                                             languageMode: summary.languageMode) else { continue }
                 if function.skipReason == nil, let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
-                    if use.handOffs.isEmpty {
+                    if use.stores.isEmpty && use.handOffs.isEmpty {
                         function.handlerCalls = use.verdict
                     } else {
                         uses[function.swiftName + "@" + function.location.description] = use
@@ -666,7 +739,7 @@ extension MigrationIndex {
             let summary = completionFunctionList[position]
             let key = summary.swiftName + "@" + summary.location.description
             if let use = uses[key] {
-                verdicts.append((position, resolveCalls(use, uses: uses, visiting: [key])))
+                verdicts.append((position, resolveCalls(use, uses: uses, visiting: [key], scope: summary.scope)))
             }
         }
         for (position, verdict) in verdicts {
@@ -771,27 +844,73 @@ extension MigrationIndex {
         }
     }
 
-    /// Turns a body's handler use into a verdict, following hand-offs to functions of the tree.
-    func resolveCalls(_ use: HandlerUse, uses: [String: HandlerUse], visiting: Set<String>) -> HandlerCalls {
+    /// How often a stored handler is called: once when its property (of the enclosing type for
+    /// `self.completion`, of a type the body shows or the one type of the tree declaring a stored
+    /// closure property of that name for `operation.completion`) is called by exactly one method
+    /// of its type, exactly once on every path of that method.
+    func follow(_ store: HandlerUse.Store, scope: String) -> HandlerUse.Store.Following {
+        guard let property = store.property else { return .unknown(type: nil, problem: nil) }
+        let type: String? = if store.isOwn {
+            scope.isEmpty ? nil : scope
+        } else if let baseType = store.baseType {
+            baseType
+        } else if let owners = storedHandlerOwners[property], owners.count == 1 {
+            owners.first
+        } else {
+            nil
+        }
+        guard let type else { return .unknown(type: nil, problem: nil) }
+        let name = Self.lastComponent(type)
+        guard closureProperties.contains("\(type).\(property)") || closureProperties.contains("\(name).\(property)") else {
+            return .unknown(type: nil, problem: nil)
+        }
+        // By the simple name, which also holds the calls of `extension Inner` for `Outer.Inner`
+        // (two types of one simple name only add callers, which refuses).
+        let callers = propertyCalls["\(name).\(property)"] ?? []
+        guard let caller = callers.first else {
+            return .unknown(type: type, problem: "no method of `\(name)` calls `\(property)`")
+        }
+        guard callers.count == 1 else {
+            let methods = callers.map { "`\($0.method)`" }.joined(separator: ", ")
+            return .unknown(type: type, problem: "`\(property)` is called in \(callers.count) methods of `\(name)` (\(methods)), "
+                            + "which may each run")
+        }
+        switch caller.calls {
+        case .mayRepeat(let place):
+            return .unknown(type: type, problem: "`\(name).\(caller.method)` can call it more than once (again at line \(place.line))")
+        case .mayNotCall(let place):
+            return .unknown(type: type, problem: "a path through `\(name).\(caller.method)` ends without calling it (line \(place.line))")
+        default:
+            return .once
+        }
+    }
+
+    /// Turns a body's handler use into a verdict, following hand-offs to functions of the tree,
+    /// and stored handlers to the calls of their property (`scope`: the function's type).
+    func resolveCalls(_ use: HandlerUse, uses: [String: HandlerUse], visiting: Set<String>, scope: String = "") -> HandlerCalls {
         var use = use
+        for store in use.stores {
+            use.settle(store, as: follow(store, scope: scope))
+        }
         for handOff in use.handOffs {
             // The callee's verdict counts as a call (or two) at the hand-off.
             var calls = 1
             if let callee = completionFunctions(baseName: handOff.baseName).first(where: { handOff.matches($0) }),
                let position = handOff.argumentPosition, position == callee.handlerIndex {
                 let key = callee.swiftName + "@" + callee.location.description
-                if !visiting.contains(key), let calleeUse = uses[key] {
-                    switch resolveCalls(calleeUse, uses: uses, visiting: visiting.union([key])) {
-                    case .mayRepeat: calls = 2
-                    case .never: calls = 0
-                    default: calls = 1
-                    }
+                let verdict = if !visiting.contains(key), let calleeUse = uses[key] {
+                    resolveCalls(calleeUse, uses: uses, visiting: visiting.union([key]), scope: callee.scope)
                 } else {
-                    switch callee.handlerCalls {
-                    case .mayRepeat: calls = 2
-                    case .never: calls = 0
-                    default: calls = 1
-                    }
+                    callee.handlerCalls
+                }
+                switch verdict {
+                case .mayRepeat: calls = 2
+                case .never: calls = 0
+                case .stored(let stored):
+                    // Stored by the callee: the same verdict, through it.
+                    use.stores.append(.init(target: stored.target, property: nil, isOwn: false, baseType: nil, location: handOff.location,
+                                            followed: .unknown(type: stored.type, problem: stored.problem), through: callee.swiftName))
+                default: calls = 1
                 }
             }
             use.settle(handOff, calls: calls)
@@ -825,6 +944,19 @@ public struct FileSummary: Sendable {
         var notImplicitlySendable: String? = nil
         /// Generic parameters, or a protocol's associated types, not constrained to `Sendable`.
         var nonSendableTypeParameters: [String] = []
+        /// The stored closure properties it declares (`var completion: ((Result<Data, Error>) -> Void)?`),
+        /// where a handler can be stored and followed.
+        var closureProperties: [String] = []
+        /// How its methods call properties of the type (see ``PropertyCall``): joined over every
+        /// declaration, extension and piece of the type.
+        var propertyCalls: [PropertyCall] = []
+    }
+
+    /// A method of a type that calls one of the type's properties, and how often on its paths.
+    struct PropertyCall: Sendable {
+        var property: String
+        var method: String
+        var calls: MigrationIndex.HandlerCalls
     }
 
     /// A function declaration: its declaration text without body (to be read once the whole

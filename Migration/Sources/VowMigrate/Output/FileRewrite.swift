@@ -130,7 +130,8 @@ struct FileRewrite {
                            + "added for the requirement serves it too (a second one in this extension would be an invalid redeclaration)")
                     continue
                 }
-                if let reason = handlerCallsReason(function, site.decl) {
+                var trusted: MigrationIndex.StoredHandler?
+                if let reason = handlerCallsReason(function, site.decl, scope: site.scope, trusted: &trusted) {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
@@ -181,7 +182,7 @@ struct FileRewrite {
                 if target == .async { markRenamed(site.decl, to: emitter.alternativeSwiftName) }
                 needsVow = needsVow || emitter.needsVow
                 neededSupport.formUnion(emitter.support)
-                report(.added, function.swiftName, site.decl, "added `\(emitter.summary)`" + spelledOut)
+                report(.added, function.swiftName, site.decl, "added `\(emitter.summary)`" + spelledOut + (trusted.map { "; \($0.trustedNote)" } ?? ""))
             }
         }
 
@@ -219,15 +220,24 @@ struct FileRewrite {
     /// Why the body's use of its handler rules out an alternative: a handler called twice would
     /// trap a continuation ("resumed more than once") and be lost to a promise; one never called
     /// would leave an awaiting caller waiting forever.
-    private func handlerCallsReason(_ function: CompletionFunction, _ decl: FunctionDeclSyntax) -> String? {
+    /// `trusted`: the stored handler `--trust-stored-handlers` let through, for the finding to say so.
+    private func handlerCallsReason(_ function: CompletionFunction, _ decl: FunctionDeclSyntax, scope: String,
+                                    trusted: inout MigrationIndex.StoredHandler?) -> String? {
         guard let body = decl.body else { return nil }
         var names: Set<String> = [function.parameters[function.handlerIndex].name]
         if let failure = function.failureIndex { names.insert(function.parameters[failure].name) }
         var analyzer = HandlerUseAnalyzer(names: names, fileName: fileName, converter: converter)
         let use = analyzer.analyze(body: body)
         let handler = "`\(function.parameters[function.handlerIndex].name)`"
-        switch index.resolveCalls(use, uses: [:], visiting: []) {
+        switch index.resolveCalls(use, uses: [:], visiting: [], scope: scope) {
         case .once, .unknown:
+            return nil
+        case .stored(let stored):
+            // --trust-stored-handlers: a promise seals once (later answers go to
+            // `conf.diagnosticHandler`); a continuation resumed twice would trap.
+            if !options.trustStoredHandlers { return stored.reason }
+            if target == .async { return stored.asyncReason }
+            trusted = stored
             return nil
         case .mayRepeat(let place):
             let consequence = "an async alternative would trap and a promise would drop the later answers"

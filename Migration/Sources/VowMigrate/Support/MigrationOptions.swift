@@ -23,14 +23,20 @@ public struct MigrationOptions: Sendable, Equatable {
     /// manifest). Swift 5 mode asks no `Sendable` of a promise's value, so nothing is refused or
     /// required for it.
     public var languageMode: SwiftLanguageMode
+    /// Add promise alternatives to functions that store their handler where the index cannot
+    /// tell how often it is called (`operation.completion = completion`): the promise keeps the
+    /// first answer, and Vow reports later ones to `conf.diagnosticHandler`; one never given
+    /// stays pending. The async form still refuses them (a continuation resumed twice traps).
+    public var trustStoredHandlers: Bool
 
     public init(target: MigrationTarget?, replace: Bool = false, fromPromiseKit: Bool = false, stage: MigrationStage = .declarations,
-                languageMode: SwiftLanguageMode = .v6) {
+                languageMode: SwiftLanguageMode = .v6, trustStoredHandlers: Bool = false) {
         self.target = target
         self.replace = replace
         self.fromPromiseKit = fromPromiseKit
         self.stage = stage
         self.languageMode = languageMode
+        self.trustStoredHandlers = trustStoredHandlers
     }
 }
 

@@ -1,0 +1,465 @@
+import VowMigrate
+import XCTest
+
+/// How often a body calls its handler: `#if` clauses, ternaries, `switch` cases, `if` arms and
+/// `do`/`catch` are alternatives, not a sequence; a stored handler is followed to its property's
+/// calls or refused with its own reason.
+final class HandlerUseTests: XCTestCase {
+    private func index(_ source: String) -> MigrationIndex {
+        MigrationIndex(summaries: [MigrationIndex.summarize(source: source, fileName: "S.swift")])
+    }
+
+    private func calls(_ name: String, in source: String) -> MigrationIndex.HandlerCalls? {
+        index(source).completionFunctions(baseName: name).first?.handlerCalls
+    }
+
+    /// The finding a run gives the function, and whether it got an alternative.
+    private func finding(_ name: String, in source: String, _ target: MigrationTarget = .promise,
+                         trust: Bool = false) -> (added: Bool, message: String) {
+        let options = MigrationOptions(target: target, trustStoredHandlers: trust)
+        let result = SourceMigrator.migrate(source: source, fileName: "S.swift", options: options)
+        guard let finding = result.findings.first(where: { $0.function.hasPrefix(name + "(") }) else { return (false, "no finding") }
+        return (finding.kind == .added, finding.message)
+    }
+
+    // MARK: - #if
+
+    func testIfClausesAreAlternativesNotASequence() {
+        let source = """
+        final class S {
+            func load(completion: @escaping (Result<Int, Error>) -> Void) {
+                #if compiler(>=5.5.2)
+                completion(.success(1))
+                #elseif DEBUG
+                other(completion: completion)
+                #else
+                completion(.success(2))
+                #endif
+            }
+            func other(completion: @escaping (Result<Int, Error>) -> Void) {}
+        }
+        """
+        XCTAssertEqual(calls("load", in: source), .once)
+        XCTAssertTrue(finding("load", in: source).added, finding("load", in: source).message)
+    }
+
+    func testAnIfWithoutElseMayCompileToNoCall() {
+        let source = """
+        final class S {
+            func load(completion: @escaping (Error?) -> Void) {
+                #if DEBUG
+                completion(nil)
+                #endif
+            }
+        }
+        """
+        XCTAssertEqual(calls("load", in: source), .mayNotCall(.init(file: "S.swift", line: 6, column: 5)))
+    }
+
+    func testAnIfWithoutElseThatReturnsIsFollowedByTheCallAfterIt() {
+        let source = """
+        final class S {
+            func load(completion: @escaping (Error?) -> Void) {
+                #if DEBUG
+                completion(nil)
+                return
+                #endif
+                completion(nil)
+            }
+        }
+        """
+        XCTAssertEqual(calls("load", in: source), .once)
+    }
+
+    func testNestedIfClausesInsideAClosureAreAlternatives() {
+        let source = """
+        import Foundation
+        final class S {
+            func load(completion: @escaping (Error?) -> Void) {
+                DispatchQueue.global().async {
+                    #if os(iOS)
+                    #if DEBUG
+                    completion(nil)
+                    #else
+                    completion(URLError(.badURL))
+                    #endif
+                    #else
+                    completion(nil)
+                    #endif
+                }
+            }
+        }
+        """
+        XCTAssertEqual(calls("load", in: source), .once)
+    }
+
+    func testSwitchCasesInsideIfClausesAreAlternatives() {
+        let source = """
+        final class S {
+            func load(_ value: Int, completion: @escaping (Error?) -> Void) {
+                switch value {
+                case 0:
+                    completion(nil)
+                #if DEBUG
+                case 1:
+                    completion(nil)
+                #endif
+                default:
+                    completion(nil)
+                }
+            }
+        }
+        """
+        XCTAssertEqual(calls("load", in: source), .once)
+    }
+
+    func testTwoCallsInOneClauseStillRepeat() {
+        let source = """
+        final class S {
+            func load(completion: @escaping (Error?) -> Void) {
+                #if DEBUG
+                completion(nil)
+                completion(nil)
+                #else
+                completion(nil)
+                #endif
+            }
+        }
+        """
+        XCTAssertEqual(calls("load", in: source), .mayRepeat(.init(file: "S.swift", line: 5, column: 9)))
+    }
+
+    // MARK: - Ternaries, arms and cases
+
+    func testTernaryBranchesAreAlternatives() {
+        let source = """
+        final class S {
+            func split(ok: Bool, success: @escaping (Int) -> Void, failure: @escaping (Error) -> Void) {
+                ok ? success(1) : failure(CancellationError())
+            }
+            func both(ok: Bool, completion: @escaping (Int) -> Void) {
+                ok ? completion(1) : completion(2)
+            }
+            func nested(value: Int, completion: @escaping (Int) -> Void) {
+                value > 1 ? completion(1) : value < 0 ? completion(2) : completion(3)
+            }
+            func returned(ok: Bool, completion: @escaping (Int) -> Void) {
+                return ok ? completion(1) : completion(2)
+            }
+            func once(ok: Bool, completion: @escaping (Int) -> Void) {
+                completion(ok ? 1 : 2)
+            }
+        }
+        """
+        for name in ["both", "nested", "returned", "once"] {
+            XCTAssertEqual(calls(name, in: source), .once, name)
+        }
+        XCTAssertTrue(finding("split", in: source).added, finding("split", in: source).message)
+    }
+
+    func testATernaryAfterACallStillRepeats() {
+        let source = """
+        final class S {
+            func twice(ok: Bool, completion: @escaping (Int) -> Void) {
+                completion(0)
+                ok ? completion(1) : ()
+            }
+        }
+        """
+        XCTAssertEqual(calls("twice", in: source), .mayRepeat(.init(file: "S.swift", line: 4, column: 14)))
+    }
+
+    func testIfArmsSwitchCasesAndGuardAreAlternatives() {
+        let source = """
+        final class S {
+            func arms(_ value: Int, completion: @escaping (Int) -> Void) {
+                if value > 1 {
+                    completion(1)
+                } else if value < 0 {
+                    completion(2)
+                } else {
+                    completion(3)
+                }
+            }
+            func cases(_ value: Int, completion: @escaping (Int) -> Void) {
+                switch value {
+                case 0: completion(0)
+                case 1, 2: completion(1)
+                default: completion(2)
+                }
+            }
+            func guarded(_ value: Int?, completion: @escaping (Int) -> Void) {
+                guard let value else {
+                    completion(0)
+                    return
+                }
+                completion(value)
+            }
+            func expression(_ value: Int, completion: @escaping (Int) -> Void) {
+                let result: Void = if value > 0 { completion(1) } else { completion(2) }
+                return result
+            }
+        }
+        """
+        for name in ["arms", "cases", "guarded", "expression"] {
+            XCTAssertEqual(calls(name, in: source), .once, name)
+        }
+    }
+
+    // MARK: - do / catch
+
+    func testACatchClauseRunsInsteadOfWhatFollowsTheThrowingStatement() {
+        let source = """
+        final class S {
+            func decode(_ data: [UInt8]) throws -> Int { 0 }
+            func after(_ data: [UInt8], completion: @escaping (Result<Int, Error>) -> Void) {
+                do {
+                    let value = try decode(data)
+                    completion(.success(value))
+                } catch {
+                    completion(.failure(error))
+                }
+            }
+            func inside(_ data: [UInt8], completion: @escaping (Result<Int, Error>) -> Void) {
+                do {
+                    completion(.success(try decode(data)))
+                } catch {
+                    completion(.failure(error))
+                }
+            }
+            func guarded(_ data: [UInt8], completion: @escaping (Result<Int, Error>) -> Void) {
+                do {
+                    guard !data.isEmpty else { throw CancellationError() }
+                    completion(.success(try decode(data)))
+                } catch {
+                    completion(.failure(error))
+                }
+            }
+        }
+        """
+        for name in ["after", "inside", "guarded"] {
+            XCTAssertEqual(calls(name, in: source), .once, name)
+        }
+    }
+
+    func testACallBeforeAThrowAndOneInTheCatchCanBothHappen() {
+        let source = """
+        final class S {
+            func save() throws {}
+            func before(completion: @escaping (Error?) -> Void) {
+                do {
+                    completion(nil)
+                    try save()
+                } catch {
+                    completion(error)
+                }
+            }
+            func inLoop(_ items: [Int], completion: @escaping (Error?) -> Void) {
+                do {
+                    if items.isEmpty {
+                        completion(nil)
+                        try save()
+                    }
+                } catch {
+                    completion(error)
+                }
+            }
+            func optionalTry(completion: @escaping (Error?) -> Void) {
+                do {
+                    completion(nil)
+                    try? save()
+                } catch {
+                    completion(error)
+                }
+            }
+        }
+        """
+        XCTAssertEqual(calls("before", in: source), .mayRepeat(.init(file: "S.swift", line: 8, column: 13)))
+        XCTAssertEqual(calls("inLoop", in: source), .mayRepeat(.init(file: "S.swift", line: 18, column: 13)))
+        // No statement can throw: the catch never runs after the call.
+        XCTAssertEqual(calls("optionalTry", in: source), .once)
+    }
+
+    // MARK: - Stored handlers
+
+    func testAHandlerStoredInAnotherObjectIsNotASecondCall() {
+        let source = """
+        import Foundation
+        final class S {
+            let queue = OperationQueue()
+            func load(completion: @escaping (Error?) -> Void) {
+                let operation = BlockOperation()
+                operation.completion = completion
+                queue.addOperation(operation)
+            }
+        }
+        """
+        XCTAssertEqual(calls("load", in: source),
+                       .stored(.init(target: "operation.completion", type: nil, problem: nil, location: .init(file: "S.swift", line: 6, column: 32))))
+        XCTAssertEqual(finding("load", in: source).message,
+                       "it stores its handler in `operation.completion`; cannot tell how often it is called "
+                       + "(--trust-stored-handlers adds a promise alternative anyway)")
+    }
+
+    func testHandlersStoredInCollectionsAndSubscriptsCannotBeFollowed() {
+        let source = """
+        final class S {
+            var handlers: [(Error?) -> Void] = []
+            var pendingRequests: [Int: (Error?) -> Void] = [:]
+            func wait(completion: @escaping (Error?) -> Void) {
+                handlers.append(completion)
+            }
+            func request(id: Int, completion: @escaping (Error?) -> Void) {
+                pendingRequests[id] = completion
+            }
+        }
+        """
+        XCTAssertEqual(finding("wait", in: source).message,
+                       "it stores its handler in `handlers`; cannot tell how often it is called (--trust-stored-handlers adds a promise alternative anyway)")
+        XCTAssertEqual(finding("request", in: source).message,
+                       "it stores its handler in `pendingRequests[id]`; cannot tell how often it is called "
+                       + "(--trust-stored-handlers adds a promise alternative anyway)")
+    }
+
+    func testAHandlerStoredInAPropertyOfATreeTypeIsFollowedToItsOneCall() {
+        let source = """
+        import Foundation
+        final class FetchOperation: Operation, @unchecked Sendable {
+            var completion: ((Result<Int, Error>) -> Void)?
+            override func main() {
+                guard !isCancelled else {
+                    completion?(.failure(CancellationError()))
+                    return
+                }
+                let finish = completion
+                completion = nil
+                finish?(.success(1))
+            }
+        }
+        final class S {
+            let queue = OperationQueue()
+            func load(completion: @escaping (Result<Int, Error>) -> Void) {
+                let operation = FetchOperation()
+                operation.completion = completion
+                queue.addOperation(operation)
+            }
+        }
+        """
+        XCTAssertEqual(calls("load", in: source), .once)
+        XCTAssertTrue(finding("load", in: source).added)
+    }
+
+    func testAPropertyCalledTwiceOrInTwoMethodsIsRefusedWithThePlace() {
+        let source = """
+        final class Twice {
+            var completion: ((Int) -> Void)?
+            func run() {
+                completion?(1)
+                completion?(2)
+            }
+        }
+        final class TwoMethods {
+            var completion: ((Int) -> Void)?
+            func run() { completion?(1) }
+            func cancel() { self.completion?(0) }
+        }
+        final class Own {
+            private var pending: ((Int) -> Void)?
+            func start(completion: @escaping (Int) -> Void) {
+                self.pending = completion
+            }
+            func stop(flag: Bool) {
+                if flag { pending?(1) }
+            }
+        }
+        final class S {
+            func twice(completion: @escaping (Int) -> Void) {
+                let task = Twice()
+                task.completion = completion
+                task.run()
+            }
+            func twoMethods(completion: @escaping (Int) -> Void) {
+                let task = TwoMethods()
+                task.completion = completion
+                task.run()
+            }
+        }
+        """
+        XCTAssertEqual(finding("twice", in: source).message,
+                       "it stores its handler in `task.completion` (a property of `Twice`); `Twice.run()` can call it more than once "
+                       + "(again at line 5) (--trust-stored-handlers adds a promise alternative anyway)")
+        XCTAssertEqual(finding("twoMethods", in: source).message,
+                       "it stores its handler in `task.completion` (a property of `TwoMethods`); `completion` is called in 2 methods of "
+                       + "`TwoMethods` (`run()`, `cancel()`), which may each run (--trust-stored-handlers adds a promise alternative anyway)")
+        XCTAssertEqual(finding("start", in: source).message,
+                       "it stores its handler in `self.pending` (a property of `Own`); a path through `Own.stop(flag:)` ends without "
+                       + "calling it (line 20) (--trust-stored-handlers adds a promise alternative anyway)")
+    }
+
+    func testCallsOfTheStoredPropertyInAnExtensionInAnotherFileCountToo() {
+        let task = """
+        final class Job {
+            var completion: ((Int) -> Void)?
+            func run() { completion?(1) }
+        }
+        """
+        let cancelling = """
+        extension Job {
+            func cancel() {
+                let finish = self.completion
+                finish?(0)
+            }
+        }
+        final class S {
+            func start(completion: @escaping (Int) -> Void) {
+                let job = Job()
+                job.completion = completion
+                job.run()
+            }
+        }
+        """
+        let index = MigrationIndex(summaries: [MigrationIndex.summarize(source: task, fileName: "Job.swift"),
+                                               MigrationIndex.summarize(source: cancelling, fileName: "S.swift")])
+        XCTAssertEqual(index.completionFunctions(baseName: "start").first?.alternative(for: .promise),
+                       .none(reason: "it stores its handler in `job.completion` (a property of `Job`); `completion` is called in 2 methods "
+                             + "of `Job` (`run()`, `cancel()`), which may each run (--trust-stored-handlers adds a promise alternative anyway)"))
+    }
+
+    func testTheOptInAddsThePromiseAlternativeOnly() {
+        let source = """
+        final class S {
+            var handlers: [(Error?) -> Void] = []
+            func wait(completion: @escaping (Error?) -> Void) {
+                handlers.append(completion)
+            }
+        }
+        """
+        let promise = finding("wait", in: source, .promise, trust: true)
+        XCTAssertTrue(promise.added)
+        XCTAssertEqual(promise.message, "added `wait() -> Promise<Void>`; trusting the handler stored in `handlers` (--trust-stored-handlers): "
+                       + "the promise keeps its first answer, and stays pending if none comes")
+        let async = finding("wait", in: source, .async, trust: true)
+        XCTAssertFalse(async.added)
+        XCTAssertEqual(async.message, "it stores its handler in `handlers`; --trust-stored-handlers adds only the promise alternative: "
+                       + "a continuation resumed twice traps, and the async form has no resume-once bridge yet")
+        XCTAssertEqual(index(source).completionFunctions(baseName: "wait").first?.alternative(for: .promise, trustingStoredHandlers: true),
+                       .generated(swiftName: "wait()"))
+    }
+
+    func testAHandlerHandedToAFunctionThatStoresItIsRefusedThroughIt() {
+        let source = """
+        final class S {
+            var handlers: [(Error?) -> Void] = []
+            func wait(completion: @escaping (Error?) -> Void) {
+                handlers.append(completion)
+            }
+            func forward(completion: @escaping (Error?) -> Void) {
+                wait(completion: completion)
+            }
+        }
+        """
+        XCTAssertEqual(finding("forward", in: source).message,
+                       "it hands its handler to `wait(completion:)`, which stores it in `handlers`; cannot tell how often it is called "
+                       + "(--trust-stored-handlers adds a promise alternative anyway)")
+    }
+}
