@@ -127,7 +127,7 @@ struct VowMigrateCommand: ParsableCommand {
     var stage: MigrationStage = .declarations
 
     @Flag(name: .customLong("trust-stored-handlers"),
-          help: "Add promise alternatives to functions that store their handler (`operation.completion = completion`) where it cannot be told how often it is called: the promise keeps the first answer and reports later ones to conf.diagnosticHandler; an answer never given leaves it pending. The async form still refuses them (a continuation resumed twice traps).")
+          help: "Add alternatives to functions that store their handler (`operation.completion = completion`) where it cannot be told how often it is called: the first answer wins; later ones are reported (promise: conf.diagnosticHandler) or printed (async, through a resume-once bridge, since a continuation resumed twice traps); an answer never given leaves the promise pending and the await waiting. The async form needs the file to import Foundation (the bridge locks with NSLock).")
     var trustStoredHandlers = false
 
     @Flag(help: "Print a unified diff of what would change, touching nothing (the default).")

@@ -425,7 +425,7 @@ final class HandlerUseTests: XCTestCase {
                              + "of `Job` (`run()`, `cancel()`), which may each run (--trust-stored-handlers adds a promise alternative anyway)"))
     }
 
-    func testTheOptInAddsThePromiseAlternativeOnly() {
+    func testTheOptInAddsThePromiseAlternativeAndTheAsyncOneWhereFoundationGivesItsBridgeALock() {
         let source = """
         final class S {
             var handlers: [(Error?) -> Void] = []
@@ -434,14 +434,19 @@ final class HandlerUseTests: XCTestCase {
             }
         }
         """
+        let trustedNote = "trusting the handler stored in `handlers` (--trust-stored-handlers): the first answer is kept and later ones "
+            + "dropped (a promise reports them to `conf.diagnosticHandler`, the async form prints them); with no answer the promise "
+            + "stays pending and the await never returns"
         let promise = finding("wait", in: source, .promise, trust: true)
         XCTAssertTrue(promise.added)
-        XCTAssertEqual(promise.message, "added `wait() -> Promise<Void>`; trusting the handler stored in `handlers` (--trust-stored-handlers): "
-                       + "the promise keeps its first answer, and stays pending if none comes")
+        XCTAssertEqual(promise.message, "added `wait() -> Promise<Void>`; " + trustedNote)
         let async = finding("wait", in: source, .async, trust: true)
         XCTAssertFalse(async.added)
-        XCTAssertEqual(async.message, "it stores its handler in `handlers`; --trust-stored-handlers adds only the promise alternative: "
-                       + "a continuation resumed twice traps, and the async form has no resume-once bridge yet")
+        XCTAssertEqual(async.message, "it stores its handler in `handlers`; --trust-stored-handlers adds the async alternative only in a file "
+                       + "that imports Foundation: its resume-once bridge (a continuation resumed twice traps) locks with `NSLock`")
+        let withFoundation = finding("wait", in: "import Foundation\n" + source, .async, trust: true)
+        XCTAssertTrue(withFoundation.added)
+        XCTAssertEqual(withFoundation.message, "added `wait() async throws`; " + trustedNote)
         XCTAssertEqual(index(source).completionFunctions(baseName: "wait").first?.alternative(for: .promise, trustingStoredHandlers: true),
                        .generated(swiftName: "wait()"))
     }

@@ -4,8 +4,10 @@ import XCTest
 /// `--trust-stored-handlers` on a function that keeps its handler in a collection, built and run:
 /// the promise alternative answers with the value when the handler is called once, keeps the first
 /// answer without crashing when it is called twice, and stays pending when it is never called
-/// (until the handler is dropped: then a waiter gets `VowError.abandoned`). The async form refuses
-/// the function (a continuation resumed twice traps) and changes nothing.
+/// (until the handler is dropped: then a waiter gets `VowError.abandoned`). The async form goes
+/// through the file's resume-once bridge: the value when called once, the first answer and one
+/// printed line when called twice (a second resume would trap), and an await that does not
+/// return when never called; in a file without Foundation it refuses the function.
 final class StoredHandlerBehaviourTests: XCTestCase {
     private static let relay = """
     import Foundation
@@ -34,7 +36,46 @@ final class StoredHandlerBehaviourTests: XCTestCase {
             handlers = []
             lock.unlock()
         }
+
+        var waiting: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return handlers.count
+        }
     }
+
+    """
+
+    private static let asyncProgram = """
+    import Foundation
+
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var raised = false
+        func raise() { lock.lock(); raised = true; lock.unlock() }
+        var isRaised: Bool { lock.lock(); defer { lock.unlock() }; return raised }
+    }
+
+    func answers(_ values: [Int]) async -> String {
+        let relay = Relay()
+        let task = Task { try await relay.wait() }
+        while relay.waiting == 0 { await Task.yield() }
+        for value in values { relay.answer(value) }
+        do { return "\\(try await task.value)" } catch { return "\\(error)" }
+    }
+
+    print("once: \\(await answers([1]))")
+    print("twice: \\(await answers([2, 3]))")
+
+    let never = Relay()
+    let done = Flag()
+    Task {
+        _ = try? await never.wait()
+        done.raise()
+    }
+    while never.waiting == 0 { await Task.yield() }
+    try await Task.sleep(nanoseconds: 200_000_000)
+    print("never: returned \\(done.isRaised)")
 
     """
 
@@ -74,17 +115,48 @@ final class StoredHandlerBehaviourTests: XCTestCase {
 
     """
 
+    func testTheTrustedAsyncAlternativeKeepsTheFirstAnswerDropsTheLaterAndWaitsWithoutOne() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let relay = directory.appendingPathComponent("Relay.swift")
+        try Self.relay.write(to: relay, atomically: true, encoding: .utf8)
+        let migrated = try TestSupport.migrate([relay.path, "--to", "async", "--trust-stored-handlers", "--in-place"])
+        XCTAssertEqual(migrated.status, 0, migrated.standardError)
+        XCTAssertTrue(migrated.standardError.contains("1 alternative added"), migrated.standardError)
+        let output = try String(contentsOf: relay, encoding: .utf8)
+        XCTAssertTrue(output.contains("let continuation = ResumeOnce(continuation, function: \"wait(completion:)\")"), output)
+        XCTAssertFalse(output.contains("import Vow"), output)
+        let again = try TestSupport.migrate([relay.path, "--to", "async", "--trust-stored-handlers", "--check"])
+        XCTAssertEqual(again.status, 0, "a second run changes something:\n\(again.standardOutput)")
+
+        let main = directory.appendingPathComponent("main.swift")
+        try Self.asyncProgram.write(to: main, atomically: true, encoding: .utf8)
+        let run = try ProgramBuilding.buildAndRun([relay, main], binary: directory.appendingPathComponent("program"))
+        XCTAssertEqual(run, """
+        once: 1
+        vow-migrate: `wait(completion:)` answered again; the later answer is dropped
+        twice: 2
+        never: returned false
+
+        """)
+    }
+
     func testTheTrustedPromiseAlternativeKeepsTheFirstAnswerAndStaysPendingWithoutOne() throws {
         let directory = try TestSupport.temporaryDirectory(self)
         let relay = directory.appendingPathComponent("Relay.swift")
         try Self.relay.write(to: relay, atomically: true, encoding: .utf8)
 
-        let refused = try TestSupport.migrate([relay.path, "--to", "async", "--trust-stored-handlers", "--in-place"])
+        // Without Foundation the async form has no lock for its bridge: refused, nothing changed.
+        let bare = directory.appendingPathComponent("Bare.swift")
+        let bareSource = "final class Bare: @unchecked Sendable {\n    var handlers: [@Sendable (Int) -> Void] = []\n"
+            + "    func wait(completion: @escaping @Sendable (Int) -> Void) { handlers.append(completion) }\n}\n"
+        try bareSource.write(to: bare, atomically: true, encoding: .utf8)
+        let refused = try TestSupport.migrate([bare.path, "--to", "async", "--trust-stored-handlers", "--in-place"])
         XCTAssertEqual(refused.status, 0, refused.standardError)
         XCTAssertTrue(refused.standardError.contains(
-            "skipped `wait(completion:)`: it stores its handler in `handlers`; --trust-stored-handlers adds only the promise alternative"),
+            "skipped `wait(completion:)`: it stores its handler in `handlers`; --trust-stored-handlers adds the async alternative only in a file that imports Foundation"),
                       refused.standardError)
-        XCTAssertEqual(try String(contentsOf: relay, encoding: .utf8), Self.relay)
+        XCTAssertEqual(try String(contentsOf: bare, encoding: .utf8), bareSource)
+        try FileManager.default.removeItem(at: bare)
 
         let untrusted = try TestSupport.migrate([relay.path, "--to", "promise", "--check"])
         XCTAssertEqual(untrusted.status, 0, untrusted.standardError)

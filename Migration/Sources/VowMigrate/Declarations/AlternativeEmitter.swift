@@ -28,6 +28,11 @@ struct AlternativeEmitter {
     /// and the file's own `SwiftOnlySupport` declarations, so a package without Vow builds it.
     var swiftOnly = false
 
+    /// `--trust-stored-handlers` let a stored handler through: the async form resumes its
+    /// continuation through the file's `ResumeOnce` (a handler called again is dropped, never a
+    /// second resume, which would trap).
+    var resumesOnce = false
+
     /// How the async form spells `Task`: `Swift.Task` where the tree declares a type of that name
     /// (a to-do app's model), which a bare `Task { }` would mean.
     var taskType = "Task"
@@ -56,7 +61,9 @@ struct AlternativeEmitter {
 
     /// The file-scope declarations the async form needs in a file without Vow.
     var support: Set<SwiftOnlySupport> {
-        target == .async && swiftOnly ? asyncNeeds : []
+        guard target == .async else { return [] }
+        // The bridge is the file's own whether or not it imports Vow (Vow has none to offer).
+        return swiftOnly ? asyncNeeds : (resumesOnce ? [.resumeOnce] : [])
     }
 
     /// What the async form needs beyond the standard library: Vow's types, or their stand-ins.
@@ -64,6 +71,7 @@ struct AlternativeEmitter {
         var needed = Set<SwiftOnlySupport>()
         if function.shape.asyncRejectsMissingAnswer { needed.insert(.neitherValueNorError) }
         if function.cancellableHandle != nil { needed.insert(.pendingCancellation) }
+        if resumesOnce { needed.insert(.resumeOnce) }
         return needed
     }
 
@@ -442,6 +450,11 @@ struct AlternativeEmitter {
             ? "(\(names.continuation): CheckedContinuation<Void, \(throwing ? "any Error" : "Never")>)"
             : names.continuation
         continuationBlock.add("\(withContinuation) { \(continuationParameter) in", 0)
+        if resumesOnce {
+            // Shadows the continuation: every resume below goes through the bridge.
+            continuationBlock.add("let \(names.continuation) = \(SwiftOnlySupport.resumeOnce.typeName)(\(names.continuation), "
+                                  + "function: \"\(function.swiftName)\")", 1)
+        }
         var invocation = call(handlers: continuationHandlers())
         if let handle = function.cancellableHandle {
             let cancel = "{ \(names.task)\(handle.isOptional ? "?" : "").cancel() }"

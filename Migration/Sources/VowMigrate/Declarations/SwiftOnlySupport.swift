@@ -12,6 +12,9 @@ enum SwiftOnlySupport: String, CaseIterable, Sendable {
     case neitherValueNorError = "NeitherValueNorError"
     /// The holder that cancels a returned handle when the awaiting Task is cancelled.
     case pendingCancellation = "PendingCancellation"
+    /// The bridge that resumes a continuation at most once, for a stored handler trusted with
+    /// `--trust-stored-handlers` (it needs Foundation's `NSLock`; the file imports Foundation).
+    case resumeOnce = "ResumeOnce"
 
     /// The type's name. The call-site stage recognises the error by it (see `recognises(_:)`).
     var typeName: String { rawValue }
@@ -63,6 +66,39 @@ enum SwiftOnlySupport: String, CaseIterable, Sendable {
             lines.add("storedCancel?()", 2)
             lines.add("storedCancel = nil", 2)
             lines.add("}", 1)
+            lines.add("}", 0)
+        case .resumeOnce:
+            lines.add("/// Resumes the continuation of an async alternative added by vow-migrate at most once: the", 0)
+            lines.add("/// original stores its handler (--trust-stored-handlers), so it may be called again; a later", 0)
+            lines.add("/// answer is dropped and printed rather than resuming twice, which traps. Never called, the", 0)
+            lines.add("/// await never returns, as the original's callback never runs.", 0)
+            lines.add("fileprivate final class \(typeName)<Value, Failure: Error>: @unchecked Sendable {", 0)
+            lines.add("// @unchecked: `continuation` is read and cleared only under `lock`.", 1)
+            lines.add("private let lock = NSLock()", 1)
+            lines.add("private var continuation: CheckedContinuation<Value, Failure>?", 1)
+            lines.add("private let function: String", 1)
+            lines.add("", 1)
+            lines.add("init(_ continuation: CheckedContinuation<Value, Failure>, function: String) {", 1)
+            lines.add("self.continuation = continuation", 2)
+            lines.add("self.function = function", 2)
+            lines.add("}", 1)
+            lines.add("", 1)
+            lines.add("fileprivate func take() -> CheckedContinuation<Value, Failure>? {", 1)
+            lines.add("lock.lock()", 2)
+            lines.add("let taken = continuation", 2)
+            lines.add("continuation = nil", 2)
+            lines.add("lock.unlock()", 2)
+            lines.add("if taken == nil { print(\"vow-migrate: `\\(function)` answered again; the later answer is dropped\") }", 2)
+            lines.add("return taken", 2)
+            lines.add("}", 1)
+            lines.add("", 1)
+            lines.add("func resume(returning value: sending Value) { take()?.resume(returning: value) }", 1)
+            lines.add("func resume(throwing error: Failure) { take()?.resume(throwing: error) }", 1)
+            lines.add("func resume(with result: sending Swift.Result<Value, Failure>) { take()?.resume(with: result) }", 1)
+            lines.add("}", 0)
+            lines.add("", 0)
+            lines.add("extension \(typeName) where Value == Void {", 0)
+            lines.add("func resume() { take()?.resume() }", 1)
             lines.add("}", 0)
         }
         return lines

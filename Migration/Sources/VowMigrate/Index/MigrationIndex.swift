@@ -135,14 +135,15 @@ public struct MigrationIndex: Sendable {
 
         /// What a promise alternative added with `--trust-stored-handlers` risks.
         public var trustedNote: String {
-            "trusting the handler stored in `\(target)` (--trust-stored-handlers): the promise keeps its first answer, "
-                + "and stays pending if none comes"
+            "trusting the handler stored in `\(target)` (--trust-stored-handlers): the first answer is kept and later ones "
+                + "dropped (a promise reports them to `conf.diagnosticHandler`, the async form prints them); with no answer "
+                + "the promise stays pending and the await never returns"
         }
 
         /// Why no async alternative is added even with `--trust-stored-handlers`.
         public var asyncReason: String {
-            "\(stores); --trust-stored-handlers adds only the promise alternative: a continuation resumed twice traps, "
-                + "and the async form has no resume-once bridge yet"
+            "\(stores); --trust-stored-handlers adds the async alternative only in a file that imports Foundation: "
+                + "its resume-once bridge (a continuation resumed twice traps) locks with `NSLock`"
         }
     }
 

@@ -135,6 +135,7 @@ struct FileRewrite {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
+                if trusted != nil && target == .async { emitter.resumesOnce = true }
                 if let reason = index.compileBlocker(of: emitter, valueType: function.shape.valueType, languageMode: options.languageMode) {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
@@ -236,7 +237,9 @@ struct FileRewrite {
             // --trust-stored-handlers: a promise seals once (later answers go to
             // `conf.diagnosticHandler`); a continuation resumed twice would trap.
             if !options.trustStoredHandlers { return stored.reason }
-            if target == .async { return stored.asyncReason }
+            if target == .async && !importsFoundation {
+                return stored.asyncReason
+            }
             trusted = stored
             return nil
         case .mayRepeat(let place):
@@ -251,6 +254,15 @@ struct FileRewrite {
             return "a path through its body ends without calling its handler \(handler) (line \(place.line)); an awaiting caller would wait forever"
         case .never:
             return "its body never calls its handler \(handler)"
+        }
+    }
+
+    /// The async form's resume-once bridge locks with Foundation's `NSLock`: only where the file
+    /// imports Foundation, or a module that exports it.
+    private var importsFoundation: Bool {
+        tree.statements.contains { statement in
+            guard let importDecl = statement.item.as(ImportDeclSyntax.self), let module = importDecl.path.first?.name.text else { return false }
+            return ["Foundation", "FoundationNetworking", "UIKit", "AppKit", "Cocoa", "SwiftUI", "WatchKit", "TVUIKit"].contains(module)
         }
     }
 

@@ -26,7 +26,8 @@ public struct MigrationOptions: Sendable, Equatable {
     /// Add promise alternatives to functions that store their handler where the index cannot
     /// tell how often it is called (`operation.completion = completion`): the promise keeps the
     /// first answer, and Vow reports later ones to `conf.diagnosticHandler`; one never given
-    /// stays pending. The async form still refuses them (a continuation resumed twice traps).
+    /// stays pending. The async form resumes through a resume-once bridge (a continuation resumed
+    /// twice traps) that locks with `NSLock`, so it needs a file that imports Foundation.
     public var trustStoredHandlers: Bool
 
     public init(target: MigrationTarget?, replace: Bool = false, fromPromiseKit: Bool = false, stage: MigrationStage = .declarations,
