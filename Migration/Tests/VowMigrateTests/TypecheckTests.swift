@@ -6,13 +6,13 @@ import XCTest
 /// declare the same model names), two at a time.
 final class TypecheckTests: XCTestCase {
     /// Typechecks each file; with `forbidding`, a diagnostic containing that text fails it too.
-    private func typecheck(_ files: [URL], forbidding marker: String? = nil) -> [Failure] {
+    private func typecheck(_ files: [URL], forbidding marker: String? = nil, swiftVersion: String = "6") -> [Failure] {
         let failures = FailureList()
         let modules = TestSupport.modulesDirectory.path
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
             do {
-                let result = try TestSupport.run(Self.swiftc, ["-typecheck", "-swift-version", "6", "-I", modules, file.path])
+                let result = try TestSupport.run(Self.swiftc, ["-typecheck", "-swift-version", swiftVersion, "-I", modules, file.path])
                 if result.status != 0 || marker.map(result.standardError.contains) == true {
                     failures.append(Failure(file: file.path, diagnostics: result.standardError))
                 }
@@ -66,6 +66,19 @@ final class TypecheckTests: XCTestCase {
         }
         for failure in typecheck(checked, forbidding: Self.alternativeMarker) {
             XCTFail("\(failure.file) does not typecheck against Vow, or an existing call reaches a generated alternative:\n\(failure.diagnostics)")
+        }
+    }
+
+    /// Most code still on callbacks builds in Swift 5 mode: every input and expected output must
+    /// typecheck there too (no capture check needed twice).
+    func testEveryFixtureInputAndExpectedOutputTypechecksInSwift5Mode() throws {
+        var files: [URL] = []
+        for name in TestSupport.fixtureNames {
+            let names = TestSupport.isPromiseKitFixture(name) ? ["vow.swift"] : ["input.swift", "promise.swift", "async.swift"]
+            files += names.map { TestSupport.fixturesDirectory.appendingPathComponent(name).appendingPathComponent($0) }
+        }
+        for failure in typecheck(files, swiftVersion: "5") {
+            XCTFail("\(failure.file) does not typecheck against Vow in Swift 5 mode:\n\(failure.diagnostics)")
         }
     }
 
