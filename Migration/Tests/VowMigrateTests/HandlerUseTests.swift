@@ -22,6 +22,57 @@ final class HandlerUseTests: XCTestCase {
         return (finding.kind == .added, finding.message)
     }
 
+    // MARK: - Local functions
+
+    func testALocalFunctionThatCallsTheHandlerOrItselfOnEveryPathCallsItOnce() {
+        // Paging: each run answers once or asks for the next page, which answers once.
+        let source = """
+        final class S {
+            func page(after cursor: String?, completion: @escaping (Result<(items: [Int], next: String?), Error>) -> Void) {
+                completion(.success((items: [1], next: nil)))
+            }
+            func all(completion: @escaping (Result<[Int], Error>) -> Void) {
+                var collected: [Int] = []
+                func next(_ cursor: String?) {
+                    page(after: cursor) { result in
+                        switch result {
+                        case .failure(let error):
+                            completion(.failure(error))
+                        case .success(let page):
+                            collected += page.items
+                            if let following = page.next { next(following) } else { completion(.success(collected)) }
+                        }
+                    }
+                }
+                next(nil)
+            }
+        }
+        """
+        XCTAssertTrue(finding("all", in: source).added, finding("all", in: source).message)
+    }
+
+    func testALocalFunctionCalledTwiceOrWithAPathWithoutACallIsSeen() {
+        let twice = """
+        final class S {
+            func run(completion: @escaping (Error?) -> Void) {
+                func finish() { completion(nil) }
+                finish()
+                finish()
+            }
+        }
+        """
+        XCTAssertTrue(finding("run", in: twice).message.contains("more than once"), finding("run", in: twice).message)
+        let missing = """
+        final class S {
+            func run(_ flag: Bool, completion: @escaping (Error?) -> Void) {
+                func finish() { if flag { completion(nil) } }
+                finish()
+            }
+        }
+        """
+        XCTAssertTrue(finding("run", in: missing).message.contains("ends without calling"), finding("run", in: missing).message)
+    }
+
     // MARK: - #if
 
     func testIfClausesAreAlternativesNotASequence() {

@@ -73,6 +73,12 @@ struct HandlerUseAnalyzer {
     private(set) var handOffs: [HandlerUse.HandOff] = []
     private(set) var stores: [HandlerUse.Store] = []
     private(set) var referenced = false
+    /// Functions declared in the body (`func next(_ cursor: String?) { ... }`): a call of one
+    /// counts as the calls its body makes. One being analysed counts, where it calls itself, as
+    /// the one call it makes by induction (each run calls the handler once, or recurses once).
+    private var localFunctions: [String: FunctionDeclSyntax] = [:]
+    private var localCalls: [String: Calls] = [:]
+    private var analysingLocal: Set<String> = []
     let reading: Reading
     /// Local names whose type the body shows (`let operation = FetchOperation()`).
     var localTypes: [String: String] = [:]
@@ -175,6 +181,11 @@ struct HandlerUseAnalyzer {
 
     /// The use of the handler by a whole function body.
     mutating func analyze(body: CodeBlockSyntax) -> HandlerUse {
+        for item in body.statements {
+            if let local = item.item.as(FunctionDeclSyntax.self), local.body != nil, !names.contains(local.name.text) {
+                localFunctions[local.name.text] = local
+            }
+        }
         var paths = block(Array(body.statements), inClosure: false)
         if var falling = paths.falling, falling.minimum == 0, falling.missingAt == nil {
             falling.missingAt = place(of: body.rightBrace)
@@ -518,6 +529,11 @@ struct HandlerUseAnalyzer {
             return condition.then(branches)
         }
         if node.is(FunctionDeclSyntax.self) { return .zero }
+        if let call = node.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+           let local = localFunctions[callee.baseName.text] {
+            let arguments = calls(in: call.arguments, inClosure: inClosure)
+            return arguments.then(callsOfLocal(local, at: place(of: call)))
+        }
         // Several closures handed to one call are its alternative outcomes (`success:`/`failure:`,
         // `then:`/`catch:`): one of them runs, so they count as either, not as both.
         if let call = node.as(FunctionCallExprSyntax.self) {
@@ -548,6 +564,18 @@ struct HandlerUseAnalyzer {
             result = result.then(calls(in: child, inClosure: inClosure))
         }
         return result
+    }
+
+    /// The calls a local function's body makes on every path (once worked out).
+    private mutating func callsOfLocal(_ local: FunctionDeclSyntax, at place: Int) -> Calls {
+        let name = local.name.text
+        if analysingLocal.contains(name) { return .one(at: place) }
+        if let known = localCalls[name] { return known }
+        analysingLocal.insert(name)
+        let calls = block(Array(local.body?.statements ?? []), inClosure: false).all
+        analysingLocal.remove(name)
+        localCalls[name] = calls
+        return calls
     }
 
     private static let iterating: Set<String> = ["forEach", "map", "compactMap", "flatMap", "filter", "reduce", "sorted",

@@ -271,6 +271,9 @@ public struct MigrationIndex: Sendable {
     private(set) var callsByBaseName: [String: [ExistingCall]] = [:]
     /// Those base names.
     private var closureFunctionNames: Set<String> = []
+    /// Base names of the tree's (not `--context`) completion-handler functions with a defaulted
+    /// handler: the calls each file may have to spell out.
+    private(set) var defaultedHandlerNames: Set<String> = []
     /// Files the index was built from.
     public private(set) var files: Set<String> = []
     /// The summaries it was built from (text and locations only), for ``adding(_:)`` to rebuild
@@ -729,6 +732,9 @@ extension MigrationIndex {
                 byBaseName[function.baseName, default: []].append(list.count)
                 list.append(function)
             }
+        }
+        for function in list[firstNew...] where !function.handlerDefaults.isEmpty && !function.isContext {
+            defaultedHandlerNames.insert(function.baseName)
         }
         completionFunctionList = list
         list = []

@@ -33,7 +33,7 @@ extension FileRewrite {
     /// Spells out, at each call of this file that an added alternative would capture, the handler
     /// the call leaves out, in its position among the arguments.
     mutating func spellOutCapturedCalls() {
-        let names = Set(index.allCompletionFunctions.filter { !$0.handlerDefaults.isEmpty && !$0.isContext }.map(\.baseName))
+        let names = index.defaultedHandlerNames
         guard !names.isEmpty else { return }
         let collector = ExistingCallCollector(fileName: fileName, converter: converter, names: names)
         collector.walk(tree)
