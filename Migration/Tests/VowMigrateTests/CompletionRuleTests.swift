@@ -60,6 +60,18 @@ final class CompletionRuleTests: XCTestCase {
         XCTAssertEqual(findings(source).map(\.kind), [.added])
     }
 
+    func testAPublicMethodOfATypeConformingToAFrameworkDelegateIsTheSDKsAPI() {
+        // An SDK's client is a `URLSessionDelegate` too; its public API is called from outside.
+        let source = """
+            public final class Client: NSObject, URLSessionDelegate {
+                public func fetch(_ path: String, completion: @escaping (Result<String, Error>) -> Void) {
+                    completion(.success(path))
+                }
+            }
+            """
+        XCTAssertEqual(findings(source).map(\.kind), [.added])
+    }
+
     func testADelegateNamedMethodOfAProtocolDeclaredInTheTreeIsACandidate() {
         let source = """
             protocol PlayerDelegate: AnyObject {}

@@ -390,8 +390,8 @@ struct CompletionFunctionReader {
     /// as syntax tells: its type conforms to a protocol the tree does not declare, and the method
     /// is named as delegate methods are (`webView(_ webView: WKWebView, ...)`: the first,
     /// unlabelled parameter's type ends with the method's name), or its type's conformance is
-    /// named as a framework's callback protocols are (`Authenticator`, `RequestInterceptor`) and
-    /// no call of it appears in the tree.
+    /// named as a framework's callback protocols are (`Authenticator`, `RequestInterceptor`), the
+    /// method is not public and no call of it appears in the tree.
     private func frameworkRequirement(_ decl: FunctionDeclSyntax) -> String? {
         guard !typeReader.scope.isEmpty else { return nil }
         let external = index.inheritedNames(of: typeReader.scope).filter { name in
@@ -410,7 +410,10 @@ struct CompletionFunctionReader {
         let callbackProtocols = external.filter { protocolName in
             ["Delegate", "DataSource", "Authenticator", "Interceptor", "Adapter", "Retrier"].contains(where: protocolName.hasSuffix)
         }
-        if !callbackProtocols.isEmpty, !index.hasCalls(named: decl.name.text.filter { $0 != "`" }) {
+        // Public API is called from outside the tree, so no call inside proves nothing: only a
+        // method the app keeps to itself counts as the framework's.
+        let isPublic = decl.modifiers.contains { $0.name.text == "public" || $0.name.text == "open" }
+        if !callbackProtocols.isEmpty, !isPublic, !index.hasCalls(named: decl.name.text.filter { $0 != "`" }) {
             return callbackProtocols.map { "`\($0)`" }.joined(separator: " or ")
         }
         return nil
