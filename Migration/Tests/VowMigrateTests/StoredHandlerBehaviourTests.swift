@@ -115,18 +115,23 @@ final class StoredHandlerBehaviourTests: XCTestCase {
 
     """
 
+    /// Migrates `file` with `--trust-stored-handlers`: one alternative added, a second run changes nothing.
+    private func migrateTrusting(_ file: URL, to target: String) throws {
+        let migrated = try TestSupport.migrate([file.path, "--to", target, "--trust-stored-handlers", "--in-place"])
+        XCTAssertEqual(migrated.status, 0, migrated.standardError)
+        XCTAssertTrue(migrated.standardError.contains("1 alternative added"), migrated.standardError)
+        let again = try TestSupport.migrate([file.path, "--to", target, "--trust-stored-handlers", "--check"])
+        XCTAssertEqual(again.status, 0, "a second run changes something:\n\(again.standardOutput)")
+    }
+
     func testTheTrustedAsyncAlternativeKeepsTheFirstAnswerDropsTheLaterAndWaitsWithoutOne() throws {
         let directory = try TestSupport.temporaryDirectory(self)
         let relay = directory.appendingPathComponent("Relay.swift")
         try Self.relay.write(to: relay, atomically: true, encoding: .utf8)
-        let migrated = try TestSupport.migrate([relay.path, "--to", "async", "--trust-stored-handlers", "--in-place"])
-        XCTAssertEqual(migrated.status, 0, migrated.standardError)
-        XCTAssertTrue(migrated.standardError.contains("1 alternative added"), migrated.standardError)
+        try migrateTrusting(relay, to: "async")
         let output = try String(contentsOf: relay, encoding: .utf8)
         XCTAssertTrue(output.contains("let continuation = ResumeOnce(continuation, function: \"wait(completion:)\")"), output)
         XCTAssertFalse(output.contains("import Vow"), output)
-        let again = try TestSupport.migrate([relay.path, "--to", "async", "--trust-stored-handlers", "--check"])
-        XCTAssertEqual(again.status, 0, "a second run changes something:\n\(again.standardOutput)")
 
         let main = directory.appendingPathComponent("main.swift")
         try Self.asyncProgram.write(to: main, atomically: true, encoding: .utf8)
@@ -160,11 +165,7 @@ final class StoredHandlerBehaviourTests: XCTestCase {
 
         let untrusted = try TestSupport.migrate([relay.path, "--to", "promise", "--check"])
         XCTAssertEqual(untrusted.status, 0, untrusted.standardError)
-        let migrated = try TestSupport.migrate([relay.path, "--to", "promise", "--trust-stored-handlers", "--in-place"])
-        XCTAssertEqual(migrated.status, 0, migrated.standardError)
-        XCTAssertTrue(migrated.standardError.contains("1 alternative added"), migrated.standardError)
-        let again = try TestSupport.migrate([relay.path, "--to", "promise", "--trust-stored-handlers", "--check"])
-        XCTAssertEqual(again.status, 0, "a second run changes something:\n\(again.standardOutput)")
+        try migrateTrusting(relay, to: "promise")
 
         let main = directory.appendingPathComponent("main.swift")
         try Self.program.write(to: main, atomically: true, encoding: .utf8)
