@@ -42,6 +42,17 @@ final class CaptureTests: XCTestCase {
             }
         }
 
+        typealias Storage = Store
+
+        // A generic parameter says nothing of its own: the call may reach `Store.save`.
+        func flushEach<S: Store>(_ stores: S) {
+            stores.save(Item(id: 8))
+        }
+
+        func flushAll(into storage: Storage) {
+            storage.save(Item(id: 7))
+        }
+
         // An unrelated type whose own `save(_:)` an implicit call reaches: not spelled out.
         struct Draft {
             func save(_ item: Item) {}
@@ -85,6 +96,8 @@ final class CaptureTests: XCTestCase {
             XCTAssertTrue(output.contains("        store.save(Item(id: 2), completion: nil)\n"), output)
             XCTAssertTrue(output.contains("        store.save(Item(id: 3)) { _ in }\n"), output)
             XCTAssertTrue(output.contains("    func keep() { save(Item(id: 4)) }\n"), output)
+            XCTAssertTrue(output.contains("    storage.save(Item(id: 7), completion: nil)\n"), output)
+            XCTAssertTrue(output.contains("    stores.save(Item(id: 8), completion: nil)\n"), output)
             XCTAssertTrue(result.standardError.contains("2 candidates: 2 alternatives added"), result.standardError)
             try typecheckMarked(directory, ["Sources/Store.swift", "Sources/Callers.swift"])
             // A second run changes nothing.

@@ -80,7 +80,7 @@ extension MigrationIndex {
             guard let slots = CallBinding.bind(call, to: original) else {
                 // A call on a receiver syntax cannot type most likely reaches another type's
                 // function; one on this type would resolve to the alternative.
-                if call.receiver == .other { continue }
+                if receiver(of: call) == .other { continue }
                 return .refused("the existing call \(place) would resolve to the alternative")
             }
             let omitted = function.handlerIndices.filter { slots[$0] == nil }
@@ -102,7 +102,7 @@ extension MigrationIndex {
             }) {
                 return .refused("the existing call \(place) leaves the handler out after a trailing closure, so it cannot be spelled out")
             }
-            if call.receiver == .other, let other = otherDeclaration(binding: call, besides: function) {
+            if receiver(of: call) == .other, let other = otherDeclaration(binding: call, besides: function) {
                 return .refused("the existing call \(place) leaves the handler out and may call `\(other.swiftName)` "
                                 + "(\(other.location)) instead; syntax cannot tell which, so it cannot be spelled out")
             }
@@ -111,16 +111,24 @@ extension MigrationIndex {
         return spelled.isEmpty ? .none : .spellOut(spelled)
     }
 
+    /// The receiver as far as the tree tells: a type the tree does not declare (a generic
+    /// parameter, a framework class) says nothing about which function a call reaches.
+    func receiver(of call: ExistingCall) -> ExistingCall.Receiver {
+        if case .typed(let name) = call.receiver, !declaresType(name), typeAlias(named: name) == nil { return .other }
+        return call.receiver
+    }
+
     /// Whether a call could reach a member of `scope` (a global function for "").
     func mayReach(_ call: ExistingCall, scope: String) -> Bool {
+        let receiver = receiver(of: call)
         if scope.isEmpty {
-            switch call.receiver {
+            switch receiver {
             case .implicit: return true
             case .type(let name): return !declaresType(name)  // `Module.function()`
             case .selfOrSuper, .typed, .other: return false
             }
         }
-        switch call.receiver {
+        switch receiver {
         case .implicit, .selfOrSuper:
             return !call.scope.isEmpty && inherits(call.scope, from: scope)
         case .type(let name), .typed(let name):
@@ -186,7 +194,13 @@ extension MigrationIndex {
     func inherits(_ type: String, from ancestor: String) -> Bool {
         let target = Self.lastComponent(ancestor)
         var seen: Set<String> = []
-        var pending = [Self.lastComponent(type)]
+        var start = type
+        // `typealias Store = NoteStore`: a receiver typed `Store` is a `NoteStore`.
+        for _ in 0..<4 {
+            guard let alias = typeAlias(named: Self.lastComponent(start)), alias.genericParameters.isEmpty else { break }
+            start = Self.baseTypeName(alias.aliasedType)
+        }
+        var pending = [Self.lastComponent(type), Self.lastComponent(start)]
         while let next = pending.popLast() {
             if next == target { return true }
             guard seen.insert(next).inserted else { continue }

@@ -108,13 +108,33 @@ final class ExistingCallCollector: SyntaxVisitor {
     override func visitPost(_ node: ExtensionDeclSyntax) { leave() }
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-        knownTypes.append(Self.parameterTypes(node.signature.parameterClause))
+        let constraints = Self.genericConstraints(node.genericParameterClause, node.genericWhereClause)
+        knownTypes.append(Self.parameterTypes(node.signature.parameterClause, constraints: constraints))
         return .visitChildren
     }
     override func visitPost(_ node: FunctionDeclSyntax) { knownTypes.removeLast() }
     override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
-        knownTypes.append(Self.parameterTypes(node.signature.parameterClause))
+        let constraints = Self.genericConstraints(node.genericParameterClause, node.genericWhereClause)
+        knownTypes.append(Self.parameterTypes(node.signature.parameterClause, constraints: constraints))
         return .visitChildren
+    }
+
+    /// `<S: Store>` or `where S: Store`: a parameter of type `S` is a `Store` (its first
+    /// constraint; an unconstrained generic parameter keeps its name, which the tree does not
+    /// declare, so it tells nothing).
+    private static func genericConstraints(_ clause: GenericParameterClauseSyntax?, _ whereClause: GenericWhereClauseSyntax?) -> [String: String] {
+        var constraints: [String: String] = [:]
+        for parameter in clause?.parameters ?? [] {
+            if let inherited = parameter.inheritedType, let type = nominalType(inherited) { constraints[parameter.name.text] = type }
+        }
+        for requirement in whereClause?.requirements ?? [] {
+            if let conformance = requirement.requirement.as(ConformanceRequirementSyntax.self),
+               let name = conformance.leftType.as(IdentifierTypeSyntax.self)?.name.text, constraints[name] == nil,
+               let type = nominalType(conformance.rightType) {
+                constraints[name] = type
+            }
+        }
+        return constraints
     }
     override func visitPost(_ node: InitializerDeclSyntax) { knownTypes.removeLast() }
 
@@ -126,11 +146,12 @@ final class ExistingCallCollector: SyntaxVisitor {
         return .visitChildren
     }
 
-    private static func parameterTypes(_ clause: FunctionParameterClauseSyntax) -> [String: String?] {
+    private static func parameterTypes(_ clause: FunctionParameterClauseSyntax, constraints: [String: String]) -> [String: String?] {
         var types: [String: String?] = [:]
         for parameter in clause.parameters {
             let name = (parameter.secondName ?? parameter.firstName).text
-            add(name, Self.nominalType(parameter.type), to: &types)
+            let type = Self.nominalType(parameter.type)
+            add(name, type.map { constraints[$0] ?? $0 }, to: &types)
         }
         return types
     }
