@@ -139,6 +139,24 @@ final class CaptureTests: XCTestCase {
         XCTAssertTrue(result.standardError.contains("may call `save(_:)`"), result.standardError)
     }
 
+    func testACallThatMayBeOfASameTypeOverloadWithoutTheHandlerIsNotSpelledOut() throws {
+        // `save(batch)` may be `save(_:atomically:)`: `completion: nil` there would not compile.
+        let source = """
+            struct Item: Sendable { let id: Int }
+
+            final class Store {
+                func save(_ item: Item, completion: (@Sendable (Error?) -> Void)? = nil) { completion?(nil) }
+                func save(_ items: [Item], atomically: Bool = true) {}
+                func flush(_ batch: [Item]) { save(batch) }
+            }
+
+            """
+        let directory = try tree(["Store.swift": source])
+        let result = try TestSupport.migrate([directory.appendingPathComponent("Store.swift").path, "--to", "promise"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardError.contains("leaves the handler out and may call `save(_:atomically:)`"), result.standardError)
+    }
+
     func testAnOverloadThatAlreadyTakesTheCallKeepsItsCalls() throws {
         let source = """
             final class Feed {

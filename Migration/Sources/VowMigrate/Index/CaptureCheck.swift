@@ -102,7 +102,7 @@ extension MigrationIndex {
             }) {
                 return .refused("the existing call \(place) leaves the handler out after a trailing closure, so it cannot be spelled out")
             }
-            if receiver(of: call) == .other, let other = otherDeclaration(binding: call, besides: function) {
+            if let other = otherDeclaration(binding: call, besides: function) {
                 return .refused("the existing call \(place) leaves the handler out and may call `\(other.swiftName)` "
                                 + "(\(other.location)) instead; syntax cannot tell which, so it cannot be spelled out")
             }
@@ -211,14 +211,16 @@ extension MigrationIndex {
         return false
     }
 
-    /// Another function of the tree that `call` binds to and that has no parameter labelled as
-    /// the handler: a call on a receiver of unknown type might be one of its, where spelling the
-    /// handler out would not compile.
+    /// Another function of the tree that `call` may reach and binds to, and that has no parameter
+    /// labelled as the handler: spelling the handler out would not compile if the call is one of
+    /// its (`save(notes)` beside `save(_ notes: [Note])` in the same type; argument types are not
+    /// read).
     private func otherDeclaration(binding call: ExistingCall, besides function: CaptureSubject) -> DeclaredShape? {
         let handlerLabels = function.handlerIndices.map { function.parameterShapes[$0].label }
         return (declaredShapes[function.baseName] ?? []).first { declared in
-            guard declared.location != function.location else { return false }
-            guard !inherits(declared.scope, from: function.scope), !inherits(function.scope, from: declared.scope) else { return false }
+            guard declared.location != function.location, mayReach(call, scope: declared.scope) else { return false }
+            // An override or a requirement with the same parameters is the same function.
+            guard declared.parameters.map(\.label) != function.parameterShapes.map(\.label) else { return false }
             guard CallBinding.bind(call, to: declared.parameters) != nil else { return false }
             return !handlerLabels.allSatisfy { label in declared.parameters.contains { $0.label == label } }
         }
