@@ -6,8 +6,8 @@ import SwiftSyntax
 /// the `MigrationIndex` (unless the index was built from this file already), a second rewrites
 /// each piece with that index, and each rewritten piece is parsed again to check it.
 /// Edits and findings are those of the whole-file path; anything unusual (a piece that does not
-/// parse, a file declaring its own `Result`, the call-site stage) returns `nil` and the caller
-/// reads the whole file.
+/// parse, a file declaring its own `Result`, functions of one name and scope in two pieces, the
+/// call-site stage) returns `nil` and the caller reads the whole file.
 enum ChunkedMigration {
     /// Files at least this big are read in pieces of about this size.
     static let pieceSize = 1 << 20
@@ -30,6 +30,10 @@ enum ChunkedMigration {
         var importsVow = false
         var declaredSupport = Set<SwiftOnlySupport>()
         var resultOffsets: [Int] = []
+        // The piece that declares each function name, by scope: a rewrite compares the functions
+        // of one name with each other (overloads whose alternatives would collide, a protocol's
+        // requirement and its default implementation) only within its piece.
+        var namePieces: [String: Int] = [:]
         // Every masked piece has the file's line breaks at the same offsets, so one converter
         // serves them all.
         var converter: SourceLocationConverter?
@@ -40,6 +44,11 @@ enum ChunkedMigration {
             if converter == nil { converter = SourceLocationConverter(fileName: fileName, tree: tree) }
             let collector = DeclarationCollector()
             collector.walk(tree)
+            for site in collector.functions where chunk.owned.contains(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset) {
+                let key = site.scope + "|" + site.decl.name.text
+                if let piece = namePieces[key], piece != number { return nil }
+                namePieces[key] = number
+            }
             importsVow = importsVow || collector.importsVow
             declaredSupport.formUnion(SwiftOnlySupport.declared(in: tree))
             if !indexed, let converter {
@@ -99,7 +108,11 @@ enum ChunkedMigration {
         edits += first.edits
         findings += first.findings
         if needsVow && anyEdits && !importsVow {
-            // `Swift.Result` in every piece once the file imports Vow; the first piece did its own.
+            // `Swift.Result` in every piece once the file imports Vow, in the code the other
+            // pieces generated too (the first piece did its own).
+            for position in 0..<(edits.count - first.edits.count) where edits[position].removing == 0 {
+                edits[position].text = ResultQualifier.qualifyingBareResult(in: edits[position].text)
+            }
             let done = Set(edits.filter { $0.text == "Swift." }.map(\.offset))
             for offset in resultOffsets where !done.contains(offset) && !chunks[0].owned.contains(offset) {
                 edits.append(TextEdit(offset: offset, removing: 0, text: "Swift."))
