@@ -7,9 +7,9 @@ import XCTest
 /// path: the same output, byte for byte, and the same findings. (Throughput and peak memory are
 /// measured by `Scripts/measure-throughput.sh`, not asserted here.)
 final class ScaleTests: XCTestCase {
-    private func assertSameAsWholeFile(_ source: String, _ target: MigrationTarget, pieceSize: Int, _ label: String = "",
-                                       file: StaticString = #filePath, line: UInt = #line) -> Bool {
-        let options = MigrationOptions(target: target)
+    private func assertSameAsWholeFile(_ source: String, _ target: MigrationTarget, stage: MigrationStage = .declarations, pieceSize: Int,
+                                       _ label: String = "", file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        let options = MigrationOptions(target: target, stage: stage)
         let whole = SourceMigrator.migrate(source: source, fileName: "F.swift", options: options)
         guard let pieces = ChunkedMigration.migrate(source: source, fileName: "F.swift", options: options, target: target,
                                                     progress: nil, pieceSize: pieceSize) else { return false }
@@ -132,13 +132,17 @@ final class ScaleTests: XCTestCase {
     }
 
     func testEveryFixtureCutInTinyPiecesMatchesTheWholeFile() throws {
-        var cut = 0
+        var cut = 0, cutForCallSites = 0
         for name in TestSupport.alternativeFixtureNames where !TestSupport.isReplaceFixture(name) {
             let input = try TestSupport.fixture(name, "input.swift")
             for target in MigrationTarget.allCases where assertSameAsWholeFile(input, target, pieceSize: 40, "\(name) \(target)") {
                 cut += 1
+                // The call-site stage too (cut between top-level declarations only), after the
+                // declarations of every piece.
+                if assertSameAsWholeFile(input, target, stage: .all, pieceSize: 40, "\(name) \(target) --stage all") { cutForCallSites += 1 }
             }
         }
+        XCTAssertGreaterThanOrEqual(cutForCallSites, 50, "most fixtures have more than one top-level declaration")
         XCTAssertGreaterThanOrEqual(cut, 80, "most fixtures have more than one top-level declaration, or a type with blank lines between members")
     }
 
@@ -194,6 +198,16 @@ final class ScaleTests: XCTestCase {
         // Generated.
         import Foundation
 
+        // Calls functions declared further down, in other pieces.
+        func warmUp() {
+            fetchModel19 { result in
+                switch result {
+                case .failure(let error): print(error)
+                case .success(let model): print(model.id)
+                }
+            }
+        }
+
         """
         for index in 0..<20 {
             text += """
@@ -223,6 +237,9 @@ final class ScaleTests: XCTestCase {
                 completion(Client\(index)(), nil)
             }
             struct Model\(index): Sendable { let id: Int }
+            func fetchModel\(index)(completion: @escaping @Sendable (Result<Model\(index), Error>) -> Void) {
+                completion(.success(Model\(index)(id: \(index))))
+            }
             protocol Api\(index): class {
                 func ping(completion: @escaping @Sendable (Error?) -> Void)
 
@@ -250,13 +267,21 @@ final class ScaleTests: XCTestCase {
                 XCTAssertFalse(line.contains("pong") || line.contains("completion(Client"), line)
             }
         }
+        // For the call-site stage, no type is cut: a piece keeps no type's header.
+        let wholeTypes = try XCTUnwrap(SourceChunks.plan(bytes, targetSize: 300, betweenTypes: true))
+        XCTAssertGreaterThan(wholeTypes.count, 20)
+        XCTAssertTrue(wholeTypes.allSatisfy { $0.kept.count <= 1 }, "\(wholeTypes.map(\.kept))")
         for target in MigrationTarget.allCases {
-            for pieceSize in [40, 300, 2_000] {
-                XCTAssertTrue(assertSameAsWholeFile(source, target, pieceSize: pieceSize), "\(target) in pieces of \(pieceSize) was not cut")
+            for stage in [MigrationStage.declarations, .all] {
+                for pieceSize in [40, 300, 2_000] {
+                    XCTAssertTrue(assertSameAsWholeFile(source, target, stage: stage, pieceSize: pieceSize),
+                                  "\(target) \(stage) in pieces of \(pieceSize) was not cut")
+                }
             }
+            let whole = SourceMigrator.migrate(source: source, fileName: "F.swift", options: .init(target: target, stage: .all))
+            XCTAssertEqual(whole.findings.filter { $0.kind == .added }.count, 20 * 7)
+            XCTAssertEqual(whole.findings.filter { $0.kind == .callSiteConverted }.map(\.line), [6], "\(target)")
         }
-        let whole = SourceMigrator.migrate(source: source, fileName: "F.swift", options: .init(target: .promise))
-        XCTAssertEqual(whole.findings.filter { $0.kind == .added }.count, 20 * 6)
     }
 
     // MARK: - The index a run builds

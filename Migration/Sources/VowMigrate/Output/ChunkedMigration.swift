@@ -6,21 +6,26 @@ import SwiftSyntax
 /// the `MigrationIndex` (unless the index was built from this file already), a second rewrites
 /// each piece with that index, and each rewritten piece is parsed again to check it.
 /// Edits and findings are those of the whole-file path; anything unusual (a piece that does not
-/// parse, a file declaring its own `Result`, functions of one name and scope in two pieces, the
-/// call-site stage) returns `nil` and the caller reads the whole file.
+/// parse, a file declaring its own `Result`, functions of one name and scope in two pieces,
+/// `--replace`, `--from-promisekit`) returns `nil` and the caller reads the whole file.
 enum ChunkedMigration {
     /// Files at least this big are read in pieces of about this size.
     static let pieceSize = 1 << 20
 
     static func migrate(source: String, fileName: String, options: MigrationOptions, target: MigrationTarget,
                         index: MigrationIndex? = nil, progress: ((MigrationProgress) -> Void)?, pieceSize: Int = pieceSize) -> FileMigration? {
-        guard !options.replace, !options.fromPromiseKit, options.stage == .declarations, source.utf8.count >= 2 * pieceSize else { return nil }
+        guard !options.replace, !options.fromPromiseKit, source.utf8.count >= 2 * pieceSize else { return nil }
         let bytes = Array(source.utf8)
         // Each piece is parsed with the whole file's line breaks, so the pieces grow with the file
-        // (at most about 12 of them) to keep that cost linear.
-        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 12)) else { return nil }
+        // (at most about 12 of them) to keep that cost linear. The call-site stage reads the
+        // members of a function's type (whether a name is read through `self`): a type is not
+        // cut then.
+        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 12),
+                                             betweenTypes: options.stage != .declarations) else { return nil }
         let unit = Indentation.detectUnit(in: source)
-        let total = Double(chunks.count * 2)
+        // Passes over the pieces: reading, (with `--stage all`) declarations, rewriting.
+        let readingPasses = options.stage == .all ? 2 : 1
+        let total = Double(chunks.count * (readingPasses + 1))
 
         // 1. What the whole file declares, and where it spells `Result`.
         // The index built from the whole tree already holds this file; otherwise the pieces'
@@ -66,7 +71,32 @@ enum ChunkedMigration {
             : index.map { $0.adding(summary) } ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading)
         summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [])
 
-        // 2. Each piece rewritten with that knowledge; the first last, to add `import Vow` once
+        // 2. With `--stage all`, the call sites of each piece need to know which functions of
+        //    the other pieces gain an alternative: the declarations stage of every piece first.
+        var gained = [Set<String>](repeating: [], count: chunks.count)
+        if options.stage == .all {
+            var declarations = options
+            declarations.stage = .declarations
+            for (number, chunk) in chunks.enumerated() {
+                progress?(MigrationProgress("reading", fraction: Double(chunks.count + number) / total))
+                let masked = chunk.masked(bytes)
+                let tree = Parser.parse(source: masked)
+                guard !tree.hasError, let converter else { return nil }
+                var rewrite = FileRewrite(source: masked, fileName: fileName, tree: tree, converter: converter, options: declarations,
+                                          target: target, index: knowledge, bytes: bytes, unit: unit)
+                rewrite.ownedRange = chunk.owned
+                rewrite.fileImportsVow = importsVow
+                rewrite.vowImport = false
+                rewrite.declaresSupport = false
+                rewrite.run()
+                gained[number] = Set(rewrite.findings.filter { $0.kind == .added || $0.kind == .alreadyMigrated || $0.kind == .replaced }.map {
+                    IndexCalleeCatalog.gainedKey(swiftName: $0.function, line: $0.line)
+                })
+            }
+        }
+        let allGained = gained.reduce(into: Set<String>()) { $0.formUnion($1) }
+
+        // 3. Each piece rewritten with that knowledge; the first last, to add `import Vow` once
         //    if any piece needs it.
         var edits: [TextEdit] = []
         var findings: [Finding] = []
@@ -75,7 +105,7 @@ enum ChunkedMigration {
         var firstPiece: (edits: [TextEdit], findings: [Finding])?
         for number in Array(1..<chunks.count) + [0] {
             let chunk = chunks[number]
-            progress?(MigrationProgress("rewriting", fraction: Double(chunks.count + (number == 0 ? chunks.count - 1 : number - 1)) / total))
+            progress?(MigrationProgress("rewriting", fraction: Double(readingPasses * chunks.count + (number == 0 ? chunks.count - 1 : number - 1)) / total))
             let masked = chunk.masked(bytes)
             let tree = Parser.parse(source: masked)
             if tree.hasError { return nil }
@@ -92,6 +122,7 @@ enum ChunkedMigration {
             rewrite.fileDeclaredSupport = declaredSupport
             rewrite.otherPiecesSupport = neededSupport
             rewrite.declaresSupport = number == 0
+            rewrite.gainedInOtherPieces = allGained.subtracting(gained[number])
             rewrite.run()
             if number == 0 {
                 firstPiece = (rewrite.edits, rewrite.findings)
@@ -123,7 +154,7 @@ enum ChunkedMigration {
         }.map(\.element)
         guard !edits.isEmpty else { return FileMigration(output: source, changed: false, findings: findings) }
 
-        // 3. Each piece of the output parses (the pieces are cut where the file's syntax allows).
+        // 4. Each piece of the output parses (the pieces are cut where the file's syntax allows).
         progress?(MigrationProgress("checking the output"))
         for chunk in chunks {
             let visible = edits.filter { edit in chunk.owned.contains(edit.offset) || chunk.kept.contains { $0.contains(edit.offset) } }
