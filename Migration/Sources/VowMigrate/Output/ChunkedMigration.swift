@@ -17,39 +17,65 @@ enum ChunkedMigration {
         guard !options.replace, !options.fromPromiseKit, source.utf8.count >= 2 * pieceSize else { return nil }
         let bytes = Array(source.utf8)
         // Each piece is parsed with the whole file's line breaks, so the pieces grow with the file
-        // (at most about 12 of them) to keep that cost linear. The call-site stage reads the
-        // members of a function's type (whether a name is read through `self`): a type is not
-        // cut then.
-        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 12),
+        // (at most about 24 of them, under 1 MB for a 16 MB file) to keep that cost linear. The
+        // call-site stage reads the members of a function's type (whether a name is read through
+        // `self`): a type is not cut then.
+        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 24),
                                              betweenTypes: options.stage != .declarations) else { return nil }
         let unit = Indentation.detectUnit(in: source)
-        // Passes over the pieces: reading, (with `--stage all`) declarations, rewriting.
-        let readingPasses = options.stage == .all ? 2 : 1
-        let total = Double(chunks.count * (readingPasses + 1))
-
-        // 1. What the whole file declares, and where it spells `Result`.
         // The index built from the whole tree already holds this file; otherwise the pieces'
         // declarations are joined into one summary of the file, as the whole-file path adds it.
         let indexed = index?.files.contains(fileName) == true
+        // Passes over the pieces: reading, (with `--stage all` and no index of the file yet)
+        // declarations, rewriting.
+        let readingPasses = options.stage == .all && !indexed ? 2 : 1
+        let total = Double(chunks.count * (readingPasses + 1))
+
+        // With `--stage all`, the call sites of each piece need to know which functions of the
+        // other pieces gain an alternative: the declarations stage of a piece says it.
+        var gained = [Set<String>](repeating: [], count: chunks.count)
+        var declarations = options
+        declarations.stage = .declarations
+        func declarationsGain(_ tree: SourceFileSyntax, masked: String, chunk: SourceChunks.Chunk, converter: SourceLocationConverter,
+                              knowledge: MigrationIndex, importsVow: Bool) -> Set<String> {
+            var rewrite = FileRewrite(source: masked, fileName: fileName, tree: tree, converter: converter, options: declarations,
+                                      target: target, index: knowledge, bytes: bytes, unit: unit)
+            rewrite.ownedRange = chunk.owned
+            rewrite.fileImportsVow = importsVow
+            rewrite.vowImport = false
+            rewrite.declaresSupport = false
+            rewrite.run()
+            return Set(rewrite.findings.filter { $0.kind == .added || $0.kind == .alreadyMigrated || $0.kind == .replaced }.map {
+                IndexCalleeCatalog.gainedKey(swiftName: $0.function, line: $0.line)
+            })
+        }
+
+        // 1. What the whole file declares, and where it spells `Result`.
         var summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [], languageMode: options.languageMode)
         var importsVow = false
         var declaredSupport = Set<SwiftOnlySupport>()
         var resultOffsets: [Int] = []
-        // The piece that declares each function name, by scope: a rewrite compares the functions
-        // of one name with each other (overloads whose alternatives would collide, a protocol's
-        // requirement and its default implementation) only within its piece.
+        // The piece that declares each function name, by scope, of the functions that may take a
+        // handler: a rewrite compares them with each other (overloads whose alternatives would
+        // collide, a protocol's requirement and its default implementation) only within its
+        // piece. (An existing alternative takes none: it may be in another piece.)
         var namePieces: [String: Int] = [:]
         // Every masked piece has the file's line breaks at the same offsets, so one converter
         // serves them all.
         var converter: SourceLocationConverter?
         for (number, chunk) in chunks.enumerated() {
             progress?(MigrationProgress("reading", fraction: Double(number) / total))
-            let tree = Parser.parse(source: chunk.masked(bytes))
+            let masked = chunk.masked(bytes)
+            let tree = Parser.parse(source: masked)
             if tree.hasError { return nil }
             if converter == nil { converter = SourceLocationConverter(fileName: fileName, tree: tree) }
             let collector = DeclarationCollector()
             collector.walk(tree)
-            for site in collector.functions where chunk.owned.contains(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset) {
+            for site in collector.functions where chunk.owned.contains(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset)
+                && site.decl.signature.effectSpecifiers?.asyncSpecifier == nil
+                && site.decl.signature.parameterClause.parameters.contains(where: {
+                    IndexCollector.mayBeClosure($0, name: ($0.secondName ?? $0.firstName).text)
+                }) {
                 let key = site.scope + "|" + site.decl.name.text
                 if let piece = namePieces[key], piece != number { return nil }
                 namePieces[key] = number
@@ -63,6 +89,11 @@ enum ChunkedMigration {
             qualifier.walk(tree)
             if qualifier.declaresResult { return nil }
             resultOffsets += qualifier.offsets.filter { chunk.owned.contains($0) }
+            // With the index of the file at hand, from this parse (the imports, and so whether
+            // the file imports Vow, are all above the first cut).
+            if options.stage == .all && indexed, let index, let converter {
+                gained[number] = declarationsGain(tree, masked: masked, chunk: chunk, converter: converter, knowledge: index, importsVow: importsVow)
+            }
         }
 
         // Without an index the file's own is built without keeping its summary (it is not joined
@@ -71,27 +102,14 @@ enum ChunkedMigration {
             : index.map { $0.adding(summary) } ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading)
         summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [])
 
-        // 2. With `--stage all`, the call sites of each piece need to know which functions of
-        //    the other pieces gain an alternative: the declarations stage of every piece first.
-        var gained = [Set<String>](repeating: [], count: chunks.count)
-        if options.stage == .all {
-            var declarations = options
-            declarations.stage = .declarations
+        // 2. Otherwise the declarations stage of every piece, with that knowledge, first.
+        if options.stage == .all && !indexed {
             for (number, chunk) in chunks.enumerated() {
                 progress?(MigrationProgress("reading", fraction: Double(chunks.count + number) / total))
                 let masked = chunk.masked(bytes)
                 let tree = Parser.parse(source: masked)
                 guard !tree.hasError, let converter else { return nil }
-                var rewrite = FileRewrite(source: masked, fileName: fileName, tree: tree, converter: converter, options: declarations,
-                                          target: target, index: knowledge, bytes: bytes, unit: unit)
-                rewrite.ownedRange = chunk.owned
-                rewrite.fileImportsVow = importsVow
-                rewrite.vowImport = false
-                rewrite.declaresSupport = false
-                rewrite.run()
-                gained[number] = Set(rewrite.findings.filter { $0.kind == .added || $0.kind == .alreadyMigrated || $0.kind == .replaced }.map {
-                    IndexCalleeCatalog.gainedKey(swiftName: $0.function, line: $0.line)
-                })
+                gained[number] = declarationsGain(tree, masked: masked, chunk: chunk, converter: converter, knowledge: knowledge, importsVow: importsVow)
             }
         }
         let allGained = gained.reduce(into: Set<String>()) { $0.formUnion($1) }
@@ -173,7 +191,7 @@ extension ChunkedMigration {
     static func summarize(source: String, fileName: String, isContext: Bool, pieceSize: Int = pieceSize) -> FileSummary? {
         guard source.utf8.count >= 2 * pieceSize else { return nil }
         let bytes = Array(source.utf8)
-        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 12)) else { return nil }
+        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 24)) else { return nil }
         var summary = FileSummary(file: fileName, isContext: isContext, aliases: [], types: [], functions: [])
         var converter: SourceLocationConverter?
         for chunk in chunks {

@@ -25,11 +25,13 @@ struct SourceChunks {
         /// The whole file with everything but `owned` and `kept` blanked out (spaces, in a block
         /// comment), line breaks kept.
         func masked(_ bytes: [UInt8]) -> String {
-            var copy = bytes
             var visible = [owned] + kept
             visible.sort { $0.lowerBound < $1.lowerBound }
             var cursor = 0
-            copy.withUnsafeMutableBufferPointer { buffer in
+            // Written straight into the string's storage: a copy of the file as an array first
+            // would be one more file-sized buffer at the peak.
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                _ = buffer.initialize(from: bytes)
                 func isBreak(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
                 func blank(_ range: Range<Int>) {
                     for index in range where !isBreak(buffer[index]) {
@@ -52,8 +54,8 @@ struct SourceChunks {
                     cursor = max(cursor, range.upperBound)
                 }
                 if cursor < buffer.count { blank(cursor..<buffer.count) }
+                return buffer.count
             }
-            return String(decoding: copy, as: UTF8.self)
         }
     }
 
