@@ -23,6 +23,7 @@ extension FileRewrite {
         }
         var stage = CallSiteRewrite(bytes: bytes, converter: converter, target: target, catalog: catalog, unit: unit, excluded: excluded)
         stage.spelledOutOffsets = spelledOutOffsets
+        stage.otherPiecesMembers = otherPiecesMembers
         stage.run(tree)
         edits += (functions?.edits ?? []) + stage.edits
         // In source order, declarations and call sites together.

@@ -17,11 +17,8 @@ enum ChunkedMigration {
         guard !options.replace, !options.fromPromiseKit, source.utf8.count >= 2 * pieceSize else { return nil }
         let bytes = Array(source.utf8)
         // Each piece is parsed with the whole file's line breaks, so the pieces grow with the file
-        // (at most about 24 of them, under 1 MB for a 16 MB file) to keep that cost linear. The
-        // call-site stage reads the members of a function's type (whether a name is read through
-        // `self`): a type is not cut then.
-        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 24),
-                                             betweenTypes: options.stage != .declarations) else { return nil }
+        // (at most about 24 of them, under 1 MB for a 16 MB file) to keep that cost linear.
+        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 24)) else { return nil }
         let unit = Indentation.detectUnit(in: source)
         // The index built from the whole tree already holds this file; otherwise the pieces'
         // declarations are joined into one summary of the file, as the whole-file path adds it.
@@ -60,6 +57,9 @@ enum ChunkedMigration {
         // collide, a protocol's requirement and its default implementation) only within its
         // piece. (An existing alternative takes none: it may be in another piece.)
         var namePieces: [String: Int] = [:]
+        // The call-site stage asks whether a name is read through `self`: the names each top-level
+        // type declares, by its body's `{`, from every piece it is cut in.
+        var typeMembers: [Int: Set<String>] = [:]
         // Every masked piece has the file's line breaks at the same offsets, so one converter
         // serves them all.
         var converter: SourceLocationConverter?
@@ -79,6 +79,13 @@ enum ChunkedMigration {
                 let key = site.scope + "|" + site.decl.name.text
                 if let piece = namePieces[key], piece != number { return nil }
                 namePieces[key] = number
+            }
+            if options.stage != .declarations {
+                for statement in tree.statements {
+                    guard let block = Syntax(statement.item).asProtocol(DeclGroupSyntax.self)?.memberBlock, let first = block.members.first else { continue }
+                    typeMembers[block.leftBrace.positionAfterSkippingLeadingTrivia.utf8Offset, default: []]
+                        .formUnion(CallSiteRewrite.memberNames(around: first.decl))
+                }
             }
             importsVow = importsVow || collector.importsVow
             declaredSupport.formUnion(SwiftOnlySupport.declared(in: tree))
@@ -141,6 +148,7 @@ enum ChunkedMigration {
             rewrite.otherPiecesSupport = neededSupport
             rewrite.declaresSupport = number == 0
             rewrite.gainedInOtherPieces = allGained.subtracting(gained[number])
+            rewrite.otherPiecesMembers = typeMembers
             rewrite.run()
             if number == 0 {
                 firstPiece = (rewrite.edits, rewrite.findings)

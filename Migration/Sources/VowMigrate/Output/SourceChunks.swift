@@ -79,15 +79,13 @@ struct SourceChunks {
 
     /// Pieces of about `targetSize` bytes, or `nil` when the file cannot be cut (no place
     /// between declarations or members, an import below the first cut, unbalanced braces).
-    /// `betweenTypes`: cut between top-level declarations only, never between the members of a
-    /// type (the call-site stage reads the other members of a function's type).
-    static func plan(_ bytes: [UInt8], targetSize: Int, betweenTypes: Bool = false) -> [Chunk]? {
+    static func plan(_ bytes: [UInt8], targetSize: Int) -> [Chunk]? {
         guard let scan = scan(bytes) else { return nil }
         // Greedy: cut at the last candidate before each piece would pass the target size.
         var cuts: [Cut] = []
         var pieceStart = 0
         var previous: Cut?
-        for cut in scan.cuts where !betweenTypes || cut.body == nil {
+        for cut in scan.cuts {
             if cut.offset - pieceStart >= targetSize, let chosen = previous, chosen.offset > pieceStart {
                 cuts.append(chosen)
                 pieceStart = chosen.offset
