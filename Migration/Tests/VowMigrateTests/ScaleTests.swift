@@ -7,34 +7,34 @@ import XCTest
 /// path: the same output, byte for byte, and the same findings. (Throughput and peak memory are
 /// measured by `Scripts/measure-throughput.sh`, not asserted here.)
 final class ScaleTests: XCTestCase {
-    private func assertSameAsWholeFile(_ source: String, _ target: MigrationTarget, pieceSize: Int,
-                                       file: StaticString = #filePath, line: UInt = #line) -> Bool {
-        let options = MigrationOptions(target: target)
+    private func assertSameAsWholeFile(_ source: String, _ target: MigrationTarget, stage: MigrationStage = .declarations, pieceSize: Int,
+                                       _ label: String = "", file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        let options = MigrationOptions(target: target, stage: stage)
         let whole = SourceMigrator.migrate(source: source, fileName: "F.swift", options: options)
         guard let pieces = ChunkedMigration.migrate(source: source, fileName: "F.swift", options: options, target: target,
                                                     progress: nil, pieceSize: pieceSize) else { return false }
-        XCTAssertEqual(pieces.output, whole.output, file: file, line: line)
-        XCTAssertEqual(pieces.findings, whole.findings, file: file, line: line)
-        XCTAssertEqual(pieces.changed, whole.changed, file: file, line: line)
+        XCTAssertEqual(pieces.output, whole.output, label, file: file, line: line)
+        XCTAssertEqual(pieces.findings, whole.findings, label, file: file, line: line)
+        XCTAssertEqual(pieces.changed, whole.changed, label, file: file, line: line)
         // As the command line runs it: with the whole-tree index, which already holds the file.
         let index = MigrationIndex(summaries: [MigrationIndex.summarize(source: source, fileName: "F.swift")])
         let indexedWhole = SourceMigrator.migrate(source: source, fileName: "F.swift", options: options, index: index)
         guard let indexedPieces = ChunkedMigration.migrate(source: source, fileName: "F.swift", options: options, target: target,
                                                            index: index, progress: nil, pieceSize: pieceSize) else {
-            XCTFail("read whole with an index, but in pieces without one", file: file, line: line)
+            XCTFail("read whole with an index, but in pieces without one " + label, file: file, line: line)
             return false
         }
-        XCTAssertEqual(indexedPieces.output, indexedWhole.output, file: file, line: line)
-        XCTAssertEqual(indexedPieces.findings, indexedWhole.findings, file: file, line: line)
-        XCTAssertEqual(indexedWhole.output, whole.output, file: file, line: line)
+        XCTAssertEqual(indexedPieces.output, indexedWhole.output, label, file: file, line: line)
+        XCTAssertEqual(indexedPieces.findings, indexedWhole.findings, label, file: file, line: line)
+        XCTAssertEqual(indexedWhole.output, whole.output, label, file: file, line: line)
         // The index pass reads a large file in pieces too; the whole-file path gives the same with it.
         if let summary = ChunkedMigration.summarize(source: source, fileName: "F.swift", isContext: false, pieceSize: pieceSize) {
             let piecesIndexed = SourceMigrator.migrate(source: source, fileName: "F.swift", options: options,
                                                        index: MigrationIndex(summaries: [summary]))
-            XCTAssertEqual(piecesIndexed.output, whole.output, file: file, line: line)
-            XCTAssertEqual(piecesIndexed.findings, whole.findings, file: file, line: line)
+            XCTAssertEqual(piecesIndexed.output, whole.output, label, file: file, line: line)
+            XCTAssertEqual(piecesIndexed.findings, whole.findings, label, file: file, line: line)
         } else {
-            XCTFail("migrated in pieces, but not summarized in pieces", file: file, line: line)
+            XCTFail("migrated in pieces, but not summarized in pieces " + label, file: file, line: line)
         }
         return true
     }
@@ -115,7 +115,10 @@ final class ScaleTests: XCTestCase {
         let source = interdependentFile
         for target in MigrationTarget.allCases {
             for pieceSize in [400, 2_500] {
-                XCTAssertTrue(assertSameAsWholeFile(source, target, pieceSize: pieceSize), "\(target) in pieces of \(pieceSize) was not cut")
+                for stage in [MigrationStage.declarations, .all] {
+                    XCTAssertTrue(assertSameAsWholeFile(source, target, stage: stage, pieceSize: pieceSize),
+                                  "\(target) \(stage) in pieces of \(pieceSize) was not cut")
+                }
             }
         }
         // Without blank lines between members, cuts fall after a member's closing brace.
@@ -135,11 +138,13 @@ final class ScaleTests: XCTestCase {
         var cut = 0
         for name in TestSupport.alternativeFixtureNames where !TestSupport.isReplaceFixture(name) {
             let input = try TestSupport.fixture(name, "input.swift")
-            for target in MigrationTarget.allCases where assertSameAsWholeFile(input, target, pieceSize: 40) {
+            for target in MigrationTarget.allCases where assertSameAsWholeFile(input, target, pieceSize: 40, "\(name) \(target)") {
                 cut += 1
+                // The call-site stage too, after the declarations of every piece.
+                XCTAssertTrue(assertSameAsWholeFile(input, target, stage: .all, pieceSize: 40, "\(name) \(target) --stage all"))
             }
         }
-        XCTAssertGreaterThan(cut, 10, "most fixtures have a type with blank lines between members")
+        XCTAssertGreaterThanOrEqual(cut, 80, "most fixtures have more than one top-level declaration, or a type with blank lines between members")
     }
 
     func testCutsFallBetweenMembersOnlyAndEveryMaskedPieceParses() throws {
@@ -166,14 +171,114 @@ final class ScaleTests: XCTestCase {
     }
 
     func testAFileThatCannotBeCutIsReadWhole() {
-        // Top-level functions only: no type body to cut.
-        let source = (0..<50).map { "func f\($0)(completion: @escaping @Sendable (Error?) -> Void) {\n    completion(nil)\n}\n\n" }.joined()
-        XCTAssertNil(SourceChunks.plan(Array(source.utf8), targetSize: 100))
-        XCTAssertNil(ChunkedMigration.migrate(source: source, fileName: "F.swift", options: .init(target: .promise), target: .promise,
-                                              progress: nil, pieceSize: 100))
         // A protocol is never cut: its alternatives go into one extension after it.
         let requirements = (0..<50).map { "    func f\($0)(completion: @escaping @Sendable (Error?) -> Void)\n\n" }.joined()
         XCTAssertNil(SourceChunks.plan(Array("protocol Api {\n\(requirements)}\n".utf8), targetSize: 100))
+        XCTAssertNil(SourceChunks.plan(Array("protocol Api: class {\n\(requirements)}\n".utf8), targetSize: 100))
+        // Nor one function, however long: its statements are read together.
+        let statements = (0..<50).map { "    let value\($0) = \($0)\n\n    _ = value\($0)\n" }.joined()
+        XCTAssertNil(SourceChunks.plan(Array("func huge(completion: @escaping (Error?) -> Void) {\n\(statements)    completion(nil)\n}\n".utf8),
+                                       targetSize: 100))
+        // Nor a `#if` block.
+        let classes = (0..<50).map { "final class C\($0) {\n    func f() {}\n}\n\n" }.joined()
+        XCTAssertNil(SourceChunks.plan(Array("#if DEBUG\n\(classes)#endif\n".utf8), targetSize: 100))
+        // Two functions of one name in two pieces (an overload, a requirement and its default
+        // implementation) are compared by the whole-file read.
+        let overloads = (0..<50).map { "func f(_ value\($0): Int, completion: @escaping @Sendable (Error?) -> Void) {\n    completion(nil)\n}\n\n" }
+        XCTAssertNotNil(SourceChunks.plan(Array(overloads.joined().utf8), targetSize: 100))
+        XCTAssertNil(ChunkedMigration.migrate(source: overloads.joined(), fileName: "F.swift", options: .init(target: .promise), target: .promise,
+                                              progress: nil, pieceSize: 100))
+    }
+
+    // MARK: - Files of many top-level declarations
+
+    /// Generated code's shape (API clients, GraphQL, protobuf): many top-level types, extensions
+    /// and free functions, cut between them.
+    private var manyTopLevelDeclarations: String {
+        var text = """
+        // Generated.
+        import Foundation
+
+        // Calls functions declared further down, in other pieces.
+        func warmUp() {
+            fetchModel19 { result in
+                switch result {
+                case .failure(let error): print(error)
+                case .success(let model): print(model.id)
+                }
+            }
+        }
+
+        """
+        for index in 0..<20 {
+            text += """
+
+            /// Type \(index); a { brace } in a comment.
+            final class Client\(index): @unchecked Sendable {
+                func load(id: Int, completion: @escaping @Sendable (Result<Int, Error>) -> Void) {
+                    completion(.success(id + \(index)))
+                }
+
+                func delete(id: Int, completion: @escaping @Sendable (Error?) -> Void) {
+                    let note = \"\"\"
+                    a string { with braces
+
+                    \"\"\"
+                    _ = note
+                    completion(nil)
+                }
+            }
+            extension Client\(index) {
+                func reload(completion: @escaping @Sendable (Result<Int, Error>) -> Void) {
+                    load(id: \(index)) { completion($0) }
+                }
+            }
+            func makeClient\(index)(completion: @escaping @Sendable (Client\(index)?, Error?) -> Void) {
+
+                completion(Client\(index)(), nil)
+            }
+            struct Model\(index): Sendable { let id: Int }
+            func fetchModel\(index)(completion: @escaping @Sendable (Result<Model\(index), Error>) -> Void) {
+                completion(.success(Model\(index)(id: \(index))))
+            }
+            protocol Api\(index): class {
+                func ping(completion: @escaping @Sendable (Error?) -> Void)
+
+                func pong(completion: @escaping @Sendable (Error?) -> Void)
+            }
+
+            """
+        }
+        return text
+    }
+
+    func testAFileOfManyTopLevelDeclarationsIsCutBetweenThemWithTheSameOutput() throws {
+        let source = manyTopLevelDeclarations
+        let bytes = Array(source.utf8)
+        let chunks = try XCTUnwrap(SourceChunks.plan(bytes, targetSize: 300))
+        XCTAssertGreaterThan(chunks.count, 20)
+        for chunk in chunks {
+            XCTAssertFalse(Parser.parse(source: chunk.masked(bytes)).hasError)
+            // Never inside a function or a protocol: each piece starts with a declaration, its
+            // comment or a member.
+            let start = chunk.owned.lowerBound
+            if start > 0 {
+                let line = String(decoding: bytes[start...].prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+                XCTAssertFalse(line.hasPrefix("        "), line)
+                XCTAssertFalse(line.contains("pong") || line.contains("completion(Client"), line)
+            }
+        }
+        for target in MigrationTarget.allCases {
+            for stage in [MigrationStage.declarations, .all] {
+                for pieceSize in [40, 300, 2_000] {
+                    XCTAssertTrue(assertSameAsWholeFile(source, target, stage: stage, pieceSize: pieceSize),
+                                  "\(target) \(stage) in pieces of \(pieceSize) was not cut")
+                }
+            }
+            let whole = SourceMigrator.migrate(source: source, fileName: "F.swift", options: .init(target: target, stage: .all))
+            XCTAssertEqual(whole.findings.filter { $0.kind == .added }.count, 20 * 7)
+            XCTAssertEqual(whole.findings.filter { $0.kind == .callSiteConverted }.map(\.line), [6], "\(target)")
+        }
     }
 
     // MARK: - The index a run builds

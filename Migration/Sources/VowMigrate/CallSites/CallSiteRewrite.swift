@@ -20,6 +20,9 @@ struct CallSiteRewrite {
     /// Where the declarations stage spelled out a handler that a call left out: a statement
     /// holding one is left alone, since converting it would copy the call without it.
     var spelledOutOffsets: [Int] = []
+    /// For a piece of a large file: the names a type cut in pieces declares in the other pieces,
+    /// by the offset of its body's `{`.
+    var otherPiecesMembers: [Int: Set<String>] = [:]
 
     init(bytes: [UInt8], converter: SourceLocationConverter, target: MigrationTarget, catalog: CalleeCatalog,
          unit: String, excluded: [Range<Int>]) {
@@ -154,7 +157,7 @@ struct CallSiteRewrite {
                     throw Refusal("the callback's code calls `\(name)` with a completion handler, which the compiler flags in async code (it has an async alternative)", at: call)
                 }
                 let writer = AsyncCallSiteWriter(pyramid: pyramid, bytes: bytes, enclosingIsAsync: function.isAsync,
-                                                 selfMembers: Self.memberNames(around: item))
+                                                 selfMembers: Self.memberNames(around: item, otherPieces: otherPiecesMembers))
                 lines = try writer.write()
                 message = "converted \(calls) to `try await`"
                 if !function.isAsync {
@@ -238,11 +241,11 @@ struct CallSiteRewrite {
 
     /// The names the type around `node` declares (properties and methods of that declaration):
     /// code reading them without `self.` reads them through `self`.
-    static func memberNames(around node: some SyntaxProtocol) -> Set<String> {
+    static func memberNames(around node: some SyntaxProtocol, otherPieces: [Int: Set<String>] = [:]) -> Set<String> {
         var parent = node.parent
         while let current = parent, !current.is(MemberBlockSyntax.self) { parent = current.parent }
         guard let block = parent?.as(MemberBlockSyntax.self) else { return [] }
-        var names: Set<String> = []
+        var names = otherPieces[block.leftBrace.positionAfterSkippingLeadingTrivia.utf8Offset] ?? []
         for member in block.members {
             if let variable = member.decl.as(VariableDeclSyntax.self) {
                 for binding in variable.bindings {

@@ -7,7 +7,7 @@ extension FileRewrite {
     mutating func addCallSites(collector: DeclarationCollector) {
         let gained = Set(findings.filter { $0.kind == .added || $0.kind == .alreadyMigrated || $0.kind == .replaced }.map {
             IndexCalleeCatalog.gainedKey(swiftName: $0.function, line: $0.line)
-        })
+        }).union(gainedInOtherPieces)
         // With --replace, a function of another file gets no alternative: it is converted itself or
         // left alone, which only that file's run decides; its callers here are not converted.
         let catalog = IndexCalleeCatalog(index: index, fileName: fileName, addingAlternatives: options.stage == .all && !options.replace,
@@ -24,6 +24,7 @@ extension FileRewrite {
         }
         var stage = CallSiteRewrite(bytes: bytes, converter: converter, target: target, catalog: catalog, unit: unit, excluded: excluded)
         stage.spelledOutOffsets = spelledOutOffsets
+        stage.otherPiecesMembers = otherPiecesMembers
         stage.run(tree)
         edits += (functions?.edits ?? []) + stage.edits
         // In source order, declarations and call sites together.

@@ -6,40 +6,87 @@ import SwiftSyntax
 /// the `MigrationIndex` (unless the index was built from this file already), a second rewrites
 /// each piece with that index, and each rewritten piece is parsed again to check it.
 /// Edits and findings are those of the whole-file path; anything unusual (a piece that does not
-/// parse, a file declaring its own `Result`, the call-site stage) returns `nil` and the caller
-/// reads the whole file.
+/// parse, a file declaring its own `Result`, functions of one name and scope in two pieces,
+/// `--replace`, `--from-promisekit`) returns `nil` and the caller reads the whole file.
 enum ChunkedMigration {
     /// Files at least this big are read in pieces of about this size.
     static let pieceSize = 1 << 20
 
     static func migrate(source: String, fileName: String, options: MigrationOptions, target: MigrationTarget,
                         index: MigrationIndex? = nil, progress: ((MigrationProgress) -> Void)?, pieceSize: Int = pieceSize) -> FileMigration? {
-        guard !options.replace, !options.fromPromiseKit, options.stage == .declarations, source.utf8.count >= 2 * pieceSize else { return nil }
+        guard !options.replace, !options.fromPromiseKit, source.utf8.count >= 2 * pieceSize else { return nil }
         let bytes = Array(source.utf8)
         // Each piece is parsed with the whole file's line breaks, so the pieces grow with the file
-        // (at most about 12 of them) to keep that cost linear.
-        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 12)) else { return nil }
+        // (at most about 24 of them, under 1 MB for a 16 MB file) to keep that cost linear.
+        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 24)) else { return nil }
         let unit = Indentation.detectUnit(in: source)
-        let total = Double(chunks.count * 2)
-
-        // 1. What the whole file declares, and where it spells `Result`.
         // The index built from the whole tree already holds this file; otherwise the pieces'
         // declarations are joined into one summary of the file, as the whole-file path adds it.
         let indexed = index?.files.contains(fileName) == true
+        // Passes over the pieces: reading, (with `--stage all` and no index of the file yet)
+        // declarations, rewriting.
+        let readingPasses = options.stage == .all && !indexed ? 2 : 1
+        let total = Double(chunks.count * (readingPasses + 1))
+
+        // With `--stage all`, the call sites of each piece need to know which functions of the
+        // other pieces gain an alternative: the declarations stage of a piece says it.
+        var gained = [Set<String>](repeating: [], count: chunks.count)
+        var declarations = options
+        declarations.stage = .declarations
+        func declarationsGain(_ tree: SourceFileSyntax, masked: String, chunk: SourceChunks.Chunk, converter: SourceLocationConverter,
+                              knowledge: MigrationIndex, importsVow: Bool) -> Set<String> {
+            var rewrite = FileRewrite(source: masked, fileName: fileName, tree: tree, converter: converter, options: declarations,
+                                      target: target, index: knowledge, bytes: bytes, unit: unit)
+            rewrite.ownedRange = chunk.owned
+            rewrite.fileImportsVow = importsVow
+            rewrite.vowImport = false
+            rewrite.declaresSupport = false
+            rewrite.run()
+            return Set(rewrite.findings.filter { $0.kind == .added || $0.kind == .alreadyMigrated || $0.kind == .replaced }.map {
+                IndexCalleeCatalog.gainedKey(swiftName: $0.function, line: $0.line)
+            })
+        }
+
+        // 1. What the whole file declares, and where it spells `Result`.
         var summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [], languageMode: options.languageMode)
         var importsVow = false
         var declaredSupport = Set<SwiftOnlySupport>()
         var resultOffsets: [Int] = []
+        // The piece that declares each function name, by scope, of the functions that may take a
+        // handler: a rewrite compares them with each other (overloads whose alternatives would
+        // collide, a protocol's requirement and its default implementation) only within its
+        // piece. (An existing alternative takes none: it may be in another piece.)
+        var namePieces: [String: Int] = [:]
+        // The call-site stage asks whether a name is read through `self`: the names each top-level
+        // type declares, by its body's `{`, from every piece it is cut in.
+        var typeMembers: [Int: Set<String>] = [:]
         // Every masked piece has the file's line breaks at the same offsets, so one converter
         // serves them all.
         var converter: SourceLocationConverter?
         for (number, chunk) in chunks.enumerated() {
             progress?(MigrationProgress("reading", fraction: Double(number) / total))
-            let tree = Parser.parse(source: chunk.masked(bytes))
+            let masked = chunk.masked(bytes)
+            let tree = Parser.parse(source: masked)
             if tree.hasError { return nil }
             if converter == nil { converter = SourceLocationConverter(fileName: fileName, tree: tree) }
             let collector = DeclarationCollector()
             collector.walk(tree)
+            for site in collector.functions where chunk.owned.contains(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset)
+                && site.decl.signature.effectSpecifiers?.asyncSpecifier == nil
+                && site.decl.signature.parameterClause.parameters.contains(where: {
+                    IndexCollector.mayBeClosure($0, name: ($0.secondName ?? $0.firstName).text)
+                }) {
+                let key = site.scope + "|" + site.decl.name.text
+                if let piece = namePieces[key], piece != number { return nil }
+                namePieces[key] = number
+            }
+            if options.stage != .declarations {
+                for statement in tree.statements {
+                    guard let block = Syntax(statement.item).asProtocol(DeclGroupSyntax.self)?.memberBlock, let first = block.members.first else { continue }
+                    typeMembers[block.leftBrace.positionAfterSkippingLeadingTrivia.utf8Offset, default: []]
+                        .formUnion(CallSiteRewrite.memberNames(around: first.decl))
+                }
+            }
             importsVow = importsVow || collector.importsVow
             declaredSupport.formUnion(SwiftOnlySupport.declared(in: tree))
             if !indexed, let converter {
@@ -49,6 +96,11 @@ enum ChunkedMigration {
             qualifier.walk(tree)
             if qualifier.declaresResult { return nil }
             resultOffsets += qualifier.offsets.filter { chunk.owned.contains($0) }
+            // With the index of the file at hand, from this parse (the imports, and so whether
+            // the file imports Vow, are all above the first cut).
+            if options.stage == .all && indexed, let index, let converter {
+                gained[number] = declarationsGain(tree, masked: masked, chunk: chunk, converter: converter, knowledge: index, importsVow: importsVow)
+            }
         }
 
         // Without an index the file's own is built without keeping its summary (it is not joined
@@ -57,7 +109,19 @@ enum ChunkedMigration {
             : index.map { $0.adding(summary) } ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading)
         summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [])
 
-        // 2. Each piece rewritten with that knowledge; the first last, to add `import Vow` once
+        // 2. Otherwise the declarations stage of every piece, with that knowledge, first.
+        if options.stage == .all && !indexed {
+            for (number, chunk) in chunks.enumerated() {
+                progress?(MigrationProgress("reading", fraction: Double(chunks.count + number) / total))
+                let masked = chunk.masked(bytes)
+                let tree = Parser.parse(source: masked)
+                guard !tree.hasError, let converter else { return nil }
+                gained[number] = declarationsGain(tree, masked: masked, chunk: chunk, converter: converter, knowledge: knowledge, importsVow: importsVow)
+            }
+        }
+        let allGained = gained.reduce(into: Set<String>()) { $0.formUnion($1) }
+
+        // 3. Each piece rewritten with that knowledge; the first last, to add `import Vow` once
         //    if any piece needs it.
         var edits: [TextEdit] = []
         var findings: [Finding] = []
@@ -66,7 +130,7 @@ enum ChunkedMigration {
         var firstPiece: (edits: [TextEdit], findings: [Finding])?
         for number in Array(1..<chunks.count) + [0] {
             let chunk = chunks[number]
-            progress?(MigrationProgress("rewriting", fraction: Double(chunks.count + (number == 0 ? chunks.count - 1 : number - 1)) / total))
+            progress?(MigrationProgress("rewriting", fraction: Double(readingPasses * chunks.count + (number == 0 ? chunks.count - 1 : number - 1)) / total))
             let masked = chunk.masked(bytes)
             let tree = Parser.parse(source: masked)
             if tree.hasError { return nil }
@@ -83,6 +147,8 @@ enum ChunkedMigration {
             rewrite.fileDeclaredSupport = declaredSupport
             rewrite.otherPiecesSupport = neededSupport
             rewrite.declaresSupport = number == 0
+            rewrite.gainedInOtherPieces = allGained.subtracting(gained[number])
+            rewrite.otherPiecesMembers = typeMembers
             rewrite.run()
             if number == 0 {
                 firstPiece = (rewrite.edits, rewrite.findings)
@@ -99,7 +165,11 @@ enum ChunkedMigration {
         edits += first.edits
         findings += first.findings
         if needsVow && anyEdits && !importsVow {
-            // `Swift.Result` in every piece once the file imports Vow; the first piece did its own.
+            // `Swift.Result` in every piece once the file imports Vow, in the code the other
+            // pieces generated too (the first piece did its own).
+            for position in 0..<(edits.count - first.edits.count) where edits[position].removing == 0 {
+                edits[position].text = ResultQualifier.qualifyingBareResult(in: edits[position].text)
+            }
             let done = Set(edits.filter { $0.text == "Swift." }.map(\.offset))
             for offset in resultOffsets where !done.contains(offset) && !chunks[0].owned.contains(offset) {
                 edits.append(TextEdit(offset: offset, removing: 0, text: "Swift."))
@@ -110,7 +180,7 @@ enum ChunkedMigration {
         }.map(\.element)
         guard !edits.isEmpty else { return FileMigration(output: source, changed: false, findings: findings) }
 
-        // 3. Each piece of the output parses (the pieces are cut where the file's syntax allows).
+        // 4. Each piece of the output parses (the pieces are cut where the file's syntax allows).
         progress?(MigrationProgress("checking the output"))
         for chunk in chunks {
             let visible = edits.filter { edit in chunk.owned.contains(edit.offset) || chunk.kept.contains { $0.contains(edit.offset) } }
@@ -129,7 +199,7 @@ extension ChunkedMigration {
     static func summarize(source: String, fileName: String, isContext: Bool, pieceSize: Int = pieceSize) -> FileSummary? {
         guard source.utf8.count >= 2 * pieceSize else { return nil }
         let bytes = Array(source.utf8)
-        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 12)) else { return nil }
+        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 24)) else { return nil }
         var summary = FileSummary(file: fileName, isContext: isContext, aliases: [], types: [], functions: [])
         var converter: SourceLocationConverter?
         for chunk in chunks {

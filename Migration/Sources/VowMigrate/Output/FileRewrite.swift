@@ -35,6 +35,11 @@ struct FileRewrite {
     var otherPiecesSupport = Set<SwiftOnlySupport>()
     /// False for the pieces of a large file but the first, which declares what they all need.
     var declaresSupport = true
+    /// For a piece of a large file with `--stage all`: the functions of the other pieces that the
+    /// declarations stage gave an alternative (or found one for), as the call-site stage names them.
+    var gainedInOtherPieces = Set<String>()
+    /// And the names a type cut in pieces declares in the other pieces (`CallSiteRewrite`).
+    var otherPiecesMembers: [Int: Set<String>] = [:]
     /// Whether this rewrite added `import Vow` (the run's summary counts the files).
     private(set) var addedVowImport = false
     /// Told where the rewrite is, function by function.

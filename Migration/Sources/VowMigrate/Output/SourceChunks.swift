@@ -2,8 +2,9 @@
 /// size of a piece rather than of the file (a SwiftSyntax tree takes about 45 bytes per byte of
 /// source, more once walked).
 ///
-/// A piece *owns* a range of the file, cut at blank lines between the members of a type (never
-/// inside a protocol, a string, a comment, brackets or `#if`). It is parsed as a *masked* copy of
+/// A piece *owns* a range of the file, cut between top-level declarations or between the members
+/// of a top-level type, after a blank line or a closing brace (never inside a declaration, a
+/// protocol, a string, a comment, brackets or `#if`). It is parsed as a *masked* copy of
 /// the whole file: every byte outside what it owns is a space, except the line breaks, the
 /// imports at the top, and the header and closing brace of the type its range starts or ends in.
 /// So a masked piece parses as the same declarations in the same types, at the same byte offsets,
@@ -24,11 +25,13 @@ struct SourceChunks {
         /// The whole file with everything but `owned` and `kept` blanked out (spaces, in a block
         /// comment), line breaks kept.
         func masked(_ bytes: [UInt8]) -> String {
-            var copy = bytes
             var visible = [owned] + kept
             visible.sort { $0.lowerBound < $1.lowerBound }
             var cursor = 0
-            copy.withUnsafeMutableBufferPointer { buffer in
+            // Written straight into the string's storage: a copy of the file as an array first
+            // would be one more file-sized buffer at the peak.
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                _ = buffer.initialize(from: bytes)
                 func isBreak(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
                 func blank(_ range: Range<Int>) {
                     for index in range where !isBreak(buffer[index]) {
@@ -51,36 +54,43 @@ struct SourceChunks {
                     cursor = max(cursor, range.upperBound)
                 }
                 if cursor < buffer.count { blank(cursor..<buffer.count) }
+                return buffer.count
             }
-            return String(decoding: copy, as: UTF8.self)
         }
     }
 
-    /// A type body the file can be cut in.
+    /// A top-level body (of a type, a function, a statement): where a piece cut inside it gets
+    /// the header and closing brace it keeps.
     struct Body {
         var headerStart: Int
         var open: Int
         var close: Int
+        /// The body of a class, structure, enumeration, extension or actor: its members can be
+        /// read apart (a function's statements, a protocol's requirements cannot).
         var splittable: Bool
-        var cuts: [Int]
     }
 
-    /// Pieces of about `targetSize` bytes, or `nil` when the file cannot be cut (no type body
-    /// with blank lines between members, an import below the first cut, unbalanced braces).
+    /// A place to cut: the start of a line between two top-level declarations (`body` is `nil`),
+    /// or between two members of the top-level type `bodies[body]`.
+    struct Cut {
+        var offset: Int
+        var body: Int?
+    }
+
+    /// Pieces of about `targetSize` bytes, or `nil` when the file cannot be cut (no place
+    /// between declarations or members, an import below the first cut, unbalanced braces).
     static func plan(_ bytes: [UInt8], targetSize: Int) -> [Chunk]? {
         guard let scan = scan(bytes) else { return nil }
         // Greedy: cut at the last candidate before each piece would pass the target size.
-        var cuts: [(offset: Int, body: Int)] = []
+        var cuts: [Cut] = []
         var pieceStart = 0
-        var previous: (offset: Int, body: Int)?
-        for (index, body) in scan.bodies.enumerated() where body.splittable {
-            for cut in body.cuts {
-                if cut - pieceStart >= targetSize, let chosen = previous, chosen.offset > pieceStart {
-                    cuts.append(chosen)
-                    pieceStart = chosen.offset
-                }
-                previous = (cut, index)
+        var previous: Cut?
+        for cut in scan.cuts {
+            if cut.offset - pieceStart >= targetSize, let chosen = previous, chosen.offset > pieceStart {
+                cuts.append(chosen)
+                pieceStart = chosen.offset
             }
+            previous = cut
         }
         guard !cuts.isEmpty else { return nil }
         if bytes.count - pieceStart >= targetSize / 2 || cuts.count == 1, let last = previous, last.offset > pieceStart,
@@ -89,7 +99,7 @@ struct SourceChunks {
         }
         guard let firstCut = cuts.first, scan.importsEnd <= firstCut.offset else { return nil }
         var chunks: [Chunk] = []
-        let boundaries: [(offset: Int, body: Int?)] = [(0, nil)] + cuts.map { ($0.offset, $0.body) } + [(bytes.count, nil)]
+        let boundaries = [Cut(offset: 0, body: nil)] + cuts + [Cut(offset: bytes.count, body: nil)]
         for index in 0..<(boundaries.count - 1) {
             let start = boundaries[index], end = boundaries[index + 1]
             var kept: [Range<Int>] = []
@@ -111,9 +121,16 @@ struct SourceChunks {
         case string(hashes: Int, multiline: Bool)
     }
 
-    static func scan(_ bytes: [UInt8]) -> (bodies: [Body], importsEnd: Int)? {
+    /// What a top-level `{` opens, from the last declaration or statement keyword before it.
+    private enum Opener {
+        case type, `protocol`, other
+    }
+
+    static func scan(_ bytes: [UInt8]) -> (bodies: [Body], cuts: [Cut], importsEnd: Int)? {
         let count = bytes.count
         var bodies: [Body] = []
+        var cuts: [Cut] = []
+        var opener = Opener.other
         var stack: [Context] = [.code(parens: 0)]
         var braces = 0, brackets = 0, poundIf = 0
         var itemStart = 0
@@ -167,11 +184,17 @@ struct SourceChunks {
             }
             // Code.
             if byte == UInt8(ascii: "\n") {
-                // After a blank line or a member's closing brace, between members: a place to cut,
-                // unless the next line continues an expression (`.map { }`).
-                if (!lineHasCode || lastCode == UInt8(ascii: "}")) && braces == 1 && parens == 0 && brackets == 0
-                    && poundIf == 0 && stack.count == 1, let last = bodies.indices.last, bodies[last].close < 0, bodies[last].splittable {
-                    pendingCut = index + 1
+                // After a blank line or a closing brace, between top-level declarations or the
+                // members of a top-level type: a place to cut, unless the next line continues an
+                // expression (`.map { }`).
+                // Not before the file's first code: the first piece holds what `import Vow` and
+                // the support declarations are placed by.
+                if (!lineHasCode || lastCode == UInt8(ascii: "}")) && lastCode != 0 && parens == 0 && brackets == 0 && poundIf == 0 && stack.count == 1 {
+                    if braces == 0 {
+                        pendingCut = index + 1
+                    } else if braces == 1, let last = bodies.indices.last, bodies[last].close < 0, bodies[last].splittable {
+                        pendingCut = index + 1
+                    }
                 }
                 lineHasCode = false
                 index += 1
@@ -179,10 +202,14 @@ struct SourceChunks {
             }
             if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r"), let cut = pendingCut {
                 pendingCut = nil
-                // In place: a copy of the body would copy its list of cuts at every cut (quadratic
-                // in the members of one type).
-                if byte != UInt8(ascii: ".") && braces == 1, let last = bodies.indices.last, bodies[last].close < 0 {
-                    bodies[last].cuts.append(cut)
+                if byte != UInt8(ascii: ".") {
+                    if braces == 0 {
+                        cuts.append(Cut(offset: cut, body: nil))
+                        // A type's header, kept by a piece cut inside it, starts here at the earliest.
+                        itemStart = cut
+                    } else if braces == 1, let last = bodies.indices.last, bodies[last].close < 0 {
+                        cuts.append(Cut(offset: cut, body: last))
+                    }
                 }
             }
             if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
@@ -224,6 +251,35 @@ struct SourceChunks {
             if stack.count == 1 && firstOnLine && byte == UInt8(ascii: "#") {
                 if startsWord("#if", index) { poundIf += 1 } else if startsWord("#endif", index) { poundIf -= 1 }
             }
+            if isIdentifierByte(byte) && !(byte >= 0x30 && byte <= 0x39) {
+                // A word, read whole. At top level, a declaration or statement keyword says what
+                // the next `{` opens (`protocol P: class` is a protocol; `x.init` is no keyword).
+                var end = index + 1
+                while end < count && isIdentifierByte(bytes[end]) { end += 1 }
+                if stack.count == 1 && braces == 0 && parens == 0 {
+                    var before = index - 1
+                    while before >= 0 && (bytes[before] == UInt8(ascii: " ") || bytes[before] == UInt8(ascii: "\t")) { before -= 1 }
+                    let previousByte = before >= 0 ? bytes[before] : 0
+                    if previousByte != UInt8(ascii: ".") && previousByte != UInt8(ascii: "`") {
+                        switch String(decoding: bytes[index..<end], as: UTF8.self) {
+                        case "class" where previousByte == UInt8(ascii: ":") || previousByte == UInt8(ascii: ","):
+                            break
+                        case "class", "struct", "enum", "extension", "actor":
+                            opener = .type
+                        case "protocol":
+                            opener = .protocol
+                        case "func", "init", "deinit", "subscript", "var", "let", "typealias", "macro", "operator", "precedencegroup",
+                             "if", "guard", "else", "for", "while", "repeat", "do", "catch", "switch", "defer":
+                            opener = .other
+                        default:
+                            break
+                        }
+                    }
+                }
+                lastCode = bytes[end - 1]
+                index = end
+                continue
+            }
             switch byte {
             case UInt8(ascii: "#"), UInt8(ascii: "\""):
                 var hashes = 0
@@ -251,9 +307,8 @@ struct SourceChunks {
             case UInt8(ascii: "{"):
                 if stack.count == 1 {
                     if braces == 0 && parens == 0 {
-                        let header = bytes[itemStart..<index]
-                        let splittable = !containsWord(header, "protocol") && brackets == 0
-                        bodies.append(Body(headerStart: itemStart, open: index, close: -1, splittable: splittable, cuts: []))
+                        bodies.append(Body(headerStart: itemStart, open: index, close: -1, splittable: opener == .type && brackets == 0))
+                        opener = .other
                     }
                     braces += 1
                 }
@@ -274,21 +329,7 @@ struct SourceChunks {
             index += 1
         }
         guard stack.count == 1, braces == 0, poundIf == 0, bodies.allSatisfy({ $0.close >= 0 }) else { return nil }
-        return (bodies, importsEnd)
-    }
-
-    private static func containsWord(_ bytes: ArraySlice<UInt8>, _ word: String) -> Bool {
-        let utf8 = Array(word.utf8)
-        var index = bytes.startIndex
-        while index + utf8.count <= bytes.endIndex {
-            if bytes[index..<(index + utf8.count)].elementsEqual(utf8) {
-                let before = index > bytes.startIndex ? bytes[index - 1] : UInt8(ascii: " ")
-                let after = index + utf8.count < bytes.endIndex ? bytes[index + utf8.count] : UInt8(ascii: " ")
-                if !isIdentifierByte(before) && !isIdentifierByte(after) { return true }
-            }
-            index += 1
-        }
-        return false
+        return (bodies, cuts, importsEnd)
     }
 
     private static func isIdentifierByte(_ byte: UInt8) -> Bool {
