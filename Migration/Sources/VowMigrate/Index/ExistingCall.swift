@@ -228,6 +228,11 @@ final class ExistingCallCollector: SyntaxVisitor {
         return nil
     }
 
+    /// Whether a parameter, local or property of this name is in scope.
+    private func isVariable(_ name: String) -> Bool {
+        knownTypes.contains { $0[name] != nil }
+    }
+
     /// `self.store`: a property of the enclosing type.
     private func propertyType(of name: String) -> String? {
         typeProperties.last?[name] ?? nil
@@ -261,6 +266,9 @@ final class ExistingCallCollector: SyntaxVisitor {
         let receiver: ExistingCall.Receiver
         if let reference = callee.as(DeclReferenceExprSyntax.self) {
             baseName = reference.baseName.text
+            // `completion(.success(x))`: a parameter, local or property holding a closure, which
+            // shadows any method of that name (a method and a property cannot share one).
+            if isVariable(baseName) { return nil }
             receiver = .implicit
         } else if let member = callee.as(MemberAccessExprSyntax.self) {
             baseName = member.declName.baseName.text
