@@ -48,7 +48,7 @@ extension MigrationIndex {
     func captureCheck(of function: CompletionFunction, emitter: AlternativeEmitter, scope: String,
                       location: Location) -> CaptureCheck {
         let baseName = function.name.filter { $0 != "`" }
-        let isPublic = (declaredShapes[baseName] ?? []).first { $0.location == location }?.isPublic ?? false
+        let isPublic = (declaredShapesInType[Self.typeKey(baseName, scope)] ?? []).first { $0.location == location }?.isPublic ?? false
         return captureCheck(CaptureSubject(
             baseName: baseName, scope: scope, location: location,
             parameterShapes: function.parameters.map(\.shape), alternative: emitter.alternativeParameterShapes,
@@ -165,8 +165,8 @@ extension MigrationIndex {
         let kept = function.keptParameters.map { [$0.label ?? "_", $0.typeText] }
         let all = function.parameters.map { [$0.label ?? "_", $0.typeText] }
         let dropped = function.handlerIndices.count
-        return (declaredShapes[baseName] ?? []).first { other in
-            guard other.location != location, Self.lastComponent(other.scope) == Self.lastComponent(scope) else { return false }
+        return (declaredShapesInType[Self.typeKey(baseName, scope)] ?? []).first { other in
+            guard other.location != location else { return false }
             let theirs = other.parameters.map { [$0.label ?? "_", $0.typeText] }
             guard theirs != all, theirs.count == kept.count + dropped else { return false }
             // Drop `dropped` closure parameters from theirs in every way; one must leave `kept`.

@@ -267,6 +267,9 @@ public struct MigrationIndex: Sendable {
     private var declarations: [String: [DeclaredFunction]] = [:]
     /// Every function by base name, with its parameters: what else a call of that name may reach.
     private(set) var declaredShapes: [String: [DeclaredShape]] = [:]
+    /// The same by base name and enclosing type (its last component): the overloads of one type,
+    /// without walking every type's namesakes (a tree of many services all declaring `load`).
+    private(set) var declaredShapesInType: [String: [DeclaredShape]] = [:]
     /// Calls of the base names some function declares with a closure parameter, by base name.
     private(set) var callsByBaseName: [String: [ExistingCall]] = [:]
     /// Those base names.
@@ -660,9 +663,10 @@ extension MigrationIndex {
                 }
             }
             for function in summary.functions {
-                declaredShapes[Self.baseName(of: function.swiftName), default: []].append(
-                    DeclaredShape(scope: function.scope, swiftName: function.swiftName, parameters: function.parameters,
-                                  location: function.location, isPublic: function.isPublic))
+                let shape = DeclaredShape(scope: function.scope, swiftName: function.swiftName, parameters: function.parameters,
+                                          location: function.location, isPublic: function.isPublic)
+                declaredShapes[Self.baseName(of: function.swiftName), default: []].append(shape)
+                declaredShapesInType[Self.typeKey(Self.baseName(of: function.swiftName), function.scope), default: []].append(shape)
                 if function.mayBeCompletionFunction { closureFunctionNames.insert(Self.baseName(of: function.swiftName)) }
                 let key = "\(function.scope)|\(function.swiftName)"
                 declarations[key, default: []].append(DeclaredFunction(isAsync: function.isAsync, returnsVowType: function.returnsVowType,
@@ -752,6 +756,11 @@ extension MigrationIndex {
         for (position, verdict) in verdicts {
             completionFunctionList[position].handlerCalls = verdict
         }
+    }
+
+    /// `load|Service` for `load` in `Outer.Service`: the key of ``declaredShapesInType``.
+    static func typeKey(_ baseName: String, _ scope: String) -> String {
+        baseName + "|" + lastComponent(scope)
     }
 
     /// `fetchUser` for `fetchUser(id:completion:)`, as a call (and ``HandlerUse/HandOff``) names it.
