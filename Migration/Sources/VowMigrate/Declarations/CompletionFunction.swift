@@ -52,6 +52,11 @@ struct CompletionFunction {
         [handlerIndex] + (failureIndex.map { [$0] } ?? [])
     }
 
+    /// The default values of the handler (and failure handler), by parameter position, as written.
+    var handlerDefaults: [Int: String] {
+        Dictionary(uniqueKeysWithValues: handlerIndices.compactMap { index in parameters[index].defaultText.map { (index, $0) } })
+    }
+
     /// `fetchUser(id:completion:)`.
     var swiftName: String {
         Self.swiftName(name, labels: parameters.map(\.label))
@@ -412,7 +417,7 @@ struct CompletionFunctionReader {
         }
         // Public API is called from outside the tree, so no call inside proves nothing: only a
         // method the app keeps to itself counts as the framework's.
-        let isPublic = decl.modifiers.contains { $0.name.text == "public" || $0.name.text == "open" }
+        let isPublic = IndexCollector.isPublic(decl.modifiers, inPublicExtension: false)
         if !callbackProtocols.isEmpty, !isPublic, !index.hasCalls(named: decl.name.text.filter { $0 != "`" }) {
             return callbackProtocols.map { "`\($0)`" }.joined(separator: " or ")
         }

@@ -53,10 +53,7 @@ extension MigrationIndex {
             baseName: baseName, scope: scope, location: location,
             parameterShapes: function.parameters.map(\.shape), alternative: emitter.alternativeParameterShapes,
             handlerIndex: function.handlerIndex, failureIndex: function.failureIndex,
-            handlerDefaults: Dictionary(uniqueKeysWithValues: function.handlerIndices.compactMap { index in
-                function.parameters[index].defaultText.map { (index, $0) }
-            }),
-            isPublic: isPublic))
+            handlerDefaults: function.handlerDefaults, isPublic: isPublic))
     }
 
     func captureCheck(_ function: CaptureSubject) -> CaptureCheck {
@@ -193,22 +190,15 @@ extension MigrationIndex {
     /// the tree declares (names compared by their last component, as lookups are elsewhere).
     func inherits(_ type: String, from ancestor: String) -> Bool {
         let target = Self.lastComponent(ancestor)
-        var seen: Set<String> = []
         var start = type
         // `typealias Store = NoteStore`: a receiver typed `Store` is a `NoteStore`.
         for _ in 0..<4 {
             guard let alias = typeAlias(named: Self.lastComponent(start)), alias.genericParameters.isEmpty else { break }
             start = Self.baseTypeName(alias.aliasedType)
         }
-        var pending = [Self.lastComponent(type), Self.lastComponent(start)]
-        while let next = pending.popLast() {
-            if next == target { return true }
-            guard seen.insert(next).inserted else { continue }
-            for parent in inheritance[next] ?? [] {
-                pending.append(Self.lastComponent(Self.baseTypeName(parent)))
-            }
+        return [type, start].contains { name in
+            Self.lastComponent(name) == target || inheritedNames(of: name).contains(target)
         }
-        return false
     }
 
     /// Another function of the tree that `call` may reach and binds to, and that has no parameter

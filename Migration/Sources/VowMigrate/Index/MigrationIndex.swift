@@ -842,9 +842,7 @@ extension MigrationIndex {
                 parameterShapes: function.parameters.map(\.shape),
                 promiseAlternativeParameters: promiseEmitter.alternativeParameterShapes,
                 asyncAlternativeParameters: asyncEmitter.alternativeParameterShapes,
-                handlerDefaults: Dictionary(uniqueKeysWithValues: function.handlerIndices.compactMap { index in
-                    function.parameters[index].defaultText.map { (index, $0) }
-                }),
+                handlerDefaults: function.handlerDefaults,
                 isPublic: record.isPublic)
             // An alternative that would capture a call it cannot spell out is not added: callers
             // in other files (the call-site stage) must not count on it.
