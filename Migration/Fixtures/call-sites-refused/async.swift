@@ -99,7 +99,16 @@ final class DirectoryScreen: @unchecked Sendable {
 
     // `(nil, nil)` means "nobody by that name" here: a rejection would change that.
     func lookUp(_ name: String) {
-        directory.find(name) { user, error in
+        Task {
+            let user: User?
+            let error: Error?
+            do {
+                user = try await directory.find(name)
+                error = nil
+            } catch let caught {
+                user = nil
+                error = String(describing: type(of: caught)) == "NeitherValueNorError" ? nil : caught
+            }
             if let error { self.show("failed: \(error)"); return }
             if let user { self.show(user.name) } else { self.show("nobody") }
         }
@@ -107,7 +116,17 @@ final class DirectoryScreen: @unchecked Sendable {
 
     // `(false, nil)` means "declined": the alternative would reject it.
     func store(_ user: User) {
-        directory.save(user) { saved, error in
+        Task {
+            let saved: Bool
+            let error: Error?
+            do {
+                try await directory.save(user)
+                saved = true
+                error = nil
+            } catch let caught {
+                saved = false
+                error = String(describing: type(of: caught)) == "NeitherValueNorError" ? nil : caught
+            }
             if let error { self.show("\(error)"); return }
             self.show(saved ? "saved" : "declined")
         }
@@ -115,7 +134,13 @@ final class DirectoryScreen: @unchecked Sendable {
 
     // `default:` could hide a case the chain would have to tell apart.
     func open(_ name: String) {
-        directory.load(name) { result in
+        Task {
+            let result: Result<User, Error>
+            do {
+                result = .success(try await directory.load(name))
+            } catch {
+                result = .failure(error)
+            }
             switch result {
             case .success(let user): self.show(user.name)
             default: self.show("failed")
@@ -137,7 +162,14 @@ final class DirectoryScreen: @unchecked Sendable {
 
     // An early return in the middle of a callback.
     func check() {
-        directory.ping { error in
+        Task {
+            let error: Error?
+            do {
+                try await directory.ping()
+                error = nil
+            } catch let caught {
+                error = caught
+            }
             if let error { self.show("\(error)"); return }
             if self.names.isEmpty { return }
             self.show("ok")
@@ -146,7 +178,14 @@ final class DirectoryScreen: @unchecked Sendable {
 
     // A guard that leaves the callback.
     func guarded(_ name: String) {
-        directory.load(name) { [weak self] result in
+        let directory = self.directory
+        Task { [weak self] in
+            let result: Result<User, Error>
+            do {
+                result = .success(try await directory.load(name))
+            } catch {
+                result = .failure(error)
+            }
             guard let self else { return }
             switch result {
             case .success(let user): self.show(user.name)
@@ -157,13 +196,24 @@ final class DirectoryScreen: @unchecked Sendable {
 
     // The nested call happens on one branch only.
     func branch(_ name: String) {
-        directory.load(name) { result in
+        Task {
+            let result: Result<User, Error>
+            do {
+                result = .success(try await directory.load(name))
+            } catch {
+                result = .failure(error)
+            }
             switch result {
             case .success(let user):
                 if user.name.isEmpty {
-                    self.directory.ping { error in
-                        if let error { self.show("\(error)") } else { self.show("pinged") }
+                    let error: Error?
+                    do {
+                        try await self.directory.ping()
+                        error = nil
+                    } catch let caught {
+                        error = caught
                     }
+                    if let error { self.show("\(error)") } else { self.show("pinged") }
                 }
             case .failure: self.show("failed")
             }

@@ -53,9 +53,20 @@ final class Screen: @unchecked Sendable {
     func present(_ error: Error) {}
 
     // The first call reads `api` through `self`: inside `Task { [weak self] }` it would need
-    // `self?.`, which skips the call once the screen is gone (async form: left alone).
+    // `self?.`, which skips the call once the screen is gone; the async form reads `api` before
+    // the task, as the call did.
     func open(_ user: String) {
-        api.login(user) { [weak self] token, error in
+        let api = self.api
+        Task { [weak self] in
+            let token: String?
+            let error: Error?
+            do {
+                token = try await api.login(user)
+                error = nil
+            } catch let caught {
+                token = nil
+                error = String(describing: type(of: caught)) == "NeitherValueNorError" ? nil : caught
+            }
             if let error { self?.present(error); return }
             self?.show(token!)
         }

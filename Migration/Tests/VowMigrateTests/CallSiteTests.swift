@@ -14,7 +14,10 @@ final class CallSiteTests: XCTestCase {
 
     func testEachRefusalIsReportedAtItsPlaceWithItsReason() throws {
         let input = try TestSupport.fixture("call-sites-refused", "input.swift")
-        let expected = [
+        // A promise chain needs the shapes its steps can say; the async form keeps every other
+        // callback's code as it is, after constants holding what it would have received.
+        let promise = migrate(input, .promise, .all)
+        XCTAssertEqual(refusals(promise), [
             "40:37 lookUp(_:): the callback reads `user` as optional, so a `(nil, nil)` answer means something to it",
             "46:30 store(_:): a (Bool, Error?) answer of `(false, nil)` would become a rejection the callback did not have",
             "57:13 open(_:): a switch on Result with `default:` or several patterns in a case",
@@ -22,12 +25,12 @@ final class CallSiteTests: XCTestCase {
             "78:37 check(): an early `return` inside a callback",
             "86:13 guarded(_:): a `guard` inside a callback",
             "100:21 branch(_:): a callback called on some paths only, or before other code",
-        ]
-        for target in MigrationTarget.allCases {
-            let migration = migrate(input, target, .all)
-            XCTAssertEqual(refusals(migration), expected, "\(target)")
-            XCTAssertFalse(migration.findings.contains { $0.kind == .callSiteConverted }, "\(target)")
-        }
+        ])
+        XCTAssertFalse(promise.findings.contains { $0.kind == .callSiteConverted })
+        let async = migrate(input, .async, .all)
+        XCTAssertEqual(refusals(async), ["65:13 openAll(): a loop around a callback"])
+        XCTAssertEqual(async.findings.filter { $0.kind == .callSiteConverted }.map(\.function),
+                       ["lookUp(_:)", "store(_:)", "open(_:)", "check()", "guarded(_:)", "branch(_:)"])
     }
 
     func testTheDeclarationsStageAloneLeavesCallSitesAndSaysNothingAboutThem() throws {
@@ -234,6 +237,7 @@ final class CallSiteTests: XCTestCase {
         final class Cache: @unchecked Sendable {
             func load(completion: @escaping @Sendable (Result<String, Error>) -> Void) { completion(.success("x")) }
             func save(_ value: String, retries: Int = 1, completion: @escaping @Sendable (Error?) -> Void) { completion(nil) }
+            func report(_ error: Error?) {}
 
             func pull(completion: @escaping @Sendable (Error?) -> Void) {
                 load { result in
@@ -245,18 +249,32 @@ final class CallSiteTests: XCTestCase {
                     }
                 }
             }
+
+            func push() {
+                load { result in
+                    switch result {
+                    case .success(let value):
+                        self.save(value, completion: self.report)
+                    case .failure(let error):
+                        self.report(error)
+                    }
+                }
+            }
         }
 
         """
         // In async code the compiler flags a call of a function marked `renamed:` to its async
-        // alternative (defaulted `retries` left out or not).
+        // alternative (defaulted `retries` left out or not). And a callback answering the
+        // function's own handler stays: a `Task` would make `load` after `pull` returned.
         let async = migrate(input, .async, .all)
         XCTAssertEqual(refusals(async), [
-            "9:17 pull(completion:): the callback's code calls `save` with a completion handler, which the compiler flags in async code (it has an async alternative)",
+            "10:46 pull(completion:): the callback hands its answer on to `completion`, this function's own handler: a `Task` would make "
+                + "the call after this function returns, later than its callers expect (this function's async alternative, or --replace, migrates it)",
+            "21:17 push(): the callback's code calls `save` with a completion handler, which the compiler flags in async code (it has an async alternative)",
         ])
         // A promise chain's handlers are not async code.
         let promise = migrate(input, .promise, .all)
-        XCTAssertEqual(promise.findings.filter { $0.kind == .callSiteConverted }.map(\.function), ["pull(completion:)"])
+        XCTAssertEqual(promise.findings.filter { $0.kind == .callSiteConverted }.map(\.function), ["pull(completion:)", "push()"])
         let file = try TestSupport.temporaryDirectory(self).appendingPathComponent("promise.swift")
         try promise.output.write(to: file, atomically: true, encoding: .utf8)
         if let diagnostics = try TestSupport.typecheckTogether([file]) {
@@ -325,19 +343,29 @@ extension CallSiteTests {
             }
 
             """
-        for target in MigrationTarget.allCases {
-            let migration = migrate(input, target, .all)
-            XCTAssertEqual(refusals(migration), [
+        // The async alternative of `load` throws `NetworkError` (`throws(NetworkError)`), so the
+        // async form keeps the callback's `Result<Int, NetworkError>`; `cached`'s throws `any Error`.
+        let expected: [MigrationTarget: (refused: [String], converted: [String])] = [
+            .promise: ([
                 "21:14 refresh(): the failure branch reads `error` as the callee's `NetworkError`, but a `catch` gets `any Error`; "
                     + "convert this call by hand (`error as? NetworkError`)",
                 "32:16 reload(): the failure branch reads `error` as the callee's `Loader.Error`, but a `catch` gets `any Error`; "
                     + "convert this call by hand (`error as? Loader.Error`)",
-            ], "\(target)")
-            XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), ["report()"], "\(target)")
+            ], ["report()"]),
+            .async: ([
+                "32:9 reload(): the callback's `Result` fails with `Loader.Error`, but the async alternative throws `any Error`; "
+                    + "convert this call by hand (`error as? Loader.Error`)",
+            ], ["refresh()", "report()"]),
+        ]
+        for target in MigrationTarget.allCases {
+            let migration = migrate(input, target, .all)
+            XCTAssertEqual(refusals(migration), expected[target]!.refused, "\(target)")
+            XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), expected[target]!.converted, "\(target)")
             let file = try TestSupport.temporaryDirectory(self).appendingPathComponent("\(target).swift")
             try migration.output.write(to: file, atomically: true, encoding: .utf8)
             XCTAssertNil(try TestSupport.typecheckTogether([file]), "\(target)")
         }
+        XCTAssertTrue(migrate(input, .async, .all).output.contains("do throws(NetworkError) {"))
     }
 }
 
@@ -383,16 +411,22 @@ extension CallSiteTests {
             }
 
             """
-        for target in MigrationTarget.allCases {
-            let migration = migrate(input, target, .all)
-            XCTAssertEqual(refusals(migration), [
+        // The async form's constant `error: NetworkError?` holds what the alternative threw, as the callee's type.
+        let expected: [MigrationTarget: (refused: [String], converted: [String])] = [
+            .promise: ([
                 "18:14 refresh(): the failure branch reads `error` as the callee's `NetworkError`, but a `catch` gets `any Error`; "
                     + "convert this call by hand (`error as? NetworkError`)",
-            ], "\(target)")
-            XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), ["check()"], "\(target)")
+            ], ["check()"]),
+            .async: ([], ["refresh()", "check()"]),
+        ]
+        for target in MigrationTarget.allCases {
+            let migration = migrate(input, target, .all)
+            XCTAssertEqual(refusals(migration), expected[target]!.refused, "\(target)")
+            XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), expected[target]!.converted, "\(target)")
             let file = try TestSupport.temporaryDirectory(self).appendingPathComponent("\(target).swift")
             try migration.output.write(to: file, atomically: true, encoding: .utf8)
             XCTAssertNil(try TestSupport.typecheckTogether([file]), "\(target)")
         }
+        XCTAssertTrue(migrate(input, .async, .all).output.contains("? nil : caught as? NetworkError"))
     }
 }

@@ -23,12 +23,14 @@ final class CallSiteThreadingTests: XCTestCase {
         XCTAssertTrue(promise.contains("case PublishFailure.audit(let error, let token, let entry):"), promise)
     }
 
-    func testATaskThatWouldStartWorkLateOrLoseItsReceiverIsLeftAloneInAsyncForm() throws {
+    func testATaskThatWouldStartWorkLateIsLeftAloneAndAReceiverHeldBySelfIsReadBeforeIt() throws {
         XCTAssertEqual(try refusals("call-sites-task-start", .async), [
-            "24:9 open(_:): the first call reads `api` through `self`, which a `Task { [weak self] }` could only reach as `self?.`",
-            "41:9 refresh(): code after the callbacks would run before them inside a `Task`",
-            "44:9 refresh(): a callback started earlier in the function could run before the new `Task` makes its first call",
+            "42:9 refresh(): code after the callbacks would run before them inside a `Task`",
+            "45:9 refresh(): a callback started earlier in the function could run before the new `Task` makes its first call",
         ])
+        // `Task { [weak self] }` could only reach `api` as `self?.api`: it is read first, as the call read it.
+        let async = try TestSupport.fixture("call-sites-task-start", "async.swift")
+        XCTAssertTrue(async.contains("let api = self.api\n        Task { [weak self] in"), async)
         XCTAssertEqual(try refusals("call-sites-task-start", .promise), [])
     }
 }

@@ -23,6 +23,9 @@ struct CallSiteRewrite {
     /// For a piece of a large file: the names a type cut in pieces declares in the other pieces,
     /// by the offset of its body's `{`.
     var otherPiecesMembers: [Int: Set<String>] = [:]
+    /// The file imports Vow: its async alternatives throw `PMKError.invalidCallingConvention` for
+    /// neither a value nor an error.
+    var importsVow = false
 
     init(bytes: [UInt8], converter: SourceLocationConverter, target: MigrationTarget, catalog: CalleeCatalog,
          unit: String, excluded: [Range<Int>]) {
@@ -128,13 +131,13 @@ struct CallSiteRewrite {
         let function = context.function
         do throws(Refusal) {
             try checkNoSpelledOutCall(in: item)
-            let pyramid = try reader.read(item, call: call, matched: matched)
             let lines: CodeLines
             var message: String
-            let count = pyramid.levels.count
-            let calls = count == 1 ? "1 callback" : "\(count) nested callbacks"
             switch target {
             case .promise:
+                let pyramid = try reader.read(item, call: call, matched: matched)
+                let count = pyramid.levels.count
+                let calls = count == 1 ? "1 callback" : "\(count) nested callbacks"
                 // Each chain that declares a local error type in this function gets its own name.
                 let suffix = context.failureTypes > 0 ? "\(context.failureTypes + 1)" : ""
                 let writer = PromiseChainWriter(pyramid: pyramid, bytes: bytes,
@@ -153,15 +156,35 @@ struct CallSiteRewrite {
                 if context.startedCallback && !function.isAsync {
                     throw Refusal("a callback started earlier in the function could run before the new `Task` makes its first call", at: item)
                 }
-                if let (call, name) = callWithAsyncAlternative(in: pyramid) {
-                    throw Refusal("the callback's code calls `\(name)` with a completion handler, which the compiler flags in async code (it has an async alternative)", at: call)
+                if function.returnsValue, function.body.statements.count == 1 {
+                    throw Refusal("the call's value is what the function returns", at: item)
                 }
-                let writer = AsyncCallSiteWriter(pyramid: pyramid, bytes: bytes, enclosingIsAsync: function.isAsync,
-                                                 selfMembers: Self.memberNames(around: item, otherPieces: otherPiecesMembers))
-                lines = try writer.write()
-                message = "converted \(calls) to `try await`"
-                if !function.isAsync {
-                    message += " inside a new `Task { }`, which starts the work when the task runs instead of during the call"
+                if !function.isAsync, let handler = Self.forwardedHandler(in: item, names: function.closureParameterNames,
+                                                                          parameters: function.parameterNames) {
+                    throw Refusal("the callback hands its answer on to `\(handler.baseName.text)`, this function's own handler: a `Task` would make "
+                                  + "the call after this function returns, later than its callers expect (this function's async alternative, "
+                                  + "or --replace, migrates it)", at: handler)
+                }
+                do throws(Refusal) {
+                    let pyramid = try reader.read(item, call: call, matched: matched)
+                    if let (call, name) = callWithAsyncAlternative(in: pyramid) {
+                        throw Refusal("the callback's code calls `\(name)` with a completion handler, which the compiler flags in async code (it has an async alternative)", at: call)
+                    }
+                    let writer = AsyncCallSiteWriter(pyramid: pyramid, bytes: bytes, enclosingIsAsync: function.isAsync,
+                                                     selfMembers: Self.memberNames(around: item, otherPieces: otherPiecesMembers))
+                    lines = try writer.write()
+                    let count = pyramid.levels.count
+                    message = "converted \(count == 1 ? "1 callback" : "\(count) nested callbacks") to `try await`"
+                    if !function.isAsync {
+                        message += " inside a new `Task { }`, which starts the work when the task runs instead of during the call"
+                    }
+                } catch {
+                    // The callbacks' code as it is, their parameters set from the awaited results.
+                    (lines, message) = try convertInline(item, call: call, matched: matched, context: &context)
+                    if !function.isAsync {
+                        message += " inside a new `Task { }`, which starts the work when the task runs instead of during the call"
+                    }
+                    message += "; each callback's code is kept as it was, after constants holding what it would have received"
                 }
             }
             let indent = Indentation.lineIndent(in: bytes, at: item.positionAfterSkippingLeadingTrivia.utf8Offset)
@@ -173,6 +196,40 @@ struct CallSiteRewrite {
         } catch {
             refuse(error, context)
         }
+    }
+
+    /// The async form of callbacks the flat reading does not take: ``InlinePyramidWriter``.
+    private func convertInline(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, matched: PyramidReader.MatchedCall,
+                               context: inout Context) throws(Refusal) -> (CodeLines, String) {
+        let function = context.function
+        let taken = context.takenNames ?? Set(function.body.tokens(viewMode: .sourceAccurate).compactMap { token in
+            if case .identifier(let name) = token.tokenKind { name } else { nil }
+        })
+        // An async function's own body is the block the code goes into: its parameters and what
+        // it read or declared before the call are taken there.
+        var outerNames: Set<String> = []
+        if function.isAsync {
+            outerNames = function.parameterNames
+            if let list = item.parent?.as(CodeBlockItemListSyntax.self) {
+                for before in list.prefix(while: { $0.id != item.id }) { outerNames.formUnion(InlinePyramidWriter.identifiers(in: before)) }
+            }
+        }
+        var writer = InlinePyramidWriter(reader: reader, bytes: bytes, unit: unit, enclosingIsAsync: function.isAsync,
+                                         enclosingReturnsValue: function.returnsValue, importsVow: importsVow, taken: taken)
+        writer.selfMembers = Self.memberNames(around: item, otherPieces: otherPiecesMembers)
+        let lines = try writer.write(call: call, matched: matched, outerNames: outerNames)
+        context.takenNames = writer.taken
+        let finder = AsyncAlternativeCallFinder(catalog: catalog, ignoring: Set(writer.convertedCalls.map(\.id)))
+        for handler in writer.convertedHandlers {
+            for statement in handler.statements {
+                finder.walk(statement)
+                if let (call, name) = finder.found {
+                    throw Refusal("the callback's code calls `\(name)` with a completion handler, which the compiler flags in async code (it has an async alternative)", at: call)
+                }
+            }
+        }
+        let count = writer.levelCount
+        return (lines, "converted \(count == 1 ? "1 callback" : "\(count) nested callbacks") to `try await`")
     }
 
     private mutating func convertChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, context: inout Context) {
@@ -204,6 +261,21 @@ struct CallSiteRewrite {
                 finder.walk(statement)
                 if let found = finder.found { return found }
             }
+        }
+        return nil
+    }
+
+    /// A read of one of the function's closure parameters (its own completion handler), or a
+    /// call of any of its parameters (a handler typed through an alias), in the statement: the
+    /// pyramid answers the function's callers.
+    static func forwardedHandler(in item: CodeBlockItemSyntax, names: Set<String>, parameters: Set<String>) -> DeclReferenceExprSyntax? {
+        guard !parameters.isEmpty else { return nil }
+        for token in item.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = token.tokenKind, parameters.contains(name),
+                  let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+            if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+            let isCalled = reference.parent?.as(FunctionCallExprSyntax.self)?.calledExpression.id == reference.id
+            if names.contains(name) || isCalled { return reference }
         }
         return nil
     }
@@ -276,10 +348,13 @@ extension PyramidReader {
 /// since the call may leave out defaulted parameters).
 private final class AsyncAlternativeCallFinder: SyntaxVisitor {
     let catalog: CalleeCatalog
+    /// Calls the converted code no longer makes with a handler.
+    let ignoring: Set<SyntaxIdentifier>
     private(set) var found: (FunctionCallExprSyntax, String)?
 
-    init(catalog: CalleeCatalog) {
+    init(catalog: CalleeCatalog, ignoring: Set<SyntaxIdentifier> = []) {
         self.catalog = catalog
+        self.ignoring = ignoring
         super.init(viewMode: .sourceAccurate)
     }
 
@@ -287,7 +362,7 @@ private final class AsyncAlternativeCallFinder: SyntaxVisitor {
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        guard found == nil else { return .skipChildren }
+        guard found == nil, !ignoring.contains(node.id) else { return .skipChildren }
         guard let base = PyramidReader.baseName(node) else { return .visitChildren }
         let labels = node.arguments.map { $0.label?.text }
         let matches = catalog.callees(named: base).contains { callee in
@@ -343,6 +418,31 @@ final class FunctionBodyFinder: SyntaxVisitor {
         var isGeneric: Bool
         /// `Reload` for `reload()`: the stem of local type names.
         var typeNameStem: String
+        /// The parameters' names inside the body.
+        var parameterNames: Set<String> = []
+        /// It returns something other than `Void`.
+        var returnsValue = false
+        /// The parameters that take a closure (its own completion handler, typically).
+        var closureParameterNames: Set<String> = []
+    }
+
+    /// The names of parameters whose type is a function type (through attributes, optionals and
+    /// parentheses).
+    static func closureParameterNames(_ parameters: FunctionParameterListSyntax) -> Set<String> {
+        Set(parameters.compactMap { parameter -> String? in
+            var type = parameter.type
+            while true {
+                if let attributed = type.as(AttributedTypeSyntax.self) { type = attributed.baseType; continue }
+                if let optional = type.as(OptionalTypeSyntax.self) { type = optional.wrappedType; continue }
+                if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { type = unwrapped.wrappedType; continue }
+                if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+                    type = only.type
+                    continue
+                }
+                break
+            }
+            return type.is(FunctionTypeSyntax.self) ? (parameter.secondName ?? parameter.firstName).text : nil
+        })
     }
 
     private(set) var functions: [Function] = []
@@ -379,7 +479,10 @@ final class FunctionBodyFinder: SyntaxVisitor {
                 swiftName: CompletionFunction.swiftName(node.name.text, labels: labels),
                 isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil,
                 isGeneric: node.genericParameterClause != nil || genericTypes.last == true,
-                typeNameStem: name.prefix(1).uppercased() + name.dropFirst()
+                typeNameStem: name.prefix(1).uppercased() + name.dropFirst(),
+                parameterNames: Set(node.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }),
+                returnsValue: node.signature.returnClause.map { !["Void", "()"].contains($0.type.trimmedDescription) } ?? false,
+                closureParameterNames: Self.closureParameterNames(node.signature.parameterClause.parameters)
             ))
         }
         return .visitChildren
@@ -393,7 +496,9 @@ final class FunctionBodyFinder: SyntaxVisitor {
                 swiftName: CompletionFunction.swiftName("init", labels: labels),
                 isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil,
                 isGeneric: node.genericParameterClause != nil || genericTypes.last == true,
-                typeNameStem: "Init"
+                typeNameStem: "Init",
+                parameterNames: Set(node.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }),
+                closureParameterNames: Self.closureParameterNames(node.signature.parameterClause.parameters)
             ))
         }
         return .visitChildren

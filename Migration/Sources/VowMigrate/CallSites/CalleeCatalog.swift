@@ -19,6 +19,19 @@ struct CalleeSummary: Equatable {
     /// A `Result` handler's failure type when it is not Swift's `Error` (`NetworkError`): a
     /// failure branch reads its error as that type, where a `catch` gives `any Error`.
     var typedFailure: String?
+    /// The handler's parameter types as the declaration spells them (aliases resolved).
+    var handlerParameterTypes: [String] = []
+    /// The callee's own generic parameters: a type naming them cannot be spelled at a call site.
+    var genericParameterNames: [String] = []
+    /// How the async alternative throws a `Result<T, E>` handler's `E`: `throws(E)` when this run
+    /// writes it (`typed`), unknown for one that exists already.
+    var asyncFailure: AsyncFailure = .untyped
+
+    enum AsyncFailure: Equatable {
+        case untyped
+        case typed(String)
+        case unknown
+    }
 
     func hasAlternative(for target: MigrationTarget) -> Bool {
         target == .promise ? hasPromiseAlternative : hasAsyncAlternative
@@ -115,6 +128,14 @@ struct IndexCalleeCatalog: CalleeCatalog {
                     guard var type = spelled?.trimmingCharacters(in: .whitespaces) else { return nil }
                     if type.hasSuffix("?") { type.removeLast() }
                     return index.typedFailure(type, in: function.scope)
+                }(),
+                handlerParameterTypes: function.handlerParameterTypes,
+                genericParameterNames: function.genericParameterNames,
+                asyncFailure: {
+                    guard case .result(_, let failure?) = function.shape else { return .untyped }
+                    if case .existing = function.alternative(for: .async, trustingStoredHandlers: trustsStoredHandlers) { return .unknown }
+                    // As the async emitter writes it (`AlternativeEmitter.typedFailure`).
+                    return !function.isThrowing && function.cancellableHandle == nil ? .typed(failure) : .untyped
                 }()
             )
         }

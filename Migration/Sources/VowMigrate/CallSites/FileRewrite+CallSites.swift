@@ -25,6 +25,7 @@ extension FileRewrite {
         var stage = CallSiteRewrite(bytes: bytes, converter: converter, target: target, catalog: catalog, unit: unit, excluded: excluded)
         stage.spelledOutOffsets = spelledOutOffsets
         stage.otherPiecesMembers = otherPiecesMembers
+        stage.importsVow = collector.importsVow || fileImportsVow
         stage.run(tree)
         edits += (functions?.edits ?? []) + stage.edits
         // In source order, declarations and call sites together.

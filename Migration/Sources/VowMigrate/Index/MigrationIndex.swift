@@ -210,6 +210,9 @@ public struct MigrationIndex: Sendable {
         public var handlerDefaults: [Int: String] = [:]
         /// `public` or `open`: callers may be outside the tree.
         public var isPublic = false
+        /// The function's own generic parameters (`T` of `load<T>`): a call site cannot spell a
+        /// type that names them.
+        public var genericParameterNames: [String] = []
 
         /// The handler's position, and the failure handler's for a split pair.
         public var handlerIndices: [Int] { [handlerIndex] + (failureIndex.map { [$0] } ?? []) }
@@ -843,7 +846,8 @@ extension MigrationIndex {
                 promiseAlternativeParameters: promiseEmitter.alternativeParameterShapes,
                 asyncAlternativeParameters: asyncEmitter.alternativeParameterShapes,
                 handlerDefaults: function.handlerDefaults,
-                isPublic: record.isPublic)
+                isPublic: record.isPublic,
+                genericParameterNames: function.decl.genericParameterClause?.parameters.map(\.name.text) ?? [])
             // An alternative that would capture a call it cannot spell out is not added: callers
             // in other files (the call-site stage) must not count on it.
             if record.isProtocolRequirement == false {

@@ -1,0 +1,728 @@
+import SwiftParser
+import SwiftSyntax
+
+/// The async form's way with the callbacks the flat reading (``PyramidReader``) does not take: a
+/// `guard` first, code before the error check or around the `switch`, an early `return`, a
+/// `(nil, nil)` or `(false, nil)` answer the callback gives meaning to, `$0`, several values, a
+/// next call on one branch only.
+///
+/// Each callback's parameters become constants holding what the callback would have received,
+/// set from the awaited alternative: its value, or the error it threw, or `nil` and `nil` when it
+/// threw the error for neither a value nor an error. The callback's own code follows, unchanged.
+/// A call of the next completion-handler function that is the last thing its callback does (on
+/// any branch: nothing but a bare `return` after it, up to the end of the callback) is written the
+/// same way in its place, so the pyramid is flat whatever its callbacks look like:
+///
+/// ```swift
+/// api.login(user) { token, error in          Task {
+///     guard let token else {                     let token: Token?
+///         self.show(error)                       let error: Error?
+///         return                                 do {
+///     }                                              token = try await api.login(user)
+///     self.api.profile(token) { result in            error = nil
+///         ...                                    } catch let caught {
+///     }                                              token = nil
+/// }                                                  error = <caught, or nil for neither>
+///                                                }
+///                                                guard let token else { ... }
+///                                                let result: Result<Profile, Error>
+///                                                ...
+/// ```
+///
+/// A `return` in a callback ends the task, which is what it did: nothing of the callback around
+/// it runs after an inner call. Refused: another call of a completion-handler function that is not
+/// the last thing its callback does (code after it ran before its callback), one inside a closure
+/// of a callback, `defer` in a callback with an inner call, a capture list that straight-line code
+/// cannot keep, a type the call site cannot spell.
+struct InlinePyramidWriter {
+    let reader: PyramidReader
+    let bytes: [UInt8]
+    let unit: String
+    let enclosingIsAsync: Bool
+    /// The enclosing async function returns a value: a callback's bare `return` cannot stay.
+    let enclosingReturnsValue: Bool
+    /// The file imports Vow: an alternative in a Vow file throws `PMKError.invalidCallingConvention`
+    /// for neither a value nor an error.
+    let importsVow: Bool
+    /// Every identifier the enclosing function uses: new names avoid them.
+    private(set) var taken: Set<String>
+    /// What the enclosing type declares: the first call may read it without `self.`.
+    var selfMembers: Set<String> = []
+
+    /// The calls written as straight-line code (each level's call): other calls in the moved
+    /// code are checked by the caller.
+    private(set) var convertedCalls: [FunctionCallExprSyntax] = []
+    /// Their handlers, whose code moves into async code.
+    private(set) var convertedHandlers: [ClosureExprSyntax] = []
+    private(set) var capture: String?
+    /// `let api = self.api`: the first call's receiver, read before the task when the task holds
+    /// `self` weakly.
+    private var hoisted: String?
+    private var hoistedReceiver: (SyntaxIdentifier, String)?
+
+    init(reader: PyramidReader, bytes: [UInt8], unit: String, enclosingIsAsync: Bool, enclosingReturnsValue: Bool,
+         importsVow: Bool, taken: Set<String>) {
+        self.reader = reader
+        self.bytes = bytes
+        self.unit = unit
+        self.enclosingIsAsync = enclosingIsAsync
+        self.enclosingReturnsValue = enclosingReturnsValue
+        self.importsVow = importsVow
+        self.taken = taken
+    }
+
+    /// How `self` reads at a point of the straight-line code.
+    private enum SelfState {
+        /// Captured strongly (no capture list, or `[unowned self]`): `self.x`.
+        case strong
+        /// `[weak self]`, not unwrapped yet: `self?.x`.
+        case weak
+        /// `[weak self]`, then `guard let self else { return }`: `self.x`.
+        case unwrapped
+    }
+
+    /// What an inner level sees where its call stands.
+    private struct Scope {
+        /// Names already declared in the block the level's constants go into.
+        var declared: Set<String>
+        /// Names of outer levels spelled differently in the straight-line code.
+        var renamed: [String: String]
+        var selfState: SelfState
+    }
+
+    /// The statement's replacement, `Task { ... }` around it unless the function is async.
+    /// `outerNames`: names the block the code goes into already has (an async function's own
+    /// body, where no `Task` opens a new one).
+    mutating func write(call: FunctionCallExprSyntax, matched: PyramidReader.MatchedCall, outerNames: Set<String>) throws(Refusal) -> CodeLines {
+        let body = try level(call: call, matched: matched, isOutermost: true,
+                             scope: Scope(declared: outerNames, renamed: [:], selfState: .strong))
+        if enclosingIsAsync { return body }
+        let mentionsSelf = body.lines.contains { $0.text.contains("self") }
+        var lines = CodeLines()
+        if let hoisted { lines.add(hoisted, 0) }
+        lines.add("Task {" + (mentionsSelf && capture != nil ? " \(capture!) in" : ""), 0)
+        lines.add(body, indentedBy: 1)
+        lines.add("}", 0)
+        return lines
+    }
+
+    /// The number of callbacks written.
+    var levelCount: Int { convertedCalls.count }
+
+    // MARK: - One level
+
+    private mutating func level(call: FunctionCallExprSyntax, matched: PyramidReader.MatchedCall, isOutermost: Bool,
+                                scope: Scope) throws(Refusal) -> CodeLines {
+        let callee = matched.callee
+        let closure = matched.handler
+        guard callee.hasAlternative(for: .async) else {
+            if let reason = callee.noAlternativeReasons[.async] { throw Refusal("the callee gets no alternative: \(reason)", at: call) }
+            throw Refusal("the callee has no async alternative yet (add them first: --stage declarations, or --stage all)", at: call)
+        }
+        if callee.handlerIsOptional {
+            throw Refusal("the callee's handler is optional or defaulted, so a call without it could mean the original", at: call)
+        }
+        if call.calledExpression.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .postfixQuestionMark }) {
+            throw Refusal("the callee is reached through `?.`, so the call may not happen at all", at: call.calledExpression)
+        }
+        convertedCalls.append(call)
+        convertedHandlers.append(closure)
+        var statements = Array(closure.statements)
+        var selfState = scope.selfState
+        try readCapture(closure, isOutermost: isOutermost, statements: &statements, selfState: &selfState)
+        if isOutermost && !enclosingIsAsync && capture == "[weak self]" {
+            // Made outside any closure, the call reads `self` strongly; inside `Task { [weak self] in }`
+            // it could only read `self?.`. A receiver held by `self` is read before the task, as the
+            // call read it, and the task uses that.
+            let arguments = call.arguments.enumerated().filter { $0.offset != callee.handlerIndex }.map { Syntax($0.element) }
+            if let use = Self.selfRead(in: arguments, members: selfMembers) {
+                throw Refusal("the first call's arguments read `self`, which a `Task { [weak self] }` could only reach as `self?.`", at: use)
+            }
+            if let (receiver, name) = Self.selfHeldReceiver(call, members: selfMembers) {
+                let local = taken.contains(name) && !selfMembers.contains(name) ? fresh(name) : name
+                taken.insert(local)
+                let read = receiver.is(DeclReferenceExprSyntax.self) ? "self." + receiver.trimmedDescription : receiver.trimmedDescription
+                hoisted = "let \(local) = \(read)"
+                hoistedReceiver = (receiver.id, local)
+            } else if let use = Self.selfRead(in: [Syntax(call.calledExpression)], members: selfMembers) {
+                throw Refusal("the first call reads `self`, which a `Task { [weak self] }` could only reach as `self?.`", at: use)
+            }
+        }
+        // The parameters' names; `$0`-style closures get names of their own.
+        let types = try parameterTypes(callee, closure: closure)
+        var names = PyramidReader.parameterNames(closure) ?? []
+        var dollarNames: [String: String] = [:]
+        if closure.signature == nil && !types.isEmpty {
+            try refuseNestedDollarUse(statements, at: closure)
+            names = []
+            for (position, suggestion) in Self.suggestedNames(callee.shape).enumerated() {
+                let name = fresh(suggestion)
+                dollarNames["$\(position)"] = name
+                names.append(name)
+            }
+        }
+        guard names.count == types.count else {
+            throw Refusal("the callback's parameters do not match the handler", at: closure)
+        }
+
+        // Constants for the parameters: renamed where the block already declares the name.
+        var renamed = scope.renamed
+        var constants: [String?] = []
+        for name in names {
+            if name == "_" { constants.append(nil); continue }
+            renamed[name] = nil
+            if scope.declared.contains(name) {
+                let newName = fresh(name)
+                renamed[name] = newName
+                constants.append(newName)
+            } else {
+                taken.insert(name)
+                constants.append(name)
+            }
+        }
+        for (dollar, name) in dollarNames { renamed[dollar] = name }
+        let declaredInside = Self.declaredAnywhere(statements)
+        if let clash = declaredInside.first(where: { renamed[$0] != nil && !dollarNames.values.contains($0) }) {
+            throw Refusal("`\(clash)` would need a new name in straight-line code, but the callback declares it again", at: closure)
+        }
+
+        var lines = try bindings(callee: callee, call: call, constants: constants, types: types, renamed: scope.renamed)
+
+        // The callback's code, its inner calls written in place.
+        let inner = try innerCalls(in: statements, closure: closure)
+        // A callback's `defer` ran as it returned, on the callee's queue, before what came next
+        // there; in the task it runs at the end of the task's scope (after an inner callback's code).
+        if let deferStatement = Self.firstDefer(in: statements) {
+            throw Refusal("`defer` inside a callback", at: deferStatement)
+        }
+        if enclosingIsAsync && enclosingReturnsValue, let ret = Self.firstReturn(in: statements) {
+            throw Refusal("a `return` in the callback would return from the async function, which returns a value", at: ret)
+        }
+        // Names the block of the constants already has: declared, or read before (a later
+        // declaration of a name read earlier in the same block does not compile).
+        var unavailable = scope.declared.union(constants.compactMap { $0 })
+        for item in statements {
+            var replacements: [(Range<Int>, String)] = []
+            for found in inner where item.range.contains(found.item.position) {
+                let isTopLevel = found.item.id == item.id
+                let innerScope = Scope(declared: isTopLevel ? unavailable : Self.namesBefore(found.item),
+                                       renamed: renamed, selfState: selfState)
+                let written = try level(call: found.call, matched: found.matched, isOutermost: false, scope: innerScope)
+                let start = found.item.positionAfterSkippingLeadingTrivia.utf8Offset
+                let indent = Indentation.lineIndent(in: bytes, at: start)
+                let text = String(written.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
+                replacements.append((start..<found.item.endPositionBeforeTrailingTrivia.utf8Offset, text))
+            }
+            for line in text(of: item, renamed: renamed, replacing: replacements) { lines.add(line, 0) }
+            unavailable.formUnion(Self.identifiers(in: item))
+            if Self.unwrapsSelf(item), selfState == .weak { selfState = .unwrapped }
+        }
+        return lines
+    }
+
+    // MARK: - Capture lists and self
+
+    /// The outermost callback's capture list becomes the task's; an inner one must mean what the
+    /// task's `self` already means. An inner `[weak self]` callback's first `guard let self` goes
+    /// when `self` is already unwrapped (the task keeps it for the rest of its code).
+    private mutating func readCapture(_ closure: ClosureExprSyntax, isOutermost: Bool, statements: inout [CodeBlockItemSyntax],
+                                      selfState: inout SelfState) throws(Refusal) {
+        let list = closure.signature?.capture
+        let text = list?.trimmedDescription.filter { $0 != " " }
+        if let list, text != "[weakself]" && text != "[unownedself]" {
+            throw Refusal("the callback's capture list is not `[weak self]`", at: list)
+        }
+        if isOutermost {
+            capture = text == "[weakself]" ? "[weak self]" : text == "[unownedself]" ? "[unowned self]" : nil
+            selfState = text == "[weakself]" ? .weak : .strong
+            return
+        }
+        let mentionsSelf = statements.contains { $0.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.self) } }
+        switch (text, selfState) {
+        case (nil, .weak) where mentionsSelf:
+            throw Refusal("an inner callback holds `self` strongly where the outer one holds it weakly", at: closure)
+        case ("[weakself]", .strong) where mentionsSelf, ("[unownedself]", .weak) where mentionsSelf:
+            throw Refusal("`\(list!.trimmedDescription)` on an inner callback only", at: list!)
+        case ("[weakself]", .unwrapped):
+            if let first = statements.first, Self.unwrapsSelf(first) { statements.removeFirst() }
+            if let optionalUse = Self.optionalSelfUse(in: statements) {
+                throw Refusal("the inner callback reads `self` as optional, but the outer one already unwrapped it", at: optionalUse)
+            }
+        default:
+            break
+        }
+    }
+
+    /// A read of `self` in the nodes: `self` itself, or a member of the type read without it.
+    private static func selfRead(in nodes: [Syntax], members: Set<String>) -> Syntax? {
+        for node in nodes {
+            if let token = node.tokens(viewMode: .sourceAccurate).first(where: { $0.tokenKind == .keyword(.self) }) { return Syntax(token) }
+        }
+        for name in ValueThreading.reads(in: nodes).sorted() where members.contains(name) {
+            if let use = nodes.lazy.compactMap({ PromiseChainWriter.reference(to: name, in: $0) }).first { return Syntax(use) }
+        }
+        return nil
+    }
+
+    /// `api.load(...)` or `self.api.load(...)` where `api` is the type's property: the receiver and its name.
+    private static func selfHeldReceiver(_ call: FunctionCallExprSyntax, members: Set<String>) -> (ExprSyntax, String)? {
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { return nil }
+        if let reference = base.as(DeclReferenceExprSyntax.self), members.contains(reference.baseName.text) {
+            return (base, reference.baseName.text)
+        }
+        if let inner = base.as(MemberAccessExprSyntax.self), inner.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) {
+            return (base, inner.declName.baseName.text)
+        }
+        return nil
+    }
+
+    /// `guard let self else { return }`, `guard let self = self else { return }`.
+    private static func unwrapsSelf(_ item: CodeBlockItemSyntax) -> Bool {
+        guard let guardStatement = item.item.as(GuardStmtSyntax.self), guardStatement.conditions.count == 1,
+              let binding = guardStatement.conditions.first?.condition.as(OptionalBindingConditionSyntax.self),
+              binding.pattern.trimmedDescription == "self" || binding.pattern.trimmedDescription == "`self`" else { return false }
+        return binding.initializer == nil || binding.initializer?.value.trimmedDescription == "self"
+    }
+
+    /// `self?.`, `self!`, or `self` bound again: reads that need an optional `self`.
+    private static func optionalSelfUse(in statements: [CodeBlockItemSyntax]) -> Syntax? {
+        for statement in statements {
+            for token in statement.tokens(viewMode: .sourceAccurate) where token.tokenKind == .keyword(.self) {
+                guard let next = token.nextToken(viewMode: .sourceAccurate) else { continue }
+                if next.tokenKind == .postfixQuestionMark || next.tokenKind == .exclamationMark { return Syntax(token) }
+                if let binding = token.parent?.parent?.parent?.as(OptionalBindingConditionSyntax.self)
+                    ?? token.parent?.parent?.as(OptionalBindingConditionSyntax.self) {
+                    return Syntax(binding)
+                }
+            }
+        }
+        return nil
+    }
+
+    // MARK: - The parameters' values
+
+    /// The handler's parameter types, as the closure annotates them or the callee spells them.
+    private func parameterTypes(_ callee: CalleeSummary, closure: ClosureExprSyntax) throws(Refusal) -> [String] {
+        var types = callee.handlerParameterTypes
+        if case .parameterClause(let clause)? = closure.signature?.parameterClause, clause.parameters.count == types.count {
+            for (position, parameter) in clause.parameters.enumerated() {
+                if let type = parameter.type { types[position] = type.trimmedDescription }
+            }
+        }
+        let generic = Set(callee.genericParameterNames)
+        for type in types {
+            var parser = Parser(type)
+            let parsed = TypeSyntax.parse(from: &parser)
+            if parsed.tokens(viewMode: .sourceAccurate).contains(where: { generic.contains($0.text) }) {
+                throw Refusal("the callback's `\(type)` names the callee's generic parameter; annotate the callback's parameters with their types", at: closure)
+            }
+        }
+        return types
+    }
+
+    /// Names for `$0`, `$1`...: what the generated handlers call them.
+    private static func suggestedNames(_ shape: HandlerShape) -> [String] {
+        if case .tuple(let elements, let errorIndex) = shape {
+            var names = elements.map(\.label)
+            if let errorIndex { names.insert("error", at: min(errorIndex, names.count)) }
+            return names
+        }
+        return shape.closureParameters
+    }
+
+    /// The declarations of the parameters' constants and the `do`/`catch` that sets them.
+    private mutating func bindings(callee: CalleeSummary, call: FunctionCallExprSyntax, constants: [String?], types: [String],
+                                   renamed: [String: String]) throws(Refusal) -> CodeLines {
+        var text = StatementText(bytes: bytes)
+        text.renamed = renamed
+        let arguments = call.arguments.enumerated().filter { $0.offset != callee.handlerIndex }.map { entry in
+            (entry.element.label.map { $0.text + ": " } ?? "") + text.text(of: entry.element.expression)
+        }
+        var called = text.text(of: call.calledExpression)
+        if let (receiver, local) = hoistedReceiver, let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+           member.base?.id == receiver {
+            called = local + "." + member.declName.trimmedDescription
+        }
+        let invocation = called + "(" + arguments.joined(separator: ", ") + ")"
+        var lines = CodeLines()
+        let canFail = callee.shape.canFail
+        let awaited = (canFail ? "try await " : "await ") + invocation
+
+        func declare() {
+            for (constant, type) in zip(constants, types) {
+                if let constant { lines.add("let \(constant): \(type)", 0) }
+            }
+        }
+        func assign(_ values: [String], _ level: Int) {
+            let pairs = zip(constants, values).compactMap { constant, value in constant.map { ($0, value) } }
+            for (constant, value) in pairs { lines.add("\(constant) = \(value)", level) }
+        }
+
+        switch callee.shape {
+        case .nothing:
+            lines.add(awaited, 0)
+        case .value:
+            if let constant = constants[0] {
+                lines.add("let \(constant): \(types[0]) = \(awaited)", 0)
+            } else {
+                lines.add("_ = \(awaited)", 0)
+            }
+        case .result:
+            guard let constant = constants[0] else {
+                lines.add("_ = try? \(awaited.dropFirst(4))", 0)
+                break
+            }
+            lines.add("let \(constant): \(types[0])", 0)
+            switch callee.asyncFailure {
+            case .untyped:
+                if let typed = callee.typedFailure {
+                    throw Refusal("the callback's `Result` fails with `\(typed)`, but the async alternative throws `any Error`; "
+                                  + "convert this call by hand (`error as? \(typed)`)", at: call)
+                }
+                lines.add("do {", 0)
+            case .typed(let failure):
+                // A `do` infers no thrown type of its own: `catch` would get `any Error`.
+                lines.add("do throws(\(failure)) {", 0)
+            case .unknown:
+                throw Refusal("the callback's `Result` has its own failure type, and whether the existing async alternative throws it typed is not known", at: call)
+            }
+            lines.add("\(constant) = .success(\(awaited))", 1)
+            lines.add("} catch {", 0)
+            lines.add("\(constant) = .failure(error)", 1)
+            lines.add("}", 0)
+        case .errorOnly:
+            let caught = fresh("caught")
+            declare()
+            lines.add("do {", 0)
+            lines.add(awaited, 1)
+            assign(["nil"], 1)
+            lines.add("} catch let \(caught) {", 0)
+            assign([errorValue(caught, callee: callee)], 1)
+            lines.add("}", 0)
+        case .optionalValueAndError, .errorAndOptionalValue, .successFlag:
+            let isFlag = callee.shape == .successFlag
+            let value: Int
+            if case .errorAndOptionalValue = callee.shape { value = 1 } else { value = 0 }
+            let error = 1 - value
+            func set(_ position: Int, _ text: String, _ level: Int) {
+                if let constant = constants[position] { lines.add("\(constant) = \(text)", level) }
+            }
+            let caught = fresh("caught")
+            declare()
+            lines.add("do {", 0)
+            if isFlag {
+                lines.add(awaited, 1)
+                set(value, "true", 1)
+            } else if let constant = constants[value] {
+                lines.add("\(constant) = \(awaited)", 1)
+            } else {
+                lines.add("_ = \(awaited)", 1)
+            }
+            set(error, "nil", 1)
+            let failed = isFlag ? "false" : "nil"
+            if importsVow {
+                lines.add("} catch PMKError.invalidCallingConvention {", 0)
+                set(value, failed, 1)
+                set(error, "nil", 1)
+            }
+            lines.add("} catch let \(caught) {", 0)
+            set(value, failed, 1)
+            set(error, Self.neither(caught, errorValue(caught, callee: callee)), 1)
+            lines.add("}", 0)
+        case .tuple(let elements, let errorIndex):
+            guard let errorIndex else {
+                let pattern = constants.map { $0 ?? "_" }.joined(separator: ", ")
+                lines.add("let (\(pattern)): (\(types.joined(separator: ", "))) = \(awaited)", 0)
+                break
+            }
+            let caught = fresh("caught")
+            let unwrapped = fresh("answer")
+            declare()
+            lines.add("do {", 0)
+            lines.add("let \(unwrapped) = \(awaited)", 1)
+            var values: [String] = []
+            var element = 0
+            for position in constants.indices {
+                if position == errorIndex { values.append("nil"); continue }
+                values.append("\(unwrapped).\(elements[element].label)")
+                element += 1
+            }
+            assign(values, 1)
+            lines.add("} catch let \(caught) {", 0)
+            let errorText = errorValue(caught, callee: callee)
+            // A missing value made the alternative throw: every optional nil, as the callback got them.
+            var failed: [String] = []
+            element = 0
+            for position in constants.indices {
+                if position == errorIndex { failed.append(Self.neither(caught, errorText)); continue }
+                guard elements[element].unwraps else {
+                    throw Refusal("a value the handler passes even with an error would be lost", at: call)
+                }
+                failed.append("nil")
+                element += 1
+            }
+            assign(failed, 1)
+            lines.add("}", 0)
+        case .valueAndError:
+            throw Refusal("a `(T, Error?)` callback gets a value with its error too, which the alternative does not return", at: call)
+        case .split:
+            throw Refusal("separate success and failure callbacks are not flattened", at: call)
+        }
+        return lines
+    }
+
+    /// The thrown error as the callback's error parameter: `Error?`, or the callee's own error
+    /// type, which is what the alternative rejects with (it throws exactly what the handler passed).
+    private func errorValue(_ caught: String, callee: CalleeSummary) -> String {
+        guard let typed = callee.typedFailure else { return caught }
+        return "\(caught) as? \(typed)"
+    }
+
+    /// `nil` for the alternative's error for neither a value nor an error, the error otherwise.
+    private static func neither(_ caught: String, _ error: String) -> String {
+        "\(SwiftOnlySupport.recognises(caught)) ? nil : \(error)"
+    }
+
+    // MARK: - Inner calls
+
+    private struct InnerCall {
+        var item: CodeBlockItemSyntax
+        var call: FunctionCallExprSyntax
+        var matched: PyramidReader.MatchedCall
+    }
+
+    /// The calls of completion-handler functions in the callback: each must be the last thing the
+    /// callback does on its path.
+    private func innerCalls(in statements: [CodeBlockItemSyntax], closure: ClosureExprSyntax) throws(Refusal) -> [InnerCall] {
+        let finder = KnownCallFinder(reader: reader)
+        for statement in statements { finder.walk(statement) }
+        var found: [InnerCall] = []
+        for (call, inClosure, inLoop) in finder.calls {
+            if inLoop { throw Refusal("a loop around a callback", at: call) }
+            if inClosure { throw Refusal("a callback inside a closure of a callback", at: call) }
+            guard case .call(let matched) = reader.match(call) else {
+                throw Refusal("several functions named `\(PyramidReader.baseName(call) ?? "")` take these labels; the callee is ambiguous", at: call)
+            }
+            guard let item = call.parent?.as(CodeBlockItemSyntax.self) ?? call.parent?.parent?.as(CodeBlockItemSyntax.self),
+                  PyramidReader.callStatement(item)?.id == call.id, Self.isLast(item, upTo: closure) else {
+                throw Refusal("code after an inner call in its callback ran before that callback, and would run after it in straight-line code", at: call)
+            }
+            found.append(InnerCall(item: item, call: call, matched: matched))
+        }
+        return found
+    }
+
+    /// Whether nothing but a bare `return` follows `item` up to the end of `closure`, through the
+    /// `if`, `switch`, `guard ... else` and `do` blocks around it.
+    private static func isLast(_ item: CodeBlockItemSyntax, upTo closure: ClosureExprSyntax) -> Bool {
+        var current = item
+        while true {
+            guard let list = current.parent?.as(CodeBlockItemListSyntax.self) else { return false }
+            let items = Array(list)
+            guard let position = items.firstIndex(where: { $0.id == current.id }) else { return false }
+            let rest = items[(position + 1)...]
+            if rest.count == 1, let ret = rest.first?.item.as(ReturnStmtSyntax.self), ret.expression == nil { return true }
+            guard rest.isEmpty else { return false }
+            // The end of a block: where does the block end?
+            guard let owner = list.parent else { return false }
+            if owner.id == closure.id { return true }
+            var node: Syntax = owner
+            // Climb from the block to the statement that holds it, through if/else chains and switch cases.
+            while true {
+                if node.is(GuardStmtSyntax.self) { return false }  // the else block must exit; handled by the `return` rule
+                if node.is(ForStmtSyntax.self) || node.is(WhileStmtSyntax.self) || node.is(RepeatStmtSyntax.self) || node.is(ClosureExprSyntax.self) {
+                    return false
+                }
+                if node.is(DoStmtSyntax.self) {
+                    if let doStatement = node.as(DoStmtSyntax.self), !doStatement.catchClauses.isEmpty { return false }
+                }
+                if let holder = node.as(CodeBlockItemSyntax.self) { current = holder; break }
+                guard let parent = node.parent else { return false }
+                if node.is(CodeBlockSyntax.self) || node.is(IfExprSyntax.self) || node.is(SwitchCaseSyntax.self)
+                    || node.is(SwitchCaseListSyntax.self) || node.is(SwitchExprSyntax.self) || node.is(ExpressionStmtSyntax.self)
+                    || node.is(DoStmtSyntax.self) {
+                    node = parent
+                    continue
+                }
+                return false
+            }
+        }
+    }
+
+    // MARK: - Text
+
+    /// The statement's lines, re-indented relative to its first, names renamed and inner calls
+    /// replaced by their straight-line code.
+    private func text(of item: CodeBlockItemSyntax, renamed: [String: String], replacing: [(Range<Int>, String)]) -> [String] {
+        var result: [String] = []
+        for piece in item.leadingTrivia {
+            switch piece {
+            case .lineComment(let text), .docLineComment(let text): result.append(text)
+            default: continue
+            }
+        }
+        let start = item.item.positionAfterSkippingLeadingTrivia.utf8Offset
+        let end = item.item.endPositionBeforeTrailingTrivia.utf8Offset
+        var edits = replacing.map { (start: $0.0.lowerBound, end: $0.0.upperBound, text: $0.1) }
+        if !renamed.isEmpty {
+            for token in item.item.tokens(viewMode: .sourceAccurate) {
+                let name: String
+                switch token.tokenKind {
+                case .identifier(let text), .dollarIdentifier(let text): name = text
+                default: continue
+                }
+                guard let newName = renamed[name] else { continue }
+                if !Self.isSameNameRebinding(token) {
+                    guard let reference = token.parent?.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil else { continue }
+                    if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+                }
+                let offset = token.positionAfterSkippingLeadingTrivia.utf8Offset
+                if replacing.contains(where: { $0.0.contains(offset) }) { continue }
+                edits.append((offset, token.endPositionBeforeTrailingTrivia.utf8Offset, newName))
+            }
+        }
+        var output: [UInt8] = []
+        var cursor = start
+        for edit in edits.sorted(by: { $0.start < $1.start }) where edit.start >= cursor {
+            output += bytes[cursor..<edit.start]
+            output += Array(edit.text.utf8)
+            cursor = edit.end
+        }
+        output += bytes[cursor..<end]
+        let indent = Indentation.lineIndent(in: bytes, at: start)
+        for (position, line) in String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var text = String(line)
+            if position > 0 {
+                if text.hasPrefix(indent) { text.removeFirst(indent.count) } else { text = String(text.drop { $0 == " " || $0 == "\t" }) }
+            }
+            result.append(text)
+        }
+        return result
+    }
+
+    // MARK: - Names
+
+    private mutating func fresh(_ base: String) -> String {
+        var name = base
+        var suffix = 2
+        while taken.contains(name) { name = "\(base)\(suffix)"; suffix += 1 }
+        taken.insert(name)
+        return name
+    }
+
+    /// Every name the statements declare, at any depth (constants, closure parameters, patterns).
+    /// `if let error`, `guard let error = error`: the same value under the same name, which a
+    /// new name for the value renames along.
+    static func isSameNameRebinding(_ token: TokenSyntax) -> Bool {
+        guard let pattern = token.parent?.as(IdentifierPatternSyntax.self),
+              let binding = pattern.parent?.as(OptionalBindingConditionSyntax.self) else { return false }
+        guard let initializer = binding.initializer else { return true }
+        return initializer.value.as(DeclReferenceExprSyntax.self)?.baseName.text == token.text
+    }
+
+    private static func declaredAnywhere(_ statements: [CodeBlockItemSyntax]) -> Set<String> {
+        var names: Set<String> = []
+        for statement in statements {
+            for token in statement.tokens(viewMode: .sourceAccurate) {
+                guard case .identifier(let name) = token.tokenKind else { continue }
+                if Self.isSameNameRebinding(token) { continue }
+                if token.parent?.is(IdentifierPatternSyntax.self) == true || token.parent?.is(ClosureShorthandParameterSyntax.self) == true
+                    || token.parent?.is(ClosureParameterSyntax.self) == true {
+                    names.insert(name)
+                }
+            }
+        }
+        return names
+    }
+
+    /// The names declared or read before `item` in its own block.
+    private static func namesBefore(_ item: CodeBlockItemSyntax) -> Set<String> {
+        guard let list = item.parent?.as(CodeBlockItemListSyntax.self) else { return [] }
+        var names: Set<String> = []
+        for before in list.prefix(while: { $0.id != item.id }) { names.formUnion(identifiers(in: before)) }
+        return names
+    }
+
+    /// Every identifier in a statement.
+    static func identifiers(in item: some SyntaxProtocol) -> Set<String> {
+        var names: Set<String> = []
+        for token in item.tokens(viewMode: .sourceAccurate) {
+            if case .identifier(let name) = token.tokenKind { names.insert(name) }
+        }
+        return names
+    }
+
+    private func refuseNestedDollarUse(_ statements: [CodeBlockItemSyntax], at closure: ClosureExprSyntax) throws(Refusal) {
+        for statement in statements {
+            for token in statement.tokens(viewMode: .sourceAccurate) {
+                guard case .dollarIdentifier = token.tokenKind else { continue }
+                var parent = token.parent
+                while let node = parent, node.id != closure.id {
+                    if node.is(ClosureExprSyntax.self) {
+                        throw Refusal("a closure inside the callback uses `$0` too", at: node)
+                    }
+                    parent = node.parent
+                }
+            }
+        }
+    }
+
+    private static func firstDefer(in statements: [CodeBlockItemSyntax]) -> DeferStmtSyntax? {
+        let finder = FirstFinder<DeferStmtSyntax>()
+        for statement in statements { finder.walk(statement) }
+        return finder.found
+    }
+
+    private static func firstReturn(in statements: [CodeBlockItemSyntax]) -> ReturnStmtSyntax? {
+        let finder = FirstFinder<ReturnStmtSyntax>()
+        for statement in statements { finder.walk(statement) }
+        return finder.found
+    }
+}
+
+/// The first node of a kind outside closures and nested functions.
+private final class FirstFinder<Node: SyntaxProtocol>: SyntaxAnyVisitor {
+    private(set) var found: Node?
+
+    init() { super.init(viewMode: .sourceAccurate) }
+
+    override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
+        if found != nil || node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) { return .skipChildren }
+        if let match = node.as(Node.self) { found = match; return .skipChildren }
+        return .visitChildren
+    }
+}
+
+/// Every call of a known completion-handler function, with whether it is inside a closure or a loop.
+private final class KnownCallFinder: SyntaxVisitor {
+    let reader: PyramidReader
+    private(set) var calls: [(FunctionCallExprSyntax, Bool, Bool)] = []
+    private var closureDepth = 0
+    private var loopDepth = 0
+
+    init(reader: PyramidReader) {
+        self.reader = reader
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { closureDepth += 1; return .visitChildren }
+    override func visitPost(_ node: ClosureExprSyntax) { closureDepth -= 1 }
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
+    override func visitPost(_ node: ForStmtSyntax) { loopDepth -= 1 }
+    override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
+    override func visitPost(_ node: WhileStmtSyntax) { loopDepth -= 1 }
+    override func visit(_ node: RepeatStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
+    override func visitPost(_ node: RepeatStmtSyntax) { loopDepth -= 1 }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        switch reader.match(node) {
+        case .none:
+            return .visitChildren
+        case .ambiguous, .call:
+            calls.append((node, closureDepth > 0, loopDepth > 0))
+            // Its handler is the next level's business.
+            return .skipChildren
+        }
+    }
+}
