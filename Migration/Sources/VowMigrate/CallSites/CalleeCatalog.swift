@@ -129,7 +129,7 @@ struct IndexCalleeCatalog: CalleeCatalog {
                     if type.hasSuffix("?") { type.removeLast() }
                     return index.typedFailure(type, in: function.scope)
                 }(),
-                handlerParameterTypes: function.handlerParameterTypes,
+                handlerParameterTypes: function.handlerParameterTypes.map { index.qualifiedType($0, in: function.scope) },
                 genericParameterNames: function.genericParameterNames,
                 asyncFailure: {
                     guard case .result(_, let failure?) = function.shape else { return .untyped }

@@ -391,6 +391,10 @@ struct InlinePyramidWriter {
             lines.add("\(constant) = .failure(error)", 1)
             lines.add("}", 0)
         case .errorOnly:
+            guard constants[0] != nil else {
+                lines.add("_ = try? \(awaited.dropFirst(4))", 0)
+                break
+            }
             let caught = fresh("caught")
             declare()
             lines.add("do {", 0)
@@ -407,7 +411,6 @@ struct InlinePyramidWriter {
             func set(_ position: Int, _ text: String, _ level: Int) {
                 if let constant = constants[position] { lines.add("\(constant) = \(text)", level) }
             }
-            let caught = fresh("caught")
             declare()
             lines.add("do {", 0)
             if isFlag {
@@ -420,11 +423,19 @@ struct InlinePyramidWriter {
             }
             set(error, "nil", 1)
             let failed = isFlag ? "false" : "nil"
+            guard constants[error] != nil else {
+                // The error is not read: whatever was thrown, the value is missing.
+                lines.add("} catch {", 0)
+                set(value, failed, 1)
+                lines.add("}", 0)
+                break
+            }
             if importsVow {
                 lines.add("} catch PMKError.invalidCallingConvention {", 0)
                 set(value, failed, 1)
                 set(error, "nil", 1)
             }
+            let caught = fresh("caught")
             lines.add("} catch let \(caught) {", 0)
             set(value, failed, 1)
             set(error, Self.neither(caught, errorValue(caught, callee: callee)), 1)

@@ -429,6 +429,32 @@ public struct MigrationIndex: Sendable {
     /// The failure type a `Result` handler of a function in `scope` names, when it is not Swift's
     /// `Error`: `NetworkError`, or `Error` itself where the tree declares a type of that name in
     /// the function's type or around it (RevenueCat's `OfferingsManager.Error`). Nil for `any Error`.
+    /// `type` as code outside `scope` must spell it: a name that `scope` or a type around it nests
+    /// (`Outcome` in `HikeRecorderViewModel`) gets its qualifier (`HikeRecorderViewModel.Outcome`).
+    public func qualifiedType(_ type: String, in scope: String) -> String {
+        guard !scope.isEmpty else { return type }
+        var parser = Parser(type)
+        let parsed = TypeSyntax.parse(from: &parser)
+        var replacements: [(Range<Int>, String)] = []
+        for token in parsed.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = token.tokenKind, token.parent?.is(IdentifierTypeSyntax.self) == true else { continue }
+            var parts = scope.split(separator: ".").map(String.init)
+            while !parts.isEmpty {
+                let qualified = (parts + [name]).joined(separator: ".")
+                if typeNames.contains(qualified) {
+                    let start = token.positionAfterSkippingLeadingTrivia.utf8Offset
+                    replacements.append((start..<token.endPositionBeforeTrailingTrivia.utf8Offset, qualified))
+                    break
+                }
+                parts.removeLast()
+            }
+        }
+        guard !replacements.isEmpty else { return type }
+        var bytes = Array(type.utf8)
+        for (range, text) in replacements.reversed() { bytes.replaceSubrange(range, with: Array(text.utf8)) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     public func typedFailure(_ failure: String, in scope: String) -> String? {
         let spelled = failure.filter { $0 != " " && $0 != "(" && $0 != ")" }
         guard ["Error", "Swift.Error", "anyError", "anySwift.Error"].contains(spelled) else { return failure }
