@@ -175,13 +175,14 @@ final class AccountScreen: @unchecked Sendable {
     }
 
     func open(_ name: String) {
-        service.load(name) { [weak self] result in
+        service.load(name).done(on: nil) { [weak self] account in
             guard let self else { return }
             self.log("loaded")
-            switch result {
-            case .success(let account): self.show("opened \(account.name)")
-            case .failure: self.show("could not open")
-            }
+            self.show("opened \(account.name)")
+        }.catch(on: nil, policy: .allErrors) { [weak self] _ in
+            guard let self else { return }
+            self.log("loaded")
+            self.show("could not open")
         }
     }
 

@@ -125,12 +125,12 @@ final class DirectoryScreen: @unchecked Sendable {
 
     // A guard that leaves the callback.
     func guarded(_ name: String) {
-        directory.load(name) { [weak self] result in
+        directory.load(name).done(on: nil) { [weak self] user in
             guard let self else { return }
-            switch result {
-            case .success(let user): self.show(user.name)
-            case .failure: self.show("failed")
-            }
+            self.show(user.name)
+        }.catch(on: nil, policy: .allErrors) { [weak self] _ in
+            guard let self else { return }
+            self.show("failed")
         }
     }
 

@@ -277,7 +277,7 @@ struct InlinePyramidWriter {
     }
 
     /// `guard let self else { return }`, `guard let self = self else { return }`.
-    private static func unwrapsSelf(_ item: CodeBlockItemSyntax) -> Bool {
+    static func unwrapsSelf(_ item: CodeBlockItemSyntax) -> Bool {
         guard let guardStatement = item.item.as(GuardStmtSyntax.self), guardStatement.conditions.count == 1,
               let binding = guardStatement.conditions.first?.condition.as(OptionalBindingConditionSyntax.self),
               binding.pattern.trimmedDescription == "self" || binding.pattern.trimmedDescription == "`self`" else { return false }

@@ -92,6 +92,7 @@ struct PromiseChainWriter {
             lines.add("}" + finalHandlerOpening(last, parameters: threading.parameters(of: levels.count - 1, valueName: last.valueName)), 0)
         }
         let last = levels[levels.count - 1]
+        if last.guardsSelf { lines.add(Self.selfGuard(using: StatementText.mentionsSelf(last.successOnMain ?? last.success)), 1) }
         for line in textFor(levels.count - 1).lines(last.successOnMain ?? last.success) { lines.add(line, 1) }
 
         // MARK: Catch
@@ -116,9 +117,14 @@ struct PromiseChainWriter {
         let distinct = Set(branches.map { StatementText.normalized($0.statements, errorName: $0.errorName) })
         let hops = branches.map { $0.statements.count == 1 ? PyramidReader.mainQueueHop($0.statements[0]) : nil }
         let onMain = hops.allSatisfy { $0 != nil }
+        // The `catch` takes the pyramid's capture list, not a hop's.
+        if onMain, pyramid.selfCapture == nil, let list = hops.lazy.compactMap({ $0?.signature?.capture }).first {
+            throw Refusal("`\(list.trimmedDescription)` on a hop to the main queue only", at: list)
+        }
         let bodies: [[CodeBlockItemSyntax]] = onMain ? hops.map { Array($0!.statements) } : branches.map(\.statements)
         let queue = onMain ? ".mainActor" : "nil"
-        let mentionsSelf = bodies.contains { StatementText.mentionsSelf($0) }
+        let guardsSelf = levels.contains(where: \.guardsSelf)
+        let mentionsSelf = guardsSelf || bodies.contains { StatementText.mentionsSelf($0) }
         // A carried `(T?, Error?)` value is bound unwrapped in the `catch` too.
         var catchText = text
         catchText.unwrapped = Set(levels.filter(\.unwrapsValue).compactMap(\.valueName))
@@ -128,11 +134,13 @@ struct PromiseChainWriter {
         if distinct.count == 1 && !tagged {
             let usesError = errorLevels.first.map { level in StatementText.mentions(level.failure!.statements, level.failure!.errorName ?? "") } ?? false
             lines.add("}.catch(on: \(queue), policy: .allErrors) { \(capture(mentionsSelf))\(usesError ? "error" : "_") in", 0)
+            if guardsSelf { lines.add(Self.selfGuard(using: StatementText.mentionsSelf(bodies[bodies.count - 1])), 1) }
             for line in errorText.lines(bodies[bodies.count - 1]) { lines.add(line, 1) }
             lines.add("}", 0)
             return lines
         }
         lines.add("}.catch(on: \(queue), policy: .allErrors) { \(capture(mentionsSelf))error in", 0)
+        if guardsSelf { lines.add(Self.selfGuard(using: bodies.contains { StatementText.mentionsSelf($0) }), 1) }
         lines.add("switch error {", 1)
         for (index, branch) in branches.enumerated() {
             lines.add(branch.pattern.map { "case \($0):" } ?? "default:", 1)
@@ -151,8 +159,14 @@ struct PromiseChainWriter {
 
     private func finalHandlerOpening(_ level: Pyramid.Level, parameters: String) -> String {
         let queue = level.successOnMain != nil ? ".mainActor" : "nil"
-        let mentionsSelf = StatementText.mentionsSelf(level.successOnMain ?? level.success)
+        let mentionsSelf = level.guardsSelf || StatementText.mentionsSelf(level.successOnMain ?? level.success)
         return ".done(on: \(queue)) { \(capture(mentionsSelf))\(parameters) in"
+    }
+
+    /// The callback's `guard let self else { return }` at the top of a handler: as written when
+    /// the handler reads `self`, as a test otherwise (an unused `self` draws a warning).
+    private static func selfGuard(using: Bool) -> String {
+        using ? "guard let self else { return }" : "guard self != nil else { return }"
     }
 
     private func capture(_ mentionsSelf: Bool) -> String {

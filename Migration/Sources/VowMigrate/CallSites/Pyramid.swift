@@ -33,6 +33,12 @@ struct Pyramid {
         /// (`{ (result: Result<[T], Error>) in }` for `get<T>`'s `T`): a generic callee may get its
         /// type from nowhere else, so the converted call states it.
         var annotatedValueType: String?
+        /// Promise form, one call: the `[weak self]` callback began with `guard let self else
+        /// { return }`, which each handler of the chain begins with.
+        var guardsSelf = false
+        /// Promise form, one call: code before the error check or around the `switch` is part of
+        /// the success and the failure statements both.
+        var hasCodeAround = false
 
         /// The value's type, for code that names it.
         var valueType: String { annotatedValueType ?? callee.shape.valueType }

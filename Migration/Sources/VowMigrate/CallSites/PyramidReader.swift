@@ -81,7 +81,46 @@ struct PyramidReader {
             levels.append(outcome.level)
             current = outcome.next
         }
+        if levels.count > 1, let level = levels.first(where: { $0.guardsSelf || $0.hasCodeAround }) {
+            throw Refusal(level.guardsSelf ? "a `guard` inside a callback" : "code before the error check, or around the `switch`, in a callback of nested calls",
+                          at: level.call)
+        }
+        if let level = levels.first, level.guardsSelf, level.successOnMain != nil {
+            throw Refusal("a `guard` inside a callback", at: level.call)
+        }
         return Pyramid(statement: statement, levels: levels, selfCapture: capture)
+    }
+
+    /// The statements before the callback's error check (or `switch`) and after its `switch`, and
+    /// the check itself with what follows it; nil when there is nothing around it, or it reads the
+    /// callback's parameters (a chain's handlers do not have them).
+    private static func codeAround(_ statements: [CodeBlockItemSyntax], shape: HandlerShape, names: [String])
+        -> (before: [CodeBlockItemSyntax], check: [CodeBlockItemSyntax], after: [CodeBlockItemSyntax])? {
+        let index: Int?
+        var isSwitch = false
+        switch shape {
+        case .result:
+            guard let subject = names.first else { return nil }
+            index = statements.firstIndex { expression($0)?.as(SwitchExprSyntax.self)?.subject.trimmedDescription == subject }
+            isSwitch = true
+        case .errorOnly, .optionalValueAndError, .valueAndError:
+            let errorName = names.last ?? ""
+            index = statements.firstIndex { item in
+                guard let ifExpression = expression(item)?.as(IfExprSyntax.self), ifExpression.conditions.count == 1,
+                      let binding = ifExpression.conditions.first?.condition.as(OptionalBindingConditionSyntax.self) else { return false }
+                return binding.initializer == nil ? binding.pattern.trimmedDescription == errorName
+                                                  : binding.initializer?.value.trimmedDescription == errorName
+            }
+        default:
+            return nil
+        }
+        guard let index else { return nil }
+        let before = Array(statements[..<index])
+        let after = isSwitch ? Array(statements[(index + 1)...]) : []
+        guard !before.isEmpty || !after.isEmpty else { return nil }
+        let parameters = Set(names)
+        if !ValueThreading.reads(in: (before + after).map(Syntax.init)).isDisjoint(with: parameters) { return nil }
+        return (before, isSwitch ? [statements[index]] : Array(statements[index...]), after)
     }
 
     private func readLevel(call: FunctionCallExprSyntax, matched: MatchedCall, isOutermost: Bool,
@@ -117,7 +156,22 @@ struct PyramidReader {
             throw Refusal(names == nil && expected > 0 ? "the callback names its parameters implicitly (`$0`)"
                                                          : "the callback's parameters do not match the handler", at: closure)
         }
-        let statements = Array(closure.statements)
+        var statements = Array(closure.statements)
+        // Promise form, one call: a `[weak self]` callback's `guard let self else { return }`
+        // goes first in each handler of the chain, and code before the error check (or around
+        // the `switch`) runs in both, as it ran whatever the answer. (The async form keeps such
+        // callbacks as they are: ``InlinePyramidWriter``.)
+        var guardsSelf = false
+        if target == .promise, closure.signature?.capture?.trimmedDescription.filter({ $0 != " " }) == "[weakself]",
+           let first = statements.first, InlinePyramidWriter.unwrapsSelf(first) {
+            statements.removeFirst()
+            guardsSelf = true
+        }
+        var around: (before: [CodeBlockItemSyntax], after: [CodeBlockItemSyntax]) = ([], [])
+        if target == .promise, let (before, check, after) = Self.codeAround(statements, shape: callee.shape, names: names) {
+            around = (before, after)
+            statements = check
+        }
         // A `guard` or `return` the shapes below do not read is the most useful thing to report.
         if let guardStatement = statements.first?.item.as(GuardStmtSyntax.self), callee.shape.canFail || callee.shape.valueType != "Bool" {
             throw Refusal("a `guard` inside a callback", at: guardStatement)
@@ -174,6 +228,15 @@ struct PyramidReader {
             throw Refusal("callbacks passing several values are not flattened yet", at: closure)
         }
 
+        level.guardsSelf = guardsSelf
+        if !around.before.isEmpty || !around.after.isEmpty {
+            level.success = around.before + level.success + around.after
+            if var failure = level.failure {
+                failure.statements = around.before + failure.statements + around.after
+                level.failure = failure
+            }
+            level.hasCodeAround = true
+        }
         if let failure = level.failure {
             try checkPlain(failure.statements, where: "a failure branch")
         }
@@ -184,6 +247,10 @@ struct PyramidReader {
             level.success.removeLast()
         } else if level.success.count == 1, let hop = Self.mainQueueHop(level.success[0]) {
             if containsKnownCall(hop) { throw Refusal("a nested callback inside a hop to the main queue", at: level.success[0]) }
+            // The generated handler takes the pyramid's capture list, not the hop's.
+            if let list = hop.signature?.capture, capture == nil {
+                throw Refusal("`\(list.trimmedDescription)` on a hop to the main queue only", at: list)
+            }
             level.successOnMain = Array(hop.statements)
         }
         try checkPlain(level.success, where: "a callback")
