@@ -14,15 +14,16 @@ final class InvitesViewModel {
     }
 
     func load() {
-        service.pendingInvites { result in
+        service.pendingInvites { [weak self] result in
+            guard let self else { return }
             switch result {
             case .success(let invites):
-                DispatchQueue.main.async { [weak self] in
-                    self?.invites = invites
-                    self?.onChange?(invites)
+                DispatchQueue.main.async {
+                    self.invites = invites
+                    self.onChange?(invites)
                 }
             case .failure(let error):
-                DispatchQueue.main.async { [weak self] in self?.onMessage?(describe(error)) }
+                DispatchQueue.main.async { self.onMessage?(describe(error)) }
             }
         }
     }
