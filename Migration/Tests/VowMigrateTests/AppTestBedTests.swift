@@ -1,0 +1,254 @@
+import Foundation
+import SwiftParser
+import SwiftSyntax
+import XCTest
+
+/// `TestBeds/TrailMates/`: an app-like tree (`App/`, services, view models, view controllers,
+/// coordinators, a sync engine) on a stand-in for UIKit and URLSession (`Platform/`), driven
+/// through every scenario by `Scenarios/` against a fake server. `App/` alone is migrated with
+/// `--stage all` in both forms; the three programs must print the same effects in the same
+/// order on the same kind of queue, and the counts of what was flattened stay pinned here, so
+/// a gain or a regression shows. The pins are today's numbers: raise them as the tool improves.
+final class AppTestBedTests: XCTestCase {
+    private static var bedDirectory: URL {
+        TestSupport.packageDirectory.appendingPathComponent("TestBeds/TrailMates")
+    }
+
+    /// What one `--report json` run said about call sites.
+    private struct CallSiteSummary: Equatable {
+        var converted: Int
+        var leftAlone: Int
+        var reasons: [String: Int]
+    }
+
+    /// Every `.swift` file under `directory`, sorted by path (the tree has one folder per layer).
+    private func swiftFiles(under directory: URL) -> [URL] {
+        let paths = FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? []
+        return paths.filter { $0.hasSuffix(".swift") }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    private func copyOfBed(named name: String, in root: URL) throws -> URL {
+        let directory = root.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: Self.bedDirectory, to: directory)
+        return directory
+    }
+
+    /// Builds App, Platform and Scenarios as one program (`DEBUG` set, as the app's debug builds
+    /// are) and returns its trace.
+    private func buildAndRun(_ directory: URL, swiftVersion: String) throws -> String {
+        let sources = ["App", "Platform", "Scenarios"].flatMap { swiftFiles(under: directory.appendingPathComponent($0)) }
+        // The last -swift-version given wins; one whole-module job compiles in half the time.
+        return try ProgramBuilding.buildAndRun(sources, binary: directory.appendingPathComponent("program"),
+                                               flags: ["-wmo", "-DDEBUG", "-swift-version", swiftVersion])
+    }
+
+    private func migrate(_ app: URL, to form: String) throws -> CallSiteSummary {
+        let result = try TestSupport.migrate([app.path, "--to", form, "--stage", "all", "--in-place", "--report", "json"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let report = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        let summary = report?["summary"] as? [String: Any] ?? [:]
+        return CallSiteSummary(converted: summary["callSitesConverted"] as? Int ?? -1,
+                               leftAlone: summary["callSitesRefused"] as? Int ?? -1,
+                               reasons: summary["refusalReasons"] as? [String: Int] ?? [:])
+    }
+
+    func testTrailMatesPrintsTheSameEffectsAfterMigrationInBothFormsAndItsCountsStayPinned() throws {
+        let root = try TestSupport.temporaryDirectory(self)
+        let original = try copyOfBed(named: "original", in: root)
+
+        // The tree is app-sized and callback-shaped.
+        let appFiles = swiftFiles(under: original.appendingPathComponent("App"))
+        let appLines = try appFiles.reduce(0) { $0 + (try String(contentsOf: $1, encoding: .utf8)).split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
+        XCTAssertGreaterThanOrEqual(appFiles.count, 20)
+        XCTAssertGreaterThanOrEqual(appLines, 3_000)
+        let before = try CallbackPyramids.count(in: appFiles)
+        XCTAssertEqual(before, CallbackPyramids.Count(calls: 109, completionClosures: 110, nested: 20), "before")
+
+        // Apps still on callbacks are usually in Swift 5 mode; the migrated ones build in 6.
+        let expected = try buildAndRun(original, swiftVersion: "5")
+        XCTAssertEqual(expected.components(separatedBy: "\n== ").count, 111, expected)
+        XCTAssertFalse(expected.contains("TIMED OUT"), expected)
+        // The answers that mean something: (nil, nil) not found, (false, nil) declined, a
+        // callee answering synchronously, a fan-out with one failure, a cancellation.
+        XCTAssertTrue(expected.contains("[main] friends.status: No hiker is called @zed."), expected)
+        XCTAssertTrue(expected.contains("[main] friends.status: @gus does not accept invitations."), expected)
+        XCTAssertTrue(expected.contains("== start, nobody signed in\n[main] app.status: starting\n[main] app.status: sign in\n"), expected)
+        XCTAssertTrue(expected.contains("[main] summary.result: Saved; 1 of 3 photos failed\n"), expected)
+        XCTAssertTrue(expected.contains("[main] sync.outcome: Sync failed: 1 items could not be synced."), expected)
+        XCTAssertTrue(expected.contains("[main] sync.outcome: Sync cancelled"), expected)
+        XCTAssertTrue(expected.contains("[background] network: GET /trails/search?q=Ea cancelled"), expected)
+
+        // Today's refusals, the same in both forms (most frequent first).
+        let reasons = [
+            "a `guard` inside a callback": 13,
+            "the callback does not start by checking its error (`if let error { ... return }`)": 10,
+            "the call is inside a closure or an expression, not a statement of the function": 10,
+            "a loop around a callback": 7,
+            "the callback does not consist of one `switch result`": 7,
+            "a (Bool, Error?) answer of `(false, nil)` would become a rejection the callback did not have": 2,
+            "callbacks passing several values are not flattened yet": 2,
+            "the callback reads `user` as optional, so a `(nil, nil)` answer means something to it": 2,
+            "the callback reads `session` as optional, so a `(nil, nil)` answer means something to it": 1,
+            "the callback reads `trail` as optional, so a `(nil, nil)` answer means something to it": 1,
+            "the callback does not start by checking its error (`if let _ { ... return }`)": 1,
+            "a case of the switch on Result this tool does not read": 1,
+            "a switch on Result with `default:` or several patterns in a case": 1,
+            "an `else if` after the error check": 1,
+            "the callback names its parameters implicitly (`$0`)": 1,
+        ]
+        // After: the alternatives' own bridges call the originals with a closure (one level,
+        // never nested), so calls and closures grow while the pyramids are what is left.
+        let pins: [String: (summary: CallSiteSummary, after: CallbackPyramids.Count)] = [
+            "promise": (CallSiteSummary(converted: 3, leftAlone: 60, reasons: reasons), CallbackPyramids.Count(calls: 158, completionClosures: 160, nested: 20)),
+            "async": (CallSiteSummary(converted: 3, leftAlone: 60, reasons: reasons), CallbackPyramids.Count(calls: 158, completionClosures: 160, nested: 20)),
+        ]
+        for form in ["promise", "async"] {
+            let migrated = try copyOfBed(named: form, in: root)
+            let app = migrated.appendingPathComponent("App")
+            let summary = try migrate(app, to: form)
+            XCTAssertEqual(summary, pins[form]?.summary, "\(form): \(summary)")
+            let after = try CallbackPyramids.count(in: swiftFiles(under: app))
+            XCTAssertEqual(after, pins[form]?.after, "\(form) after")
+
+            let second = try TestSupport.migrate([app.path, "--to", form, "--stage", "all", "--check"])
+            XCTAssertEqual(second.status, 0, "a second run would change \(form):\n\(second.standardOutput)\(second.standardError)")
+
+            let actual = try buildAndRun(migrated, swiftVersion: "6")
+            if actual != expected {
+                XCTFail("\(form) behaves differently:\n" + UnifiedDiffText.make(expected, actual))
+            }
+        }
+    }
+}
+
+/// Counts callback pyramids by syntax alone, as a reader without the type checker would:
+/// a *completion closure* is a closure passed (in the argument list or trailing) to a call whose
+/// base name and argument labels match a function the tree declares with a closure parameter
+/// (a function type, possibly `@escaping`, optional, or through a typealias of one); a
+/// *pyramid level* is a completion closure nested, at any depth, inside another. Receivers are
+/// not resolved, so a platform call with the same name and labels as a tree function counts too.
+enum CallbackPyramids {
+    struct Count: Equatable {
+        /// Calls of the tree's completion-handler functions that pass a closure.
+        var calls: Int
+        var completionClosures: Int
+        /// Completion closures inside another completion closure.
+        var nested: Int
+    }
+
+    private struct Parameter {
+        var label: String
+        var hasDefault: Bool
+    }
+
+    static func count(in files: [URL]) throws -> Count {
+        let trees = try files.map { Parser.parse(source: try String(contentsOf: $0, encoding: .utf8)) }
+        let aliases = ClosureAliasCollector(viewMode: .sourceAccurate)
+        trees.forEach { aliases.walk($0) }
+        let functions = HandlerFunctionCollector(closureAliases: aliases.names)
+        trees.forEach { functions.walk($0) }
+        let counter = ClosureCounter(functions: functions.functions)
+        trees.forEach { counter.walk($0) }
+        return Count(calls: counter.calls, completionClosures: counter.closures, nested: counter.nested)
+    }
+
+    /// Typealiases whose type is a closure type.
+    private final class ClosureAliasCollector: SyntaxVisitor {
+        var names: Set<String> = []
+        override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+            if isClosureType(node.initializer.value, aliases: []) { names.insert(node.name.text) }
+            return .skipChildren
+        }
+    }
+
+    /// Functions with a closure parameter, by base name.
+    private final class HandlerFunctionCollector: SyntaxVisitor {
+        let closureAliases: Set<String>
+        var functions: [String: [[Parameter]]] = [:]
+
+        init(closureAliases: Set<String>) {
+            self.closureAliases = closureAliases
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+            let parameters = node.signature.parameterClause.parameters
+            if parameters.contains(where: { isClosureType($0.type, aliases: closureAliases) }) {
+                functions[node.name.text, default: []].append(parameters.map {
+                    Parameter(label: $0.firstName.text, hasDefault: $0.defaultValue != nil)
+                })
+            }
+            return .visitChildren
+        }
+    }
+
+    private static func isClosureType(_ type: TypeSyntax, aliases: Set<String>) -> Bool {
+        if type.is(FunctionTypeSyntax.self) { return true }
+        if let attributed = type.as(AttributedTypeSyntax.self) { return isClosureType(attributed.baseType, aliases: aliases) }
+        if let optional = type.as(OptionalTypeSyntax.self) { return isClosureType(optional.wrappedType, aliases: aliases) }
+        if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+            return isClosureType(only.type, aliases: aliases)
+        }
+        if let identifier = type.as(IdentifierTypeSyntax.self) { return aliases.contains(identifier.name.text) }
+        return false
+    }
+
+    private final class ClosureCounter: SyntaxVisitor {
+        let functions: [String: [[Parameter]]]
+        var calls = 0
+        var closures = 0
+        var nested = 0
+        private var openCompletionClosures: [ClosureExprSyntax] = []
+        private var completionClosureIDs: Set<SyntaxIdentifier> = []
+
+        init(functions: [String: [[Parameter]]]) {
+            self.functions = functions
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            let closuresPassed = node.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+                + (node.trailingClosure.map { [$0] } ?? [])
+                + node.additionalTrailingClosures.map(\.closure)
+            guard !closuresPassed.isEmpty, let name = baseName(of: node.calledExpression),
+                  let candidates = functions[name] else { return .visitChildren }
+            let labels = node.arguments.map { $0.label?.text ?? "_" }
+            let trailing = (node.trailingClosure == nil ? 0 : 1) + node.additionalTrailingClosures.count
+            guard candidates.contains(where: { matches(labels, trailing: trailing, $0) }) else { return .visitChildren }
+            calls += 1
+            for closure in closuresPassed { completionClosureIDs.insert(closure.id) }
+            return .visitChildren
+        }
+
+        override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+            guard completionClosureIDs.contains(node.id) else { return .visitChildren }
+            closures += 1
+            if !openCompletionClosures.isEmpty { nested += 1 }
+            openCompletionClosures.append(node)
+            return .visitChildren
+        }
+
+        override func visitPost(_ node: ClosureExprSyntax) {
+            if openCompletionClosures.last?.id == node.id { openCompletionClosures.removeLast() }
+        }
+
+        private func baseName(of callee: ExprSyntax) -> String? {
+            if let reference = callee.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+            if let member = callee.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+            return nil
+        }
+
+        /// The written labels in order, skipping defaulted parameters, then one parameter per
+        /// trailing closure (the defaulted ones may be left out there too).
+        private func matches(_ labels: [String], trailing: Int, _ parameters: [Parameter]) -> Bool {
+            var index = 0
+            for label in labels {
+                while index < parameters.count, parameters[index].label != label, parameters[index].hasDefault { index += 1 }
+                guard index < parameters.count, parameters[index].label == label else { return false }
+                index += 1
+            }
+            let rest = parameters[index...]
+            return rest.filter { !$0.hasDefault }.count <= trailing && trailing <= rest.count
+        }
+    }
+}
