@@ -34,6 +34,12 @@ public struct ExistingCall: Sendable, Equatable {
     public var location: MigrationIndex.Location
     /// Written in a `--context` file, which is never rewritten.
     public var inContextFile = false
+    /// The call's result is awaited (`try await store.load(id)`) or chained as a promise
+    /// (`store.load(id).done { }`, `firstly { store.load(id) }`): what the call-site stage writes
+    /// for a call of an alternative. A completion-handler function returns nothing to await or
+    /// chain, so such a call leaving the handler out is a call of the alternative, not one of the
+    /// original to spell out.
+    public var usesAlternativeResult = false
     /// Where an omitted argument is spelled out, by UTF-8 offset in the file: the end of each
     /// argument inside the parentheses, the offset just after `(` (nil without parentheses), and
     /// the end of the called expression (for a call written with trailing closures only).
@@ -205,6 +211,48 @@ final class ExistingCallCollector: SyntaxVisitor {
         return nil
     }
 
+    /// Vow's chaining methods and combinators: what the call-site stage chains a call's promise with.
+    private static let promiseLinks: Set<String> = [
+        "then", "done", "map", "compactMap", "get", "tap", "catch", "recover", "ensure", "ensureThen", "finally",
+        "asVoid", "cauterize", "wait", "thenMap", "thenFlatMap",
+    ]
+
+    /// `try await store.load(id)`, `async let user = store.load(id)`, `store.load(id).done { }`,
+    /// `firstly { store.load(id) }`, `.then { _ in return store.load(id) }`,
+    /// `when(fulfilled: [store.load(id)])`: the call's result is awaited or chained.
+    static func usesAlternativeResult(_ call: FunctionCallExprSyntax) -> Bool {
+        var node = Syntax(call)
+        if let parent = node.parent, parent.is(AwaitExprSyntax.self) { return true }
+        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.base?.id == node.id,
+           promiseLinks.contains(member.declName.baseName.text) {
+            return true
+        }
+        if let binding = node.parent?.as(InitializerClauseSyntax.self)?.parent?.parent?.parent?.as(VariableDeclSyntax.self),
+           binding.modifiers.contains(where: { $0.name.tokenKind == .keyword(.async) }) {
+            return true
+        }
+        // An argument of `when(...)`/`race(...)`, directly or in an array literal.
+        if let element = node.parent?.as(ArrayElementSyntax.self) { node = element.parent?.parent ?? node }
+        if let argument = node.parent?.as(LabeledExprSyntax.self),
+           let combinator = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+           ["when", "race"].contains(combinator.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text) {
+            return true
+        }
+        // The one statement (or the returned value) of a closure handed to `firstly` or a link.
+        node = Syntax(call)
+        if let returned = node.parent?.as(ReturnStmtSyntax.self) { node = Syntax(returned) }
+        guard let item = node.parent?.as(CodeBlockItemSyntax.self), let statements = item.parent?.as(CodeBlockItemListSyntax.self),
+              statements.count == 1, let closure = statements.parent?.as(ClosureExprSyntax.self) else { return false }
+        var owner = closure.parent
+        if owner?.is(LabeledExprSyntax.self) == true { owner = owner?.parent?.parent }
+        guard let linked = owner?.as(FunctionCallExprSyntax.self) else { return false }
+        if let reference = linked.calledExpression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text == "firstly" }
+        if let member = linked.calledExpression.as(MemberAccessExprSyntax.self) {
+            return ["then", "recover", "thenFlatMap"].contains(member.declName.baseName.text)
+        }
+        return false
+    }
+
     /// The number of parameters a closure literal declares, or nil when it uses `$0` (or is
     /// written in a way this does not read).
     static func arity(of closure: ClosureExprSyntax) -> Int? {
@@ -295,6 +343,9 @@ final class ExistingCallCollector: SyntaxVisitor {
                 receiver = .typed(type)
             } else if base?.is(SuperExprSyntax.self) == true {
                 receiver = .selfOrSuper
+            } else if let base, let type = Self.initializedType(base) {
+                // `Store.shared.load()`, `Store().load()`: as a local initialised so.
+                receiver = .typed(type)
             } else if let base = base?.as(MemberAccessExprSyntax.self),
                       base.trimmedDescription.split(separator: ".").allSatisfy({ $0.first?.isUppercase == true }) {
                 // `API.Users.load()`: a type qualified by its enclosing types.
@@ -318,6 +369,7 @@ final class ExistingCallCollector: SyntaxVisitor {
             receiver: receiver,
             scope: scope,
             location: MigrationIndex.Location(file: fileName, line: place.line, column: place.column),
+            usesAlternativeResult: Self.usesAlternativeResult(call),
             argumentEnds: call.arguments.map { $0.expression.endPositionBeforeTrailingTrivia.utf8Offset },
             afterLeftParen: call.leftParen?.endPositionBeforeTrailingTrivia.utf8Offset,
             calleeEnd: call.calledExpression.endPositionBeforeTrailingTrivia.utf8Offset
