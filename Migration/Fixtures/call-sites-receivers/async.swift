@@ -170,6 +170,20 @@ class Screen: @unchecked Sendable {
             }
         }
     }
+
+    @available(*, renamed: "ask(_:)")
+    func ask(_ question: String, completion: (@Sendable (Bool) -> Void)? = nil) {
+        DispatchQueue.main.async { completion?(true) }
+    }
+
+    /// Async alternative to `ask(_:completion:)`, added by vow-migrate.
+    func ask(_ question: String) async -> Bool {
+        await withCheckedContinuation { continuation in
+            ask(question) { value in
+                continuation.resume(returning: value)
+            }
+        }
+    }
 }
 
 final class Router: Sendable {
@@ -276,6 +290,14 @@ final class SettingsScreen: Screen, @unchecked Sendable {
 
     func closeQuickly() {
         dismiss(animated: false, completion: nil)
+    }
+
+    // A defaulted handler passed: the converted call reaches the alternative, which answers.
+    func confirmLeaving() {
+        Task {
+            let sure = await ask("Leave?")
+            self.show(sure ? "leaving" : "staying")
+        }
     }
 
     // The router's `dismiss`, whose handler takes an error.

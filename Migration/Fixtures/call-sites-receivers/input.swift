@@ -63,6 +63,10 @@ class Screen: @unchecked Sendable {
     func dismiss(animated: Bool, completion: (@Sendable () -> Void)? = nil) {
         DispatchQueue.main.async { completion?() }
     }
+
+    func ask(_ question: String, completion: (@Sendable (Bool) -> Void)? = nil) {
+        DispatchQueue.main.async { completion?(true) }
+    }
 }
 
 final class Router: Sendable {
@@ -146,6 +150,13 @@ final class SettingsScreen: Screen, @unchecked Sendable {
 
     func closeQuickly() {
         dismiss(animated: false)
+    }
+
+    // A defaulted handler passed: the converted call reaches the alternative, which answers.
+    func confirmLeaving() {
+        ask("Leave?") { sure in
+            self.show(sure ? "leaving" : "staying")
+        }
     }
 
     // The router's `dismiss`, whose handler takes an error.

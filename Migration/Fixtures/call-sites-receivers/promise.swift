@@ -148,6 +148,19 @@ class Screen: @unchecked Sendable {
             }
         }
     }
+
+    func ask(_ question: String, completion: (@Sendable (Bool) -> Void)? = nil) {
+        DispatchQueue.main.async { completion?(true) }
+    }
+
+    /// Promise-based alternative to `ask(_:completion:)`, added by vow-migrate.
+    func ask(_ question: String) -> Guarantee<Bool> {
+        Guarantee { resolve in
+            ask(question) { value in
+                resolve(value)
+            }
+        }
+    }
 }
 
 final class Router: Sendable {
@@ -236,6 +249,13 @@ final class SettingsScreen: Screen, @unchecked Sendable {
 
     func closeQuickly() {
         dismiss(animated: false, completion: nil)
+    }
+
+    // A defaulted handler passed: the converted call reaches the alternative, which answers.
+    func confirmLeaving() {
+        ask("Leave?").done(on: nil) { sure in
+            self.show(sure ? "leaving" : "staying")
+        }
     }
 
     // The router's `dismiss`, whose handler takes an error.
