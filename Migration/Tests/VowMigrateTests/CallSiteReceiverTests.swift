@@ -207,6 +207,40 @@ final class CallSiteReceiverTests: XCTestCase {
         }
     }
 
+    func testAGenericParameterIsTheTypeItIsConstrainedTo() {
+        let input = Self.declarations + """
+        final class Flow<R: Router>: @unchecked Sendable {
+            let router: R
+
+            init(router: R) { self.router = router }
+
+            func show(_ text: String) {}
+
+            func leave() {
+                router.dismiss(animated: true) {
+                    self.show("closed")
+                }
+            }
+
+            func leave<S>(through sheet: S) where S: Sheet {
+                sheet.dismiss(animated: true) { error in
+                    if let error {
+                        self.show("\\(error)")
+                        return
+                    }
+                    self.show("closed")
+                }
+            }
+        }
+
+        """
+        for target in MigrationTarget.allCases {
+            let migration = migrate(input, target)
+            XCTAssertEqual(refusals(migration), [], "\(target)")
+            XCTAssertEqual(converted(migration), ["leave()", "leave(through:)"], "\(target)")
+        }
+    }
+
     func testAMemberShadowsAGlobalFunctionOfTheSameName() {
         let input = """
         func refresh(completion: @escaping @Sendable (Error?) -> Void) { completion(nil) }

@@ -83,9 +83,12 @@ struct IndexCalleeCatalog: CalleeCatalog {
     /// (``ExistingCallCollector``), by the offset where the called expression ends.
     var receivers: [Int: ExistingCall] = [:]
 
-    /// The calls of `tree` by where their called expression ends, for ``receivers``.
-    static func receivers(in tree: some SyntaxProtocol, fileName: String, converter: SourceLocationConverter) -> [Int: ExistingCall] {
+    /// The calls of `tree` by where their called expression ends, for ``receivers``; for a piece
+    /// of a large file, with the properties its types declare in the other pieces.
+    static func receivers(in tree: some SyntaxProtocol, fileName: String, converter: SourceLocationConverter,
+                          otherPiecesProperties: [Int: [String: String?]] = [:]) -> [Int: ExistingCall] {
         let collector = ExistingCallCollector(fileName: fileName, converter: converter)
+        collector.otherPiecesProperties = otherPiecesProperties
         collector.walk(tree)
         return Dictionary(collector.calls.map { ($0.calleeEnd, $0) }, uniquingKeysWith: { first, _ in first })
     }

@@ -13,7 +13,8 @@ extension FileRewrite {
         var catalog = IndexCalleeCatalog(index: index, fileName: fileName, addingAlternatives: options.stage == .all && !options.replace,
                                          gainedHere: gained, replacing: options.replace,
                                          trustsStoredHandlers: options.trustStoredHandlers)
-        catalog.receivers = IndexCalleeCatalog.receivers(in: tree, fileName: fileName, converter: converter)
+        catalog.receivers = IndexCalleeCatalog.receivers(in: tree, fileName: fileName, converter: converter,
+                                                         otherPiecesProperties: otherPiecesProperties)
         var excluded = edits.filter { $0.removing > 0 }.map { $0.offset..<($0.offset + $0.removing) }
         var functions: PromiseFunctionToAsync?
         if options.replace && target == .async {

@@ -69,6 +69,18 @@ final class ExistingCallCollector: SyntaxVisitor {
     private var knownTypes: [[String: String?]] = []
     /// The properties of each enclosing type, innermost last (for `self.store`).
     private var typeProperties: [[String: String?]] = []
+    /// The generic parameters of the enclosing types and functions, innermost last, each with
+    /// its constraint (``genericConstraints(_:_:)``).
+    private var genericParameters: [[String: String?]] = []
+
+    /// Every generic parameter in scope with its constraint, inner ones hiding outer ones.
+    private var constraintsInScope: [String: String?] {
+        genericParameters.reduce(into: [:]) { merged, level in merged.merge(level) { _, inner in inner } }
+    }
+
+    /// For a piece of a large file: the properties a type cut in pieces declares in every piece,
+    /// by the offset of its body's `{` (``propertyTypes(in:)``).
+    var otherPiecesProperties: [Int: [String: String?]] = [:]
 
     init(fileName: String, converter: SourceLocationConverter, names: Set<String>? = nil) {
         self.fileName = fileName
@@ -77,12 +89,19 @@ final class ExistingCallCollector: SyntaxVisitor {
         super.init(viewMode: .sourceAccurate)
     }
 
-    private func enter(_ name: String, members: MemberBlockSyntax, qualified: Bool = true) {
+    private func enter(_ name: String, members: MemberBlockSyntax, qualified: Bool = true,
+                       generics: GenericParameterClauseSyntax? = nil, whereClause: GenericWhereClauseSyntax? = nil) {
         scopes.append(qualified ? scopes.last.map { $0.isEmpty ? name : "\($0).\(name)" } ?? name : name)
+        genericParameters.append(Self.genericConstraints(generics, whereClause))
+        let constraints = constraintsInScope
         // Properties are known throughout the type, wherever they are declared.
         var properties: [String: String?] = [:]
         for member in members.members {
-            if let variable = member.decl.as(VariableDeclSyntax.self) { Self.record(variable, in: &properties) }
+            if let variable = member.decl.as(VariableDeclSyntax.self) { Self.record(variable, in: &properties, constraints: constraints) }
+        }
+        for (name, type) in otherPiecesProperties[members.leftBrace.positionAfterSkippingLeadingTrivia.utf8Offset] ?? [:]
+        where properties[name] == nil {
+            properties[name] = .some(Self.constrained(type, constraints))
         }
         knownTypes.append(properties)
         typeProperties.append(properties)
@@ -90,17 +109,30 @@ final class ExistingCallCollector: SyntaxVisitor {
 
     private func leave() {
         scopes.removeLast()
+        genericParameters.removeLast()
         knownTypes.removeLast()
         typeProperties.removeLast()
     }
 
-    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, members: node.memberBlock, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        return .visitChildren
+    }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
-    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, members: node.memberBlock, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        return .visitChildren
+    }
     override func visitPost(_ node: StructDeclSyntax) { leave() }
-    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, members: node.memberBlock, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        return .visitChildren
+    }
     override func visitPost(_ node: EnumDeclSyntax) { leave() }
-    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, members: node.memberBlock, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        return .visitChildren
+    }
     override func visitPost(_ node: ActorDeclSyntax) { leave() }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
     override func visitPost(_ node: ProtocolDeclSyntax) { leave() }
@@ -108,67 +140,88 @@ final class ExistingCallCollector: SyntaxVisitor {
         // An extension names its type in full, whatever encloses it.
         var name = node.extendedType.trimmedDescription
         if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
-        enter(name, members: node.memberBlock, qualified: false)
+        enter(name, members: node.memberBlock, qualified: false, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: ExtensionDeclSyntax) { leave() }
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-        let constraints = Self.genericConstraints(node.genericParameterClause, node.genericWhereClause)
-        knownTypes.append(Self.parameterTypes(node.signature.parameterClause, constraints: constraints))
+        genericParameters.append(Self.genericConstraints(node.genericParameterClause, node.genericWhereClause))
+        knownTypes.append(Self.parameterTypes(node.signature.parameterClause, constraints: constraintsInScope))
         return .visitChildren
     }
-    override func visitPost(_ node: FunctionDeclSyntax) { knownTypes.removeLast() }
+    override func visitPost(_ node: FunctionDeclSyntax) {
+        knownTypes.removeLast()
+        genericParameters.removeLast()
+    }
     override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
-        let constraints = Self.genericConstraints(node.genericParameterClause, node.genericWhereClause)
-        knownTypes.append(Self.parameterTypes(node.signature.parameterClause, constraints: constraints))
+        genericParameters.append(Self.genericConstraints(node.genericParameterClause, node.genericWhereClause))
+        knownTypes.append(Self.parameterTypes(node.signature.parameterClause, constraints: constraintsInScope))
         return .visitChildren
+    }
+    override func visitPost(_ node: InitializerDeclSyntax) {
+        knownTypes.removeLast()
+        genericParameters.removeLast()
     }
 
-    /// `<S: Store>` or `where S: Store`: a parameter of type `S` is a `Store` (its first
-    /// constraint; an unconstrained generic parameter keeps its name, which the tree does not
-    /// declare, so it tells nothing).
-    private static func genericConstraints(_ clause: GenericParameterClauseSyntax?, _ whereClause: GenericWhereClauseSyntax?) -> [String: String] {
-        var constraints: [String: String] = [:]
+    /// `<S: Store>` or `where S: Store`: a value of type `S` is a `Store` (its first constraint);
+    /// of an unconstrained generic parameter (nil), the type tells nothing.
+    private static func genericConstraints(_ clause: GenericParameterClauseSyntax?, _ whereClause: GenericWhereClauseSyntax?) -> [String: String?] {
+        var constraints: [String: String?] = [:]
         for parameter in clause?.parameters ?? [] {
-            if let inherited = parameter.inheritedType, let type = nominalType(inherited) { constraints[parameter.name.text] = type }
+            constraints[parameter.name.text] = .some(parameter.inheritedType.flatMap(nominalType))
         }
         for requirement in whereClause?.requirements ?? [] {
             if let conformance = requirement.requirement.as(ConformanceRequirementSyntax.self),
-               let name = conformance.leftType.as(IdentifierTypeSyntax.self)?.name.text, constraints[name] == nil,
+               let name = conformance.leftType.as(IdentifierTypeSyntax.self)?.name.text, (constraints[name] ?? nil) == nil,
                let type = nominalType(conformance.rightType) {
-                constraints[name] = type
+                constraints[name] = .some(type)
             }
         }
         return constraints
     }
-    override func visitPost(_ node: InitializerDeclSyntax) { knownTypes.removeLast() }
+
+    /// A nominal type as written, or the constraint of the generic parameter it names.
+    private static func constrained(_ type: String?, _ constraints: [String: String?]) -> String? {
+        guard let type else { return nil }
+        if let constraint = constraints[type] { return constraint }
+        return type
+    }
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         // A local (a property was recorded with its type): known from here on in the function.
         if knownTypes.count > 1, node.parent?.is(MemberBlockItemSyntax.self) != true {
-            Self.record(node, in: &knownTypes[knownTypes.count - 1])
+            Self.record(node, in: &knownTypes[knownTypes.count - 1], constraints: constraintsInScope)
         }
         return .visitChildren
     }
 
-    private static func parameterTypes(_ clause: FunctionParameterClauseSyntax, constraints: [String: String]) -> [String: String?] {
+    /// The properties a type body declares, each with the type syntax gives it (generic
+    /// parameters not yet replaced by their constraints).
+    static func propertyTypes(in members: MemberBlockSyntax) -> [String: String?] {
+        var properties: [String: String?] = [:]
+        for member in members.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) { record(variable, in: &properties, constraints: [:]) }
+        }
+        return properties
+    }
+
+    private static func parameterTypes(_ clause: FunctionParameterClauseSyntax, constraints: [String: String?]) -> [String: String?] {
         var types: [String: String?] = [:]
         for parameter in clause.parameters {
             let name = (parameter.secondName ?? parameter.firstName).text
-            let type = Self.nominalType(parameter.type)
-            add(name, type.map { constraints[$0] ?? $0 }, to: &types)
+            add(name, constrained(nominalType(parameter.type), constraints), to: &types)
         }
         return types
     }
 
     /// `let store = Store()`, `var cache: Cache?`, `let api = API.shared`: the name and its type.
-    private static func record(_ variable: VariableDeclSyntax, in types: inout [String: String?]) {
+    private static func record(_ variable: VariableDeclSyntax, in types: inout [String: String?], constraints: [String: String?]) {
         for binding in variable.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
             var type: String?
             if let annotation = binding.typeAnnotation {
-                type = nominalType(annotation.type)
+                type = constrained(nominalType(annotation.type), constraints)
             } else if let value = binding.initializer?.value {
                 type = initializedType(value)
             }
