@@ -267,6 +267,31 @@ final class CallSiteReceiverTests: XCTestCase {
         }
     }
 
+    /// `Services.shared` is typed `Services` by convention only: the capture check does not
+    /// count on it, and spells out the call that leaves the handler out.
+    func testTheCaptureCheckDoesNotTrustASharedInstancesType() {
+        let input = """
+        final class LiveClient: @unchecked Sendable {
+            func sync(completion: (@Sendable () -> Void)? = nil) { completion?() }
+        }
+
+        enum Services {
+            static let shared = LiveClient()
+        }
+
+        final class Screen {
+            func refresh() {
+                Services.shared.sync()
+            }
+        }
+
+        """
+        for target in MigrationTarget.allCases {
+            let migration = migrate(input, target, stage: .declarations)
+            XCTAssertTrue(migration.output.contains("Services.shared.sync(completion: nil)"), "\(target):\n\(migration.output)")
+        }
+    }
+
     /// A converted call leaves a defaulted handler out (`try await screen.close()`,
     /// `screen.close().done { }`): it reaches the alternative, so neither a second run nor a run
     /// adding the other form's alternatives spells the handler out in it, while a plain call

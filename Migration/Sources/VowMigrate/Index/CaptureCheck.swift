@@ -110,9 +110,11 @@ extension MigrationIndex {
         return spelled.isEmpty ? .none : .spellOut(spelled)
     }
 
-    /// The receiver as far as the tree tells: a type the tree does not declare (a generic
-    /// parameter, a framework class) says nothing about which function a call reaches.
+    /// The receiver as far as the tree tells: a type the tree does not declare (a framework
+    /// class), or `Store.shared` (typed by convention only), says nothing about which function a
+    /// call reaches.
     func receiver(of call: ExistingCall) -> ExistingCall.Receiver {
+        if call.receiverTypedByConvention { return .other }
         if case .typed(let name) = call.receiver, !declaresType(name), typeAlias(named: name) == nil { return .other }
         return call.receiver
     }

@@ -40,6 +40,11 @@ public struct ExistingCall: Sendable, Equatable {
     /// chain, so such a call leaving the handler out is a call of the alternative, not one of the
     /// original to spell out.
     public var usesAlternativeResult = false
+    /// The receiver is `Store.shared` (or `.default`), typed `.typed("Store")` by convention
+    /// only: `shared` may be declared as another type (`static let shared: Client = LiveClient()`).
+    /// The call-site stage takes the convention (a wrong guess leaves a call alone, or fails to
+    /// compile); the capture check does not, since a call it misses could silently change callee.
+    public var receiverTypedByConvention = false
     /// Where an omitted argument is spelled out, by UTF-8 offset in the file: the end of each
     /// argument inside the parentheses, the offset just after `(` (nil without parentheses), and
     /// the end of the called expression (for a call written with trailing closures only).
@@ -365,6 +370,7 @@ final class ExistingCallCollector: SyntaxVisitor {
         if let specialized = callee.as(GenericSpecializationExprSyntax.self) { callee = specialized.expression }
         let baseName: String
         let receiver: ExistingCall.Receiver
+        var byConvention = false
         if let reference = callee.as(DeclReferenceExprSyntax.self) {
             baseName = reference.baseName.text
             // `completion(.success(x))`: a parameter, local or property holding a closure, which
@@ -399,6 +405,7 @@ final class ExistingCallCollector: SyntaxVisitor {
             } else if let base, let type = Self.initializedType(base) {
                 // `Store.shared.load()`, `Store().load()`: as a local initialised so.
                 receiver = .typed(type)
+                byConvention = !base.is(FunctionCallExprSyntax.self)
             } else if let base = base?.as(MemberAccessExprSyntax.self),
                       base.trimmedDescription.split(separator: ".").allSatisfy({ $0.first?.isUppercase == true }) {
                 // `API.Users.load()`: a type qualified by its enclosing types.
@@ -423,6 +430,7 @@ final class ExistingCallCollector: SyntaxVisitor {
             scope: scope,
             location: MigrationIndex.Location(file: fileName, line: place.line, column: place.column),
             usesAlternativeResult: Self.usesAlternativeResult(call),
+            receiverTypedByConvention: byConvention,
             argumentEnds: call.arguments.map { $0.expression.endPositionBeforeTrailingTrivia.utf8Offset },
             afterLeftParen: call.leftParen?.endPositionBeforeTrailingTrivia.utf8Offset,
             calleeEnd: call.calledExpression.endPositionBeforeTrailingTrivia.utf8Offset
