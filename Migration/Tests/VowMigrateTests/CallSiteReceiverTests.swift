@@ -1,5 +1,7 @@
 import Foundation
-import VowMigrate
+import SwiftParser
+import SwiftSyntax
+@testable import VowMigrate
 import XCTest
 
 /// The call-site stage finds a call's callee as the compiler would, by what syntax shows: the
@@ -290,6 +292,38 @@ final class CallSiteReceiverTests: XCTestCase {
             let migration = migrate(input, target, stage: .declarations)
             XCTAssertTrue(migration.output.contains("Services.shared.sync(completion: nil)"), "\(target):\n\(migration.output)")
         }
+    }
+
+    func testACallWhoseResultIsAwaitedOrChainedIsACallOfAnAlternative() {
+        let source = """
+        func converted() async throws {
+            try await store.load(1)
+            await store.load(2)
+            async let three = store.load(3)
+            store.load(4).done { _ in }
+            store.load(5).map(on: nil) { $0 }
+            firstly { store.load(6) }.then { _ in store.load(7) }.then { _ in return store.load(8) }
+            when(fulfilled: [store.load(9), store.load(10)])
+            when(fulfilled: store.load(11), store.load(12))
+        }
+
+        func original() {
+            store.load(13)
+            DispatchQueue.main.async { store.load(14) }
+            store.load(15).map { $0.cancel() }
+            let task = store.load(16)
+            store.load(17).wait()
+        }
+        """
+        let tree = Parser.parse(source: source)
+        let collector = ExistingCallCollector(fileName: "input.swift", converter: SourceLocationConverter(fileName: "input.swift", tree: tree),
+                                              names: ["load"])
+        collector.walk(tree)
+        let marked = collector.calls.map { "\($0.location.line): \($0.usesAlternativeResult)" }
+        XCTAssertEqual(marked, [
+            "2: true", "3: true", "4: true", "5: true", "6: true", "7: true", "7: true", "7: true", "8: true", "8: true", "9: true", "9: true",
+            "13: false", "14: false", "15: false", "16: false", "17: false",
+        ])
     }
 
     /// A converted call leaves a defaulted handler out (`try await screen.close()`,

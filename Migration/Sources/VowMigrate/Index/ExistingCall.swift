@@ -269,10 +269,12 @@ final class ExistingCallCollector: SyntaxVisitor {
         return nil
     }
 
-    /// Vow's chaining methods and combinators: what the call-site stage chains a call's promise with.
+    /// Vow's chaining methods: what the call-site stage chains a call's promise with. `map` and
+    /// `compactMap` only with their queue (`.map(on: nil) { }`), and not `wait`: a returned
+    /// handle (`-> DownloadTask?`) may have those too.
     private static let promiseLinks: Set<String> = [
-        "then", "done", "map", "compactMap", "get", "tap", "catch", "recover", "ensure", "ensureThen", "finally",
-        "asVoid", "cauterize", "wait", "thenMap", "thenFlatMap",
+        "then", "done", "get", "tap", "catch", "recover", "ensure", "ensureThen", "finally", "asVoid", "cauterize",
+        "thenMap", "thenFlatMap",
     ]
 
     /// `try await store.load(id)`, `async let user = store.load(id)`, `store.load(id).done { }`,
@@ -281,9 +283,13 @@ final class ExistingCallCollector: SyntaxVisitor {
     static func usesAlternativeResult(_ call: FunctionCallExprSyntax) -> Bool {
         var node = Syntax(call)
         if let parent = node.parent, parent.is(AwaitExprSyntax.self) { return true }
-        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.base?.id == node.id,
-           promiseLinks.contains(member.declName.baseName.text) {
-            return true
+        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.base?.id == node.id {
+            let link = member.declName.baseName.text
+            if promiseLinks.contains(link) { return true }
+            if ["map", "compactMap"].contains(link),
+               member.parent?.as(FunctionCallExprSyntax.self)?.arguments.first?.label?.text == "on" {
+                return true
+            }
         }
         if let binding = node.parent?.as(InitializerClauseSyntax.self)?.parent?.parent?.parent?.as(VariableDeclSyntax.self),
            binding.modifiers.contains(where: { $0.name.tokenKind == .keyword(.async) }) {
