@@ -365,7 +365,7 @@ private final class AsyncAlternativeCallFinder: SyntaxVisitor {
         guard found == nil, !ignoring.contains(node.id) else { return .skipChildren }
         guard let base = PyramidReader.baseName(node) else { return .visitChildren }
         let labels = node.arguments.map { $0.label?.text }
-        let matches = catalog.callees(named: base).contains { callee in
+        let matches = catalog.callees(named: base, calledBy: node).contains { callee in
             guard callee.hasAsyncAlternative else { return false }
             var rest = callee.labels[...]
             for label in labels {

@@ -1,9 +1,12 @@
 import Foundation
+import SwiftSyntax
 
 /// What the call-site stage needs to know about a function called with a completion handler:
 /// how its handler reports the outcome, and whether it has an alternative in each form.
 struct CalleeSummary: Equatable {
     var baseName: String
+    /// The type (or extension) declaring it, as ``MigrationIndex/CompletionFunctionSummary/scope``; "" for a global function.
+    var scope = ""
     /// Every parameter's argument label, nil for `_`.
     var labels: [String?]
     var handlerIndex: Int
@@ -14,7 +17,9 @@ struct CalleeSummary: Equatable {
     var hasAsyncAlternative: Bool
     /// Why the callee gets no alternative in each form, when it does not.
     var noAlternativeReasons: [MigrationTarget: String] = [:]
-    /// The handler is optional or defaulted: a call without it could mean either function.
+    /// The handler is optional or defaulted. A converted call (`try await store.load(id)`,
+    /// `store.load(id).done { }`) still reaches the alternative: it needs no default argument, is
+    /// the async one in async code, and the only one returning a promise.
     var handlerIsOptional = false
     /// A `Result` handler's failure type when it is not Swift's `Error` (`NetworkError`): a
     /// failure branch reads its error as that type, where a `catch` gives `any Error`.
@@ -44,10 +49,11 @@ struct CalleeSummary: Equatable {
     /// rewritten code is the same text; and when both have the alternative, a call through the
     /// protocol reaches the one its extension adds and a call on the concrete type that type's
     /// own (the more specific overload), each wrapping the function the original call reached.
-    /// `noAlternativeReasons` is prose for the report and does not count.
+    /// `noAlternativeReasons` is prose for the report and does not count, nor does
+    /// `handlerIsOptional`: a call passing the handler is converted alike either way.
     func convertsLike(_ other: CalleeSummary) -> Bool {
         labels == other.labels && handlerIndex == other.handlerIndex && shape == other.shape
-            && producesGuarantee == other.producesGuarantee && handlerIsOptional == other.handlerIsOptional
+            && producesGuarantee == other.producesGuarantee
             && hasPromiseAlternative == other.hasPromiseAlternative && hasAsyncAlternative == other.hasAsyncAlternative
     }
 }
@@ -56,6 +62,16 @@ struct CalleeSummary: Equatable {
 protocol CalleeCatalog {
     /// Every completion-handler function named `baseName`, in any type.
     func callees(named baseName: String) -> [CalleeSummary]
+    /// The completion-handler functions named `baseName` that `call` may reach, as the compiler
+    /// would find them from what syntax shows of its receiver.
+    func callees(named baseName: String, calledBy call: FunctionCallExprSyntax) -> [CalleeSummary]
+}
+
+extension CalleeCatalog {
+    /// Without receivers to read, every function of the name.
+    func callees(named baseName: String, calledBy call: FunctionCallExprSyntax) -> [CalleeSummary] {
+        callees(named: baseName)
+    }
 }
 
 /// The whole-tree index seen as a catalog of callees. A function counts as having an alternative
@@ -75,6 +91,42 @@ struct IndexCalleeCatalog: CalleeCatalog {
     var replacing = false
     /// `--trust-stored-handlers`: functions storing their handler get a promise alternative.
     var trustsStoredHandlers = false
+
+    /// The calls of the file being rewritten, with their receivers as the index reads them
+    /// (``ExistingCallCollector``), by the offset where the called expression ends.
+    var receivers: [Int: ExistingCall] = [:]
+
+    /// The calls of `tree` by where their called expression ends, for ``receivers``; for a piece
+    /// of a large file, with the properties its types declare in the other pieces.
+    static func receivers(in tree: some SyntaxProtocol, fileName: String, converter: SourceLocationConverter,
+                          otherPiecesProperties: [Int: [String: String?]] = [:]) -> [Int: ExistingCall] {
+        let collector = ExistingCallCollector(fileName: fileName, converter: converter)
+        collector.otherPiecesProperties = otherPiecesProperties
+        collector.walk(tree)
+        return Dictionary(collector.calls.map { ($0.calleeEnd, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `store.load(id) { }` with `store: Store`: only the functions `Store` declares or inherits
+    /// (none when `Store` is a framework type the tree does not extend with one); `self.load`
+    /// only what the enclosing type's hierarchy declares; `load(id) { }` inside a type that
+    /// declares or inherits a `load` does not reach a global `load` (members shadow it). A call
+    /// whose receiver syntax does not type may reach any. The functions found come first; after
+    /// them, the same-named functions of their subtypes, where dynamic dispatch may land (through
+    /// a protocol, the conforming type's implementation): the call is converted only if they
+    /// all convert it alike.
+    func callees(named baseName: String, calledBy call: FunctionCallExprSyntax) -> [CalleeSummary] {
+        let all = callees(named: baseName)
+        guard let existing = receivers[call.calledExpression.endPositionBeforeTrailingTrivia.utf8Offset] else { return all }
+        var reached = all.filter { index.resolves(existing, toMemberOf: $0.scope) }
+        if existing.receiver == .implicit, reached.contains(where: { !$0.scope.isEmpty }) {
+            reached.removeAll { $0.scope.isEmpty }
+        }
+        let dispatched = all.filter { candidate in
+            !reached.contains(candidate) && !candidate.scope.isEmpty
+                && reached.contains { !$0.scope.isEmpty && index.inherits(candidate.scope, from: $0.scope) }
+        }
+        return reached + dispatched
+    }
 
     /// `send(_:body:completion:)@12`, the line being the `func` keyword's.
     static func gainedKey(swiftName: String, line: Int) -> String { "\(swiftName)@\(line)" }
@@ -107,6 +159,7 @@ struct IndexCalleeCatalog: CalleeCatalog {
             }
             return CalleeSummary(
                 baseName: function.baseName,
+                scope: function.scope,
                 labels: function.argumentLabels,
                 handlerIndex: function.handlerIndex,
                 shape: function.failureIndex == nil ? function.shape : .split(value: function.valueType),

@@ -10,9 +10,11 @@ extension FileRewrite {
         }).union(gainedInOtherPieces)
         // With --replace, a function of another file gets no alternative: it is converted itself or
         // left alone, which only that file's run decides; its callers here are not converted.
-        let catalog = IndexCalleeCatalog(index: index, fileName: fileName, addingAlternatives: options.stage == .all && !options.replace,
+        var catalog = IndexCalleeCatalog(index: index, fileName: fileName, addingAlternatives: options.stage == .all && !options.replace,
                                          gainedHere: gained, replacing: options.replace,
                                          trustsStoredHandlers: options.trustStoredHandlers)
+        catalog.receivers = IndexCalleeCatalog.receivers(in: tree, fileName: fileName, converter: converter,
+                                                         otherPiecesProperties: otherPiecesProperties)
         var excluded = edits.filter { $0.removing > 0 }.map { $0.offset..<($0.offset + $0.removing) }
         var functions: PromiseFunctionToAsync?
         if options.replace && target == .async {

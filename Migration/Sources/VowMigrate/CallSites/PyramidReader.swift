@@ -28,9 +28,11 @@ struct PyramidReader {
 
     // MARK: - Matching calls
 
-    /// The completion-handler function `call` reaches, by base name and argument labels. Several
-    /// matches are one callee when they convert the call alike (``CalleeSummary/convertsLike(_:)``:
-    /// a protocol requirement and its implementation); otherwise the call is ambiguous.
+    /// The completion-handler function `call` reaches, found as the compiler would by what syntax
+    /// shows: the receiver's type (``CalleeCatalog/callees(named:calledBy:)``), the base name and
+    /// argument labels, then the number of parameters the closure takes. Several matches are one
+    /// callee when they convert the call alike (``CalleeSummary/convertsLike(_:)``: a protocol
+    /// requirement and its implementation); otherwise the call is ambiguous.
     func match(_ call: FunctionCallExprSyntax) -> Match {
         let callee = call.calledExpression
         let base: String
@@ -41,7 +43,7 @@ struct PyramidReader {
         } else {
             return .none
         }
-        let candidates = catalog.callees(named: base)
+        let candidates = catalog.callees(named: base, calledBy: call)
         if candidates.isEmpty { return .none }
         let listed = Array(call.arguments)
         var trailing: [ClosureExprSyntax] = []
@@ -64,6 +66,14 @@ struct PyramidReader {
             }
             found.append(MatchedCall(callee: summary, handler: handler,
                                      invocation: "\(callee.trimmedDescription)(\(kept.joined(separator: ", ")))"))
+        }
+        // A closure taking one parameter is not the handler of an overload that passes two.
+        if found.count > 1 {
+            let fitting = found.filter { candidate in
+                ExistingCallCollector.arity(of: candidate.handler).map { $0 == candidate.callee.shape.closureParameters.count } ?? true
+            }
+            // None fits: the first one's refusal says the parameters do not match.
+            if !fitting.isEmpty { found = fitting }
         }
         guard let first = found.first else { return .none }
         if found.dropFirst().contains(where: { !$0.callee.convertsLike(first.callee) }) { return .ambiguous }
@@ -131,9 +141,6 @@ struct PyramidReader {
                 throw Refusal("the callee gets no alternative: \(reason)", at: call)
             }
             throw Refusal("the callee has no \(target == .promise ? "promise" : "async") alternative yet (add them first: --stage declarations, or --stage all)", at: call)
-        }
-        if callee.handlerIsOptional {
-            throw Refusal("the callee's handler is optional or defaulted, so a call without it could mean the original", at: call)
         }
         if call.calledExpression.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .postfixQuestionMark }) {
             throw Refusal("the callee is reached through `?.`, so the call may not happen at all", at: call.calledExpression)

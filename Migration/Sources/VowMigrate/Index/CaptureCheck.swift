@@ -72,6 +72,8 @@ extension MigrationIndex {
         }
         var spelled: [ExistingCall] = []
         for call in callsByBaseName[function.baseName] ?? [] where mayReach(call, scope: function.scope) {
+            // Already a call of an alternative (a converted call site, awaited or chained).
+            if call.usesAlternativeResult { continue }
             guard CallBinding.bind(call, to: alternative) != nil else { continue }
             let place = "`\(call.description)` at \(call.location)"
             guard let slots = CallBinding.bind(call, to: original) else {
@@ -108,9 +110,11 @@ extension MigrationIndex {
         return spelled.isEmpty ? .none : .spellOut(spelled)
     }
 
-    /// The receiver as far as the tree tells: a type the tree does not declare (a generic
-    /// parameter, a framework class) says nothing about which function a call reaches.
+    /// The receiver as far as the tree tells: a type the tree does not declare (a framework
+    /// class), or `Store.shared` (typed by convention only), says nothing about which function a
+    /// call reaches.
     func receiver(of call: ExistingCall) -> ExistingCall.Receiver {
+        if call.receiverTypedByConvention { return .other }
         if case .typed(let name) = call.receiver, !declaresType(name), typeAlias(named: name) == nil { return .other }
         return call.receiver
     }
@@ -132,6 +136,26 @@ extension MigrationIndex {
             return inherits(name, from: scope)
         case .other:
             return true
+        }
+    }
+
+    /// Whether `call` reaches a member of `scope` (a global function for "") as the compiler
+    /// resolves it, by what syntax shows of the receiver: unlike ``mayReach(_:scope:)``, which
+    /// errs towards reaching, a receiver of a type the tree does not declare (a framework class)
+    /// reaches only what the tree declares in extensions of it, and `self` only what its own
+    /// hierarchy declares. A receiver whose type syntax does not show may reach any.
+    func resolves(_ call: ExistingCall, toMemberOf scope: String) -> Bool {
+        switch call.receiver {
+        case .other:
+            return true
+        case .implicit:
+            return scope.isEmpty || (!call.scope.isEmpty && inherits(call.scope, from: scope))
+        case .selfOrSuper:
+            return !scope.isEmpty && !call.scope.isEmpty && inherits(call.scope, from: scope)
+        case .type(let name):
+            return scope.isEmpty ? !declaresType(name) && typeAlias(named: name) == nil : inherits(name, from: scope)
+        case .typed(let name):
+            return !scope.isEmpty && inherits(name, from: scope)
         }
     }
 

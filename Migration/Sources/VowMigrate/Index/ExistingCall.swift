@@ -34,6 +34,17 @@ public struct ExistingCall: Sendable, Equatable {
     public var location: MigrationIndex.Location
     /// Written in a `--context` file, which is never rewritten.
     public var inContextFile = false
+    /// The call's result is awaited (`try await store.load(id)`) or chained as a promise
+    /// (`store.load(id).done { }`, `firstly { store.load(id) }`): what the call-site stage writes
+    /// for a call of an alternative. A completion-handler function returns nothing to await or
+    /// chain, so such a call leaving the handler out is a call of the alternative, not one of the
+    /// original to spell out.
+    public var usesAlternativeResult = false
+    /// The receiver is `Store.shared` (or `.default`), typed `.typed("Store")` by convention
+    /// only: `shared` may be declared as another type (`static let shared: Client = LiveClient()`).
+    /// The call-site stage takes the convention (a wrong guess leaves a call alone, or fails to
+    /// compile); the capture check does not, since a call it misses could silently change callee.
+    public var receiverTypedByConvention = false
     /// Where an omitted argument is spelled out, by UTF-8 offset in the file: the end of each
     /// argument inside the parentheses, the offset just after `(` (nil without parentheses), and
     /// the end of the called expression (for a call written with trailing closures only).
@@ -63,6 +74,18 @@ final class ExistingCallCollector: SyntaxVisitor {
     private var knownTypes: [[String: String?]] = []
     /// The properties of each enclosing type, innermost last (for `self.store`).
     private var typeProperties: [[String: String?]] = []
+    /// The generic parameters of the enclosing types and functions, innermost last, each with
+    /// its constraint (``genericConstraints(_:_:)``).
+    private var genericParameters: [[String: String?]] = []
+
+    /// Every generic parameter in scope with its constraint, inner ones hiding outer ones.
+    private var constraintsInScope: [String: String?] {
+        genericParameters.reduce(into: [:]) { merged, level in merged.merge(level) { _, inner in inner } }
+    }
+
+    /// For a piece of a large file: the properties a type cut in pieces declares in every piece,
+    /// by the offset of its body's `{` (``propertyTypes(in:)``).
+    var otherPiecesProperties: [Int: [String: String?]] = [:]
 
     init(fileName: String, converter: SourceLocationConverter, names: Set<String>? = nil) {
         self.fileName = fileName
@@ -71,12 +94,19 @@ final class ExistingCallCollector: SyntaxVisitor {
         super.init(viewMode: .sourceAccurate)
     }
 
-    private func enter(_ name: String, members: MemberBlockSyntax, qualified: Bool = true) {
+    private func enter(_ name: String, members: MemberBlockSyntax, qualified: Bool = true,
+                       generics: GenericParameterClauseSyntax? = nil, whereClause: GenericWhereClauseSyntax? = nil) {
         scopes.append(qualified ? scopes.last.map { $0.isEmpty ? name : "\($0).\(name)" } ?? name : name)
+        genericParameters.append(Self.genericConstraints(generics, whereClause))
+        let constraints = constraintsInScope
         // Properties are known throughout the type, wherever they are declared.
         var properties: [String: String?] = [:]
         for member in members.members {
-            if let variable = member.decl.as(VariableDeclSyntax.self) { Self.record(variable, in: &properties) }
+            if let variable = member.decl.as(VariableDeclSyntax.self) { Self.record(variable, in: &properties, constraints: constraints) }
+        }
+        for (name, type) in otherPiecesProperties[members.leftBrace.positionAfterSkippingLeadingTrivia.utf8Offset] ?? [:]
+        where properties[name] == nil {
+            properties[name] = .some(Self.constrained(type, constraints))
         }
         knownTypes.append(properties)
         typeProperties.append(properties)
@@ -84,17 +114,30 @@ final class ExistingCallCollector: SyntaxVisitor {
 
     private func leave() {
         scopes.removeLast()
+        genericParameters.removeLast()
         knownTypes.removeLast()
         typeProperties.removeLast()
     }
 
-    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, members: node.memberBlock, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        return .visitChildren
+    }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
-    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, members: node.memberBlock, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        return .visitChildren
+    }
     override func visitPost(_ node: StructDeclSyntax) { leave() }
-    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, members: node.memberBlock, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        return .visitChildren
+    }
     override func visitPost(_ node: EnumDeclSyntax) { leave() }
-    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node.name.text, members: node.memberBlock, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        return .visitChildren
+    }
     override func visitPost(_ node: ActorDeclSyntax) { leave() }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text, members: node.memberBlock); return .visitChildren }
     override func visitPost(_ node: ProtocolDeclSyntax) { leave() }
@@ -102,67 +145,88 @@ final class ExistingCallCollector: SyntaxVisitor {
         // An extension names its type in full, whatever encloses it.
         var name = node.extendedType.trimmedDescription
         if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
-        enter(name, members: node.memberBlock, qualified: false)
+        enter(name, members: node.memberBlock, qualified: false, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: ExtensionDeclSyntax) { leave() }
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-        let constraints = Self.genericConstraints(node.genericParameterClause, node.genericWhereClause)
-        knownTypes.append(Self.parameterTypes(node.signature.parameterClause, constraints: constraints))
+        genericParameters.append(Self.genericConstraints(node.genericParameterClause, node.genericWhereClause))
+        knownTypes.append(Self.parameterTypes(node.signature.parameterClause, constraints: constraintsInScope))
         return .visitChildren
     }
-    override func visitPost(_ node: FunctionDeclSyntax) { knownTypes.removeLast() }
+    override func visitPost(_ node: FunctionDeclSyntax) {
+        knownTypes.removeLast()
+        genericParameters.removeLast()
+    }
     override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
-        let constraints = Self.genericConstraints(node.genericParameterClause, node.genericWhereClause)
-        knownTypes.append(Self.parameterTypes(node.signature.parameterClause, constraints: constraints))
+        genericParameters.append(Self.genericConstraints(node.genericParameterClause, node.genericWhereClause))
+        knownTypes.append(Self.parameterTypes(node.signature.parameterClause, constraints: constraintsInScope))
         return .visitChildren
+    }
+    override func visitPost(_ node: InitializerDeclSyntax) {
+        knownTypes.removeLast()
+        genericParameters.removeLast()
     }
 
-    /// `<S: Store>` or `where S: Store`: a parameter of type `S` is a `Store` (its first
-    /// constraint; an unconstrained generic parameter keeps its name, which the tree does not
-    /// declare, so it tells nothing).
-    private static func genericConstraints(_ clause: GenericParameterClauseSyntax?, _ whereClause: GenericWhereClauseSyntax?) -> [String: String] {
-        var constraints: [String: String] = [:]
+    /// `<S: Store>` or `where S: Store`: a value of type `S` is a `Store` (its first constraint);
+    /// of an unconstrained generic parameter (nil), the type tells nothing.
+    private static func genericConstraints(_ clause: GenericParameterClauseSyntax?, _ whereClause: GenericWhereClauseSyntax?) -> [String: String?] {
+        var constraints: [String: String?] = [:]
         for parameter in clause?.parameters ?? [] {
-            if let inherited = parameter.inheritedType, let type = nominalType(inherited) { constraints[parameter.name.text] = type }
+            constraints[parameter.name.text] = .some(parameter.inheritedType.flatMap(nominalType))
         }
         for requirement in whereClause?.requirements ?? [] {
             if let conformance = requirement.requirement.as(ConformanceRequirementSyntax.self),
-               let name = conformance.leftType.as(IdentifierTypeSyntax.self)?.name.text, constraints[name] == nil,
+               let name = conformance.leftType.as(IdentifierTypeSyntax.self)?.name.text, (constraints[name] ?? nil) == nil,
                let type = nominalType(conformance.rightType) {
-                constraints[name] = type
+                constraints[name] = .some(type)
             }
         }
         return constraints
     }
-    override func visitPost(_ node: InitializerDeclSyntax) { knownTypes.removeLast() }
+
+    /// A nominal type as written, or the constraint of the generic parameter it names.
+    private static func constrained(_ type: String?, _ constraints: [String: String?]) -> String? {
+        guard let type else { return nil }
+        if let constraint = constraints[type] { return constraint }
+        return type
+    }
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         // A local (a property was recorded with its type): known from here on in the function.
         if knownTypes.count > 1, node.parent?.is(MemberBlockItemSyntax.self) != true {
-            Self.record(node, in: &knownTypes[knownTypes.count - 1])
+            Self.record(node, in: &knownTypes[knownTypes.count - 1], constraints: constraintsInScope)
         }
         return .visitChildren
     }
 
-    private static func parameterTypes(_ clause: FunctionParameterClauseSyntax, constraints: [String: String]) -> [String: String?] {
+    /// The properties a type body declares, each with the type syntax gives it (generic
+    /// parameters not yet replaced by their constraints).
+    static func propertyTypes(in members: MemberBlockSyntax) -> [String: String?] {
+        var properties: [String: String?] = [:]
+        for member in members.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) { record(variable, in: &properties, constraints: [:]) }
+        }
+        return properties
+    }
+
+    private static func parameterTypes(_ clause: FunctionParameterClauseSyntax, constraints: [String: String?]) -> [String: String?] {
         var types: [String: String?] = [:]
         for parameter in clause.parameters {
             let name = (parameter.secondName ?? parameter.firstName).text
-            let type = Self.nominalType(parameter.type)
-            add(name, type.map { constraints[$0] ?? $0 }, to: &types)
+            add(name, constrained(nominalType(parameter.type), constraints), to: &types)
         }
         return types
     }
 
     /// `let store = Store()`, `var cache: Cache?`, `let api = API.shared`: the name and its type.
-    private static func record(_ variable: VariableDeclSyntax, in types: inout [String: String?]) {
+    private static func record(_ variable: VariableDeclSyntax, in types: inout [String: String?], constraints: [String: String?]) {
         for binding in variable.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
             var type: String?
             if let annotation = binding.typeAnnotation {
-                type = nominalType(annotation.type)
+                type = constrained(nominalType(annotation.type), constraints)
             } else if let value = binding.initializer?.value {
                 type = initializedType(value)
             }
@@ -203,6 +267,54 @@ final class ExistingCallCollector: SyntaxVisitor {
             return base.baseName.text
         }
         return nil
+    }
+
+    /// Vow's chaining methods: what the call-site stage chains a call's promise with. `map` and
+    /// `compactMap` only with their queue (`.map(on: nil) { }`), and not `wait`: a returned
+    /// handle (`-> DownloadTask?`) may have those too.
+    private static let promiseLinks: Set<String> = [
+        "then", "done", "get", "tap", "catch", "recover", "ensure", "ensureThen", "finally", "asVoid", "cauterize",
+        "thenMap", "thenFlatMap",
+    ]
+
+    /// `try await store.load(id)`, `async let user = store.load(id)`, `store.load(id).done { }`,
+    /// `firstly { store.load(id) }`, `.then { _ in return store.load(id) }`,
+    /// `when(fulfilled: [store.load(id)])`: the call's result is awaited or chained.
+    static func usesAlternativeResult(_ call: FunctionCallExprSyntax) -> Bool {
+        var node = Syntax(call)
+        if let parent = node.parent, parent.is(AwaitExprSyntax.self) { return true }
+        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.base?.id == node.id {
+            let link = member.declName.baseName.text
+            if promiseLinks.contains(link) { return true }
+            if ["map", "compactMap"].contains(link),
+               member.parent?.as(FunctionCallExprSyntax.self)?.arguments.first?.label?.text == "on" {
+                return true
+            }
+        }
+        if let binding = node.parent?.as(InitializerClauseSyntax.self)?.parent?.parent?.parent?.as(VariableDeclSyntax.self),
+           binding.modifiers.contains(where: { $0.name.tokenKind == .keyword(.async) }) {
+            return true
+        }
+        // An argument of `when(...)`/`race(...)`, directly or in an array literal.
+        if let element = node.parent?.as(ArrayElementSyntax.self) { node = element.parent?.parent ?? node }
+        if let argument = node.parent?.as(LabeledExprSyntax.self),
+           let combinator = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+           ["when", "race"].contains(combinator.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text) {
+            return true
+        }
+        // The one statement (or the returned value) of a closure handed to `firstly` or a link.
+        node = Syntax(call)
+        if let returned = node.parent?.as(ReturnStmtSyntax.self) { node = Syntax(returned) }
+        guard let item = node.parent?.as(CodeBlockItemSyntax.self), let statements = item.parent?.as(CodeBlockItemListSyntax.self),
+              statements.count == 1, let closure = statements.parent?.as(ClosureExprSyntax.self) else { return false }
+        var owner = closure.parent
+        if owner?.is(LabeledExprSyntax.self) == true { owner = owner?.parent?.parent }
+        guard let linked = owner?.as(FunctionCallExprSyntax.self) else { return false }
+        if let reference = linked.calledExpression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text == "firstly" }
+        if let member = linked.calledExpression.as(MemberAccessExprSyntax.self) {
+            return ["then", "recover", "thenFlatMap"].contains(member.declName.baseName.text)
+        }
+        return false
     }
 
     /// The number of parameters a closure literal declares, or nil when it uses `$0` (or is
@@ -264,6 +376,7 @@ final class ExistingCallCollector: SyntaxVisitor {
         if let specialized = callee.as(GenericSpecializationExprSyntax.self) { callee = specialized.expression }
         let baseName: String
         let receiver: ExistingCall.Receiver
+        var byConvention = false
         if let reference = callee.as(DeclReferenceExprSyntax.self) {
             baseName = reference.baseName.text
             // `completion(.success(x))`: a parameter, local or property holding a closure, which
@@ -295,6 +408,10 @@ final class ExistingCallCollector: SyntaxVisitor {
                 receiver = .typed(type)
             } else if base?.is(SuperExprSyntax.self) == true {
                 receiver = .selfOrSuper
+            } else if let base, let type = Self.initializedType(base) {
+                // `Store.shared.load()`, `Store().load()`: as a local initialised so.
+                receiver = .typed(type)
+                byConvention = !base.is(FunctionCallExprSyntax.self)
             } else if let base = base?.as(MemberAccessExprSyntax.self),
                       base.trimmedDescription.split(separator: ".").allSatisfy({ $0.first?.isUppercase == true }) {
                 // `API.Users.load()`: a type qualified by its enclosing types.
@@ -318,6 +435,8 @@ final class ExistingCallCollector: SyntaxVisitor {
             receiver: receiver,
             scope: scope,
             location: MigrationIndex.Location(file: fileName, line: place.line, column: place.column),
+            usesAlternativeResult: Self.usesAlternativeResult(call),
+            receiverTypedByConvention: byConvention,
             argumentEnds: call.arguments.map { $0.expression.endPositionBeforeTrailingTrivia.utf8Offset },
             afterLeftParen: call.leftParen?.endPositionBeforeTrailingTrivia.utf8Offset,
             calleeEnd: call.calledExpression.endPositionBeforeTrailingTrivia.utf8Offset

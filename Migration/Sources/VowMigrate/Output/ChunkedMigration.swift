@@ -60,6 +60,8 @@ enum ChunkedMigration {
         // The call-site stage asks whether a name is read through `self`: the names each top-level
         // type declares, by its body's `{`, from every piece it is cut in.
         var typeMembers: [Int: Set<String>] = [:]
+        // And the types of the properties it declares, which tell the callees of calls on them.
+        var typeProperties: [Int: [String: String?]] = [:]
         // Every masked piece has the file's line breaks at the same offsets, so one converter
         // serves them all.
         var converter: SourceLocationConverter?
@@ -83,8 +85,10 @@ enum ChunkedMigration {
             if options.stage != .declarations {
                 for statement in tree.statements {
                     guard let block = Syntax(statement.item).asProtocol(DeclGroupSyntax.self)?.memberBlock, let first = block.members.first else { continue }
-                    typeMembers[block.leftBrace.positionAfterSkippingLeadingTrivia.utf8Offset, default: []]
-                        .formUnion(CallSiteRewrite.memberNames(around: first.decl))
+                    let offset = block.leftBrace.positionAfterSkippingLeadingTrivia.utf8Offset
+                    typeMembers[offset, default: []].formUnion(CallSiteRewrite.memberNames(around: first.decl))
+                    // A property is declared in one piece; masked elsewhere, it is not seen twice.
+                    typeProperties[offset, default: [:]].merge(ExistingCallCollector.propertyTypes(in: block)) { kept, _ in kept }
                 }
             }
             importsVow = importsVow || collector.importsVow
@@ -149,6 +153,7 @@ enum ChunkedMigration {
             rewrite.declaresSupport = number == 0
             rewrite.gainedInOtherPieces = allGained.subtracting(gained[number])
             rewrite.otherPiecesMembers = typeMembers
+            rewrite.otherPiecesProperties = typeProperties
             rewrite.run()
             if number == 0 {
                 firstPiece = (rewrite.edits, rewrite.findings)

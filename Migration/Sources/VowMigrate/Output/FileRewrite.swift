@@ -40,6 +40,9 @@ struct FileRewrite {
     var gainedInOtherPieces = Set<String>()
     /// And the names a type cut in pieces declares in the other pieces (`CallSiteRewrite`).
     var otherPiecesMembers: [Int: Set<String>] = [:]
+    /// And the properties such a type declares in each piece, with their types (the callees of
+    /// calls on them: ``IndexCalleeCatalog/receivers``).
+    var otherPiecesProperties: [Int: [String: String?]] = [:]
     /// Whether this rewrite added `import Vow` (the run's summary counts the files).
     private(set) var addedVowImport = false
     /// Told where the rewrite is, function by function.
