@@ -85,15 +85,16 @@ extension Scenario {
 
     /// Anything the app does after a step's effect shows in that step, not the next one: the
     /// network and main queues are flushed until a few rounds in a row add no effect. (Work
-    /// handed from queue to queue takes as many rounds as it has hops; code moved into a task on
-    /// the main actor has a hop or two more than the callbacks it replaced, which a fixed number
-    /// of rounds would cut off.)
+    /// handed from queue to queue takes as many rounds as it has hops; code moved into a task
+    /// has a hop or two more than the callbacks it replaced, some of them through Swift's own
+    /// thread pool, which no queue flush waits for: a round also gives that pool a moment.)
     private func settle() {
         var quiet = 0
         var seen = Effects.shared.mark()
         for _ in 0..<200 where quiet < 3 {
             NetworkSession.shared.queue.sync {}
             DispatchQueue.main.sync {}
+            usleep(2_000)
             let now = Effects.shared.mark()
             quiet = now == seen ? quiet + 1 : 0
             seen = now
