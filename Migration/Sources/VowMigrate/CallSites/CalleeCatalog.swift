@@ -19,6 +19,9 @@ struct CalleeSummary: Equatable {
     /// A `Result` handler's failure type when it is not Swift's `Error` (`NetworkError`): a
     /// failure branch reads its error as that type, where a `catch` gives `any Error`.
     var typedFailure: String?
+    /// The callee calls its handler only after it returns, on every path (the index reads this
+    /// from its body: ``MigrationIndex/CompletionFunctionSummary/callsBackLater``).
+    var callsBackLater = false
 
     func hasAlternative(for target: MigrationTarget) -> Bool {
         target == .promise ? hasPromiseAlternative : hasAsyncAlternative
@@ -115,7 +118,8 @@ struct IndexCalleeCatalog: CalleeCatalog {
                     guard var type = spelled?.trimmingCharacters(in: .whitespaces) else { return nil }
                     if type.hasSuffix("?") { type.removeLast() }
                     return index.typedFailure(type, in: function.scope)
-                }()
+                }(),
+                callsBackLater: function.callsBackLater
             )
         }
     }

@@ -210,6 +210,10 @@ public struct MigrationIndex: Sendable {
         public var handlerDefaults: [Int: String] = [:]
         /// `public` or `open`: callers may be outside the tree.
         public var isPublic = false
+        /// The body calls its handler only inside closures that run after it returns (a queue hop,
+        /// a new task: ``HandlerUse/callsBackOnlyLater``), never before it returns: code after a
+        /// call runs before the callback, on every path.
+        public var callsBackLater = false
 
         /// The handler's position, and the failure handler's for a split pair.
         public var handlerIndices: [Int] { [handlerIndex] + (failureIndex.map { [$0] } ?? []) }
@@ -726,11 +730,14 @@ extension MigrationIndex {
                     && !record.hasDefaultedClosure { continue }
                 guard var function = readCompletionFunction(record, file: summary.file, isContext: summary.isContext,
                                                             languageMode: summary.languageMode) else { continue }
-                if function.skipReason == nil, let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
-                    if use.stores.isEmpty && use.handOffs.isEmpty {
-                        function.handlerCalls = use.verdict
-                    } else {
-                        uses[function.swiftName + "@" + function.location.description] = use
+                if let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
+                    function.callsBackLater = use.callsBackOnlyLater
+                    if function.skipReason == nil {
+                        if use.stores.isEmpty && use.handOffs.isEmpty {
+                            function.handlerCalls = use.verdict
+                        } else {
+                            uses[function.swiftName + "@" + function.location.description] = use
+                        }
                     }
                 }
                 byBaseName[function.baseName, default: []].append(list.count)
