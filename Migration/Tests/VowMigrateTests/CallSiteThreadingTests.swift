@@ -26,7 +26,8 @@ final class CallSiteThreadingTests: XCTestCase {
     func testATaskThatWouldStartWorkLateOrLoseItsReceiverIsLeftAloneInAsyncForm() throws {
         XCTAssertEqual(try refusals("call-sites-task-start", .async), [
             "24:9 open(_:): the first call reads `api` through `self`, which a `Task { [weak self] }` could only reach as `self?.`",
-            "41:9 refresh(): code after the callbacks would run before them inside a `Task`",
+            "41:9 refresh(): code after the call runs before its callback (the callee calls back later on every path), "
+                + "but inside a `Task` the call itself would start after that code; `--to promise` keeps the order, or move that code above the call",
             "44:9 refresh(): a callback started earlier in the function could run before the new `Task` makes its first call",
         ])
         XCTAssertEqual(try refusals("call-sites-task-start", .promise), [])
