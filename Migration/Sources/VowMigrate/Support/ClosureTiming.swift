@@ -27,22 +27,48 @@ enum ClosureTiming {
         return closure.parent?.parent?.parent?.as(FunctionCallExprSyntax.self)
     }
 
+    /// Read from the called expression's last names only, never its whole text: a closure of a
+    /// long chain (`a.then { }.then { }...`) is called on everything before it.
     static func of(_ closure: ClosureExprSyntax) -> ClosureTiming {
         guard let call = call(taking: closure) else { return .atOnceOrUnknown }
-        let callee = call.calledExpression.trimmedDescription
-        if callee.hasPrefix("Promise") || callee.hasPrefix("Guarantee")
-            || (callee.hasPrefix("with") && callee.hasSuffix("Continuation")) || callee == "withTaskCancellationHandler" {
+        let (base, name) = names(of: call.calledExpression)
+        if base == nil, name == "Promise" || name == "Guarantee" || name == "withTaskCancellationHandler"
+            || (name.hasPrefix("with") && name.hasSuffix("Continuation")) {
             return .bridge
         }
-        let lastName = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
-            ?? call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text ?? callee
-        if iterating.contains(lastName) { return .repeated }
-        if callee == "Task" || callee == "Task.detached" || laterInitializers.contains(callee) { return .later }
+        if (base == "Vow" || base == "PromiseKit"), name == "Promise" || name == "Guarantee" { return .bridge }
+        if iterating.contains(name) { return .repeated }
+        if isNewTask(base: base, name: name) { return .later }
+        if base == nil, laterInitializers.contains(name) { return .later }
         // `queue.async { }`, `DispatchQueue.global().async(execute: { })`, `asyncAfter(deadline:execute:)`.
-        if call.calledExpression.is(MemberAccessExprSyntax.self), laterMethods.contains(lastName) { return .later }
-        if lastName == "addObserver", call.arguments.first?.label?.text == "forName" { return .later }
-        if lastName == "scheduledTimer", callee.hasSuffix("Timer.scheduledTimer") { return .later }
+        if call.calledExpression.is(MemberAccessExprSyntax.self), laterMethods.contains(name) { return .later }
+        if name == "addObserver", call.arguments.first?.label?.text == "forName" { return .later }
+        if base == "Timer", name == "scheduledTimer" { return .later }
         return .atOnceOrUnknown
+    }
+
+    /// `Task { }`, `Task<Void, Never> { }`, `Task.detached { }`.
+    static func isNewTask(_ closure: ClosureExprSyntax) -> Bool {
+        guard let call = call(taking: closure) else { return false }
+        let (base, name) = names(of: call.calledExpression)
+        return isNewTask(base: base, name: name)
+    }
+
+    private static func isNewTask(base: String?, name: String) -> Bool {
+        (base == nil && name == "Task") || (base == "Task" && name == "detached")
+    }
+
+    /// `DispatchQueue.main.async` gives (`main`, `async`), `Task` (nil, `Task`), `Promise<Int>`
+    /// (nil, `Promise`); the base is the name just before the last, when it is a plain name.
+    private static func names(of expression: ExprSyntax) -> (base: String?, name: String) {
+        var expression = expression
+        if let specialized = expression.as(GenericSpecializationExprSyntax.self) { expression = specialized.expression }
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return (nil, reference.baseName.text) }
+        guard let member = expression.as(MemberAccessExprSyntax.self) else { return (nil, "") }
+        var base = member.base
+        if let specialized = base?.as(GenericSpecializationExprSyntax.self) { base = specialized.expression }
+        let baseName = base?.as(DeclReferenceExprSyntax.self)?.baseName.text ?? base?.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        return (baseName ?? "", member.declName.baseName.text)
     }
 
     private static let laterMethods: Set<String> = ["async", "asyncAfter", "addOperation"]
