@@ -107,15 +107,6 @@ final class Screen: @unchecked Sendable {
         show("poked")
     }
 
-    // In async code the awaited call would run the callback's code before `show("waiting")`.
-    func refresh() async {
-        store.fetch("c") { value, error in
-            if let error { self.present(error); return }
-            self.show(value!)
-        }
-        show("waiting")
-    }
-
     // Nothing after the call: converted in both forms.
     func last() {
         show("first")

@@ -87,16 +87,6 @@ final class Screen: @unchecked Sendable {
         show("poked")
     }
 
-    // In async code the awaited call would run the callback's code before `show("waiting")`.
-    func refresh() async {
-        store.fetch("c").done(on: nil) { value in
-            self.show(value)
-        }.catch(on: nil, policy: .allErrors) { error in
-            self.present(error)
-        }
-        show("waiting")
-    }
-
     // Nothing after the call: converted in both forms.
     func last() {
         show("first")

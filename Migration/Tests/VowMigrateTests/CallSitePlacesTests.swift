@@ -63,9 +63,71 @@ final class CallSitePlacesTests: XCTestCase {
             "45:9 loadCached(): code after the callbacks would run before them inside a `Task` (the callee may call back before it "
                 + "returns: its handler is called outside a queue hop on some path, or its body is not in the tree); `--to promise` keeps the order",
             "54:9 poke(): " + Self.laterThenTask,
-            "62:9 refresh(): code after the call runs before its callback (the callee calls back later on every path), "
+        ])
+    }
+
+    func testInAnAsyncFunctionAwaitingWouldRunTheCallbacksCodeBeforeTheCodeAfterTheCall() {
+        // Not a fixture: the call left alone in async code draws the compiler's "consider using
+        // asynchronous alternative function" warning.
+        let source = """
+        import Dispatch
+        final class Store: Sendable {
+            func fetch(_ key: String, completion: @escaping @Sendable (String?, Error?) -> Void) {
+                DispatchQueue.global().async { completion("value-\\(key)", nil) }
+            }
+        }
+        final class Screen: @unchecked Sendable {
+            let store = Store()
+            func show(_ text: String) {}
+            func refresh() async {
+                store.fetch("c") { value, error in
+                    if let error { self.show("\\(error)"); return }
+                    self.show(value!)
+                }
+                show("waiting")
+            }
+        }
+        """
+        let migration = SourceMigrator.migrate(source: source, fileName: "S.swift", options: MigrationOptions(target: .async, stage: .all))
+        XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteRefused }.map { "\($0.line):\($0.column) \($0.message)" }, [
+            "11:9 code after the call runs before its callback (the callee calls back later on every path), "
                 + "but once the call is awaited it would run after the callback's code; `--to promise` keeps the order",
         ])
+    }
+
+    func testAPyramidInTheClosureOfAnAmbiguousCallIsFlattenedThereAndTheCallStays() {
+        let source = """
+        import Dispatch
+        final class Api: Sendable {
+            func ping(completion: @escaping @Sendable () -> Void) { DispatchQueue.global().async { completion() } }
+        }
+        final class Sheet: Sendable {
+            func dismiss(animated: Bool, completion: @escaping @Sendable () -> Void) { DispatchQueue.main.async { completion() } }
+        }
+        final class Alert: Sendable {
+            func dismiss(animated: Bool, completion: @escaping @Sendable (Error?) -> Void) { DispatchQueue.main.async { completion(nil) } }
+        }
+        let api = Api()
+        final class Screen: @unchecked Sendable {
+            let sheet = Sheet()
+            func show(_ text: String) {}
+            func close() {
+                sheet.dismiss(animated: true) {
+                    api.ping {
+                        self.show("pong")
+                    }
+                }
+            }
+        }
+        """
+        for target in MigrationTarget.allCases {
+            let migration = SourceMigrator.migrate(source: source, fileName: "S.swift", options: MigrationOptions(target: target, stage: .all))
+            XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteRefused || $0.kind == .callSiteConverted }.map { "\($0.line) \($0.kind)" },
+                           ["16 callSiteRefused", "17 callSiteConverted"], "\(target)")
+            XCTAssertTrue(migration.output.contains("sheet.dismiss(animated: true) {\n"), migration.output)
+            let again = SourceMigrator.migrate(source: migration.output, fileName: "S.swift", options: MigrationOptions(target: target, stage: .all))
+            XCTAssertFalse(again.changed, again.output)
+        }
     }
 
     func testTheIndexTellsACalleeThatCallsBackOnlyFromAHopOrATaskFromOneThatMayAnswerAtOnce() {

@@ -89,11 +89,14 @@ struct CallSiteRewrite {
         if let call = PyramidReader.callStatement(item) {
             switch reader.matchByShape(call) {
             case .call(let matched):
+                // Refused, its handler is not looked into: flattening a level there could make the
+                // call convertible, which a second run would then do.
                 convert(item, call: call, matched: matched, codeAfter: codeAfter, context: &context)
                 context.startedCallback = true
                 return
             case .ambiguous:
                 refuse(Refusal("several functions named `\(PyramidReader.baseName(call) ?? "")` take these labels; the callee is ambiguous", at: call), context)
+                processCallbackClosures(of: call, codeAfter: codeAfter, context: &context)
                 context.startedCallback = true
                 return
             case .none:
@@ -177,6 +180,20 @@ struct CallSiteRewrite {
         return started
     }
 
+    /// An ambiguous call stays a callback whatever its closures hold: they, the handler among
+    /// them, are closures like any other, and pyramids in them are flattened there. Its own
+    /// callback is not one started before them.
+    private mutating func processCallbackClosures(of call: FunctionCallExprSyntax, codeAfter: Bool, context: inout Context) {
+        let started = context.startedCallback
+        var nodes = [Syntax(call.calledExpression)] + call.arguments.map(Syntax.init)
+        if let trailing = call.trailingClosure { nodes.append(Syntax(trailing)) }
+        nodes += call.additionalTrailingClosures.map { Syntax($0.closure) }
+        for node in nodes where processClosures(in: node, codeAfter: codeAfter, context: &context) {
+            context.startedCallback = true
+        }
+        context.startedCallback = context.startedCallback || started
+    }
+
     private mutating func processIf(_ node: IfExprSyntax, codeAfter: Bool, context: inout Context) {
         for condition in node.conditions where processClosures(in: condition, codeAfter: codeAfter, context: &context) {
             context.startedCallback = true
@@ -194,8 +211,10 @@ struct CallSiteRewrite {
         context.startedCallback = context.startedCallback || started
     }
 
+    /// Returns whether the call was converted (otherwise it is reported, with the reason).
+    @discardableResult
     private mutating func convert(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, matched: PyramidReader.MatchedCall,
-                                  codeAfter: Bool, context: inout Context) {
+                                  codeAfter: Bool, context: inout Context) -> Bool {
         let function = context.function
         let isAsync = context.isAsync
         do throws(Refusal) {
@@ -237,8 +256,10 @@ struct CallSiteRewrite {
             let end = item.endPositionBeforeTrailingTrivia.utf8Offset
             edits.append(TextEdit(offset: start, removing: end - start, text: rendered))
             report(.callSiteConverted, at: item, function, message)
+            return true
         } catch {
             refuse(error, context)
+            return false
         }
     }
 
@@ -467,9 +488,7 @@ private final class ClosurePlaceFinder: LoopTrackingVisitor {
 
     /// Whether a closure's body runs in an async context: it says `async`, or it is a new task's.
     static func isAsync(_ closure: ClosureExprSyntax) -> Bool {
-        if closure.signature?.effectSpecifiers?.asyncSpecifier != nil { return true }
-        let callee = ClosureTiming.call(taking: closure)?.calledExpression.trimmedDescription
-        return callee == "Task" || callee == "Task.detached"
+        closure.signature?.effectSpecifiers?.asyncSpecifier != nil || ClosureTiming.isNewTask(closure)
     }
 }
 
