@@ -144,6 +144,10 @@ final class CallSitePlacesTests: XCTestCase {
                 completion(value)
             }
             func syncHop(completion: @escaping (Int) -> Void) { DispatchQueue.main.sync { completion(1) } }
+            func request(completion: @escaping (Int) -> Void) {
+                session.dataTask(with: url) { _, _, _ in completion(1) }.resume()
+            }
+            func workItem(completion: @escaping (Int) -> Void) { DispatchWorkItem { completion(1) }.perform() }
             func handedOn(completion: @escaping (Int) -> Void) { hop(completion: completion) }
             func local(completion: @escaping (Int) -> Void) {
                 func answer() { completion(1) }
@@ -160,6 +164,8 @@ final class CallSitePlacesTests: XCTestCase {
         XCTAssertEqual(later("direct"), false)
         XCTAssertEqual(later("cached"), false)
         XCTAssertEqual(later("syncHop"), false)
+        XCTAssertEqual(later("request"), true)
+        XCTAssertEqual(later("workItem"), false)
         // Handed on: not followed, so not known to call back later.
         XCTAssertEqual(later("handedOn"), false)
         XCTAssertEqual(later("local"), false)

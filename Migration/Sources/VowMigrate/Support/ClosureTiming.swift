@@ -4,10 +4,13 @@ import SwiftSyntax
 /// never on its own (a bridge settles a promise; nothing to flatten in it).
 ///
 /// "Later" is only claimed for APIs that never call their closure before they return: a queue hop
-/// (`DispatchQueue.main.async { }`, `queue.asyncAfter(deadline:) { }`,
-/// `OperationQueue.main.addOperation { }`), a new task (`Task { }`, `Task.detached { }`), and UI
-/// actions that run when the user acts (`UIAlertAction(...) { }`, `UIAction { }`,
-/// `UIContextualAction(...) { }`, `Timer.scheduledTimer(...) { }`, `addObserver(forName:...)`).
+/// (`DispatchQueue.main.async { }`, `queue.asyncAfter(deadline:) { }`, `group.notify(queue:) { }`,
+/// `OperationQueue.main.addOperation { }`), a new task (`Task { }`, `Task.detached { }`), a
+/// `URLSession` task's completion (`dataTask(with:) { }`, `uploadTask`, `downloadTask`: called once
+/// the task, not yet resumed, has run), and actions that run when the user acts or time passes
+/// (`UIAlertAction(...) { }`, `UIAction { }`, `UIContextualAction(...) { }`,
+/// `Timer.scheduledTimer(...) { }`, `addObserver(forName:...)`). They are known by name, as the
+/// syntax shows them. `DispatchWorkItem { }` is not: `work.perform()` may run it at once.
 /// Any other closure may be called before the call that takes it returns (a cache answering
 /// at once, `DispatchQueue.main.sync { }`, `autoreleasepool { }`).
 enum ClosureTiming {
@@ -40,7 +43,7 @@ enum ClosureTiming {
         if iterating.contains(name) { return .repeated }
         if isNewTask(base: base, name: name) { return .later }
         if base == nil, laterInitializers.contains(name) { return .later }
-        // `queue.async { }`, `DispatchQueue.global().async(execute: { })`, `asyncAfter(deadline:execute:)`.
+        // `queue.async { }`, `DispatchQueue.global().async(execute: { })`, `session.dataTask(with: url) { }`.
         if call.calledExpression.is(MemberAccessExprSyntax.self), laterMethods.contains(name) { return .later }
         if name == "addObserver", call.arguments.first?.label?.text == "forName" { return .later }
         if base == "Timer", name == "scheduledTimer" { return .later }
@@ -71,7 +74,8 @@ enum ClosureTiming {
         return (baseName ?? "", member.declName.baseName.text)
     }
 
-    private static let laterMethods: Set<String> = ["async", "asyncAfter", "addOperation"]
+    private static let laterMethods: Set<String> = ["async", "asyncAfter", "addOperation", "notify",
+                                                    "dataTask", "uploadTask", "downloadTask"]
     private static let laterInitializers: Set<String> = ["UIAlertAction", "UIAction", "UIContextualAction"]
     static let iterating: Set<String> = ["forEach", "map", "compactMap", "flatMap", "filter", "reduce", "sorted",
                                          "first", "contains", "allSatisfy", "enumerateObjects", "concurrentPerform"]
