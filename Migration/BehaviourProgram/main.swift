@@ -5,6 +5,7 @@ import Foundation
 // test compares this output before and after migration.
 DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
 let flows = Flows()
+let places = Places()
 let scenarios: [(name: String, failing: Set<String>, run: @Sendable () -> Void)] = [
     ("reload", [], { flows.reload() }),
     ("reload, network declined", ["network"], { flows.reload() }),
@@ -45,6 +46,20 @@ let scenarios: [(name: String, failing: Set<String>, run: @Sendable () -> Void)]
     ("hopping", [], { flows.hopping("joe") }),
     ("hopping, login fails", ["login"], { flows.hopping("joe") }),
     ("hopping, profile fails", ["profile"], { flows.hopping("joe") }),
+    ("tap", [], { places.button.tap() }),
+    ("tap, login fails", ["login"], { places.button.tap() }),
+    ("tap, profile fails", ["profile"], { places.button.tap() }),
+    ("observer", [], { places.user = "uma" }),
+    ("observer, login fails", ["login"], { places.user = "uma" }),
+    ("hop", [], { places.hop("hal") }),
+    ("hop, login fails", ["login"], { places.hop("hal") }),
+    ("guest", [], { places.greet(nil) }),
+    ("greeted", [], { places.greet("vic") }),
+    ("spawn", [], { places.spawn("wes") }),
+    ("spawn, login fails", ["login"], { places.spawn("wes") }),
+    ("peek", [], { places.peek() }),
+    ("peek, cache miss", ["cache"], { places.peek() }),
+    ("peek, lookup fails", ["lookup"], { places.peek() }),
 ]
 
 Thread.detachNewThread {
@@ -53,10 +68,13 @@ Thread.detachNewThread {
         // Services answer only once the scenario's synchronous part has returned, as a real
         // service's network round trip would: no race with the code after a call.
         serviceQueue.suspend()
+        workQueue.suspend()
         scenario.run()
+        workQueue.resume()
         serviceQueue.resume()
         Trace.shared.waitForFinalEffect()
         // Anything a scenario did after its final effect would show up in the next one.
+        workQueue.sync {}
         serviceQueue.sync {}
         DispatchQueue.main.sync {}
         print("== \(scenario.name)")

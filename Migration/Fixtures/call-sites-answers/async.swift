@@ -184,11 +184,12 @@ final class AccountScreen: @unchecked Sendable {
     func show(_ line: String) { shown(line) }
 
     func lookUp(_ name: String) {
+        let service2 = self.service
         Task {
             let account: Account?
             let error: Error?
             do {
-                account = try await service.find(name)
+                account = try await service2.find(name)
                 error = nil
             } catch let caught {
                 account = nil
@@ -233,10 +234,11 @@ final class AccountScreen: @unchecked Sendable {
     }
 
     func pingThenCount() {
+        let service2 = self.service
         Task {
             let error: Error?
             do {
-                try await service.ping()
+                try await service2.ping()
                 error = nil
             } catch let caught {
                 error = caught
@@ -251,6 +253,7 @@ final class AccountScreen: @unchecked Sendable {
     }
 
     func showAvatar(of account: Account) {
+        let service = self.service
         Task {
             let bytes: [UInt8]?
             let size: Int?
@@ -272,10 +275,11 @@ final class AccountScreen: @unchecked Sendable {
     }
 
     func greet(_ name: String) {
+        let service2 = self.service
         Task {
             let result: Result<Account, Error>
             do {
-                result = .success(try await service.load(name))
+                result = .success(try await service2.load(name))
             } catch {
                 result = .failure(error)
             }

@@ -99,6 +99,7 @@ final class DirectoryScreen: @unchecked Sendable {
 
     // `(nil, nil)` means "nobody by that name" here: a rejection would change that.
     func lookUp(_ name: String) {
+        let directory = self.directory
         Task {
             let user: User?
             let error: Error?
@@ -116,6 +117,7 @@ final class DirectoryScreen: @unchecked Sendable {
 
     // `(false, nil)` means "declined": the alternative would reject it.
     func store(_ user: User) {
+        let directory = self.directory
         Task {
             let saved: Bool
             let error: Error?
@@ -134,6 +136,7 @@ final class DirectoryScreen: @unchecked Sendable {
 
     // `default:` could hide a case the chain would have to tell apart.
     func open(_ name: String) {
+        let directory = self.directory
         Task {
             let result: Result<User, Error>
             do {
@@ -162,6 +165,7 @@ final class DirectoryScreen: @unchecked Sendable {
 
     // An early return in the middle of a callback.
     func check() {
+        let directory = self.directory
         Task {
             let error: Error?
             do {
@@ -196,10 +200,11 @@ final class DirectoryScreen: @unchecked Sendable {
 
     // The nested call happens on one branch only.
     func branch(_ name: String) {
+        let directory2 = self.directory
         Task {
             let result: Result<User, Error>
             do {
-                result = .success(try await directory.load(name))
+                result = .success(try await directory2.load(name))
             } catch {
                 result = .failure(error)
             }

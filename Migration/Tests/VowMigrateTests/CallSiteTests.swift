@@ -167,6 +167,12 @@ final class CallSiteTests: XCTestCase {
             func token() -> Promise<String> { .value("t") }
             func open() {
                 let tokenPromise = 1
+                token().done { token in
+                    self.show(token)
+                }.catch { error in
+                    self.show("\\(error)")
+                }
+                // Last: an `on: nil` chain followed by code would be left alone (its handlers ran first).
                 token().done(on: nil) { token in
                     self.show(token)
                 }
@@ -174,18 +180,13 @@ final class CallSiteTests: XCTestCase {
                 .catch(on: nil, policy: .allErrors) { error in
                     self.show("\\(error) \\(tokenPromise)")
                 }
-                token().done { token in
-                    self.show(token)
-                }.catch { error in
-                    self.show("\\(error)")
-                }
             }
         }
         """
         let migration = migrate(input, .async, .callSites)
         XCTAssertEqual(migration.findings.map(\.kind), [.callSiteConverted, .callSiteConverted])
-        XCTAssertTrue(migration.output.contains("let tokenPromise2 = token()\n        Task {\n"), migration.output)
-        XCTAssertTrue(migration.output.contains("let tokenPromise3 = token()\n        Task { @MainActor in\n"), migration.output)
+        XCTAssertTrue(migration.output.contains("let tokenPromise2 = token()\n        Task { @MainActor in\n"), migration.output)
+        XCTAssertTrue(migration.output.contains("let tokenPromise3 = token()\n        Task {\n"), migration.output)
         XCTAssertTrue(migration.output.contains("} catch {\n                // Every error, cancellations too.\n                self.show("), migration.output)
     }
 

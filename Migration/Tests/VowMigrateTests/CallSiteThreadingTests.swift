@@ -25,7 +25,8 @@ final class CallSiteThreadingTests: XCTestCase {
 
     func testATaskThatWouldStartWorkLateIsLeftAloneAndAReceiverHeldBySelfIsReadBeforeIt() throws {
         XCTAssertEqual(try refusals("call-sites-task-start", .async), [
-            "42:9 refresh(): code after the callbacks would run before them inside a `Task`",
+            "42:9 refresh(): code after the call runs before its callback (the callee calls back later on every path), "
+                + "but inside a `Task` the call itself would start after that code; `--to promise` keeps the order, or move that code above the call",
             "45:9 refresh(): a callback started earlier in the function could run before the new `Task` makes its first call",
         ])
         // `Task { [weak self] }` could only reach `api` as `self?.api`: it is read first, as the call read it.

@@ -17,6 +17,18 @@ struct AsyncCallSiteWriter {
 
     func write() throws(Refusal) -> CodeLines {
         let levels = pyramid.levels
+        // A `Task` makes the first call later: arguments reading `self` could read a changed
+        // value by then (``InlinePyramidWriter`` reads them before the task).
+        if !enclosingIsAsync {
+            let first = levels[0].call
+            for (position, argument) in first.arguments.enumerated() where position != levels[0].callee.handlerIndex {
+                let reads = ValueThreading.reads(in: [Syntax(argument.expression)])
+                if argument.expression.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) })
+                    || !reads.isDisjoint(with: selfMembers) {
+                    throw Refusal("the first call's arguments read `self`, which the task would read later", at: argument)
+                }
+            }
+        }
         // The first call was made outside any closure, where `users.signOut` means
         // `self.users.signOut`; inside `Task { [weak self] in }` that needs `self?.`, which would
         // skip the call once `self` is gone.

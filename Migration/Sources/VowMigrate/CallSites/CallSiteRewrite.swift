@@ -4,8 +4,11 @@ import SwiftSyntax
 /// (the pyramids), and replaces each with a flat promise chain or straight-line `try await`, or
 /// reports why it was left alone.
 ///
-/// Pyramids are looked for in the bodies of functions and initializers, in nested `if`, `switch`
-/// and `do` blocks too; a call inside a loop, a closure or an expression is reported, not changed.
+/// Pyramids are looked for wherever statements are: the bodies of functions, initializers and
+/// accessors, nested `if`, `switch`, `do`, `guard` and `#if` blocks, and closures of any kind (a
+/// closure is a place of its own: a pyramid there becomes a chain or a `Task { }` there). A call
+/// inside a loop (or a closure run per element) or inside an expression is reported, not changed;
+/// so is one inside a bridge (`Promise { seal in }`, a continuation), which is never reported.
 struct CallSiteRewrite {
     let bytes: [UInt8]
     let converter: SourceLocationConverter
@@ -46,13 +49,17 @@ struct CallSiteRewrite {
         for function in finder.functions {
             let range = function.body.position.utf8Offset..<function.body.endPosition.utf8Offset
             if excluded.contains(where: { $0.overlaps(range) }) { continue }
-            var context = Context(function: function, failureTypes: 0)
+            var context = Context(function: function, isAsync: function.isAsync, failureTypes: 0)
             process(function.body.statements, codeAfter: false, context: &context)
         }
     }
 
     private struct Context {
         var function: FunctionBodyFinder.Function
+        /// The code being read runs in an async context: an `async` function, or an async closure
+        /// in it (`Task { }`).
+        var isAsync: Bool
+        /// Local error types the promise form declared in the function so far, closures included.
         var failureTypes: Int
         /// An earlier statement of the function called a completion-handler function: its
         /// callback may run before a new `Task` makes its first call.
@@ -63,56 +70,137 @@ struct CallSiteRewrite {
 
     private var reader: PyramidReader { PyramidReader(catalog: catalog, target: target) }
 
+    // MARK: - Places
+
     private mutating func process(_ items: CodeBlockItemListSyntax, codeAfter outerCodeAfter: Bool, context: inout Context) {
         let list = Array(items)
+        // A `defer` runs when the scope ends, after every statement below it.
+        var deferAbove = false
         for (index, item) in list.enumerated() {
             let rest = list[(index + 1)...]
-            let codeAfter = outerCodeAfter || !(rest.isEmpty || (rest.count == 1 && Self.isBareReturn(rest.first!)))
-            if let call = PyramidReader.callStatement(item) {
-                switch reader.match(call) {
-                case .call(let matched):
-                    convert(item, call: call, matched: matched, codeAfter: codeAfter, context: &context)
-                    context.startedCallback = true
-                    continue
-                case .ambiguous:
-                    refuse(Refusal("several functions named `\(PyramidReader.baseName(call) ?? "")` take these labels; the callee is ambiguous", at: call), context)
-                    context.startedCallback = true
-                    continue
-                case .none:
-                    if target == .async && ChainToAsync.isChain(call) {
-                        convertChain(item, call: call, context: &context)
-                        continue
-                    }
-                }
-            }
-            if let expression = PyramidReader.expression(item), let ifExpression = expression.as(IfExprSyntax.self) {
-                processIf(ifExpression, codeAfter: codeAfter, context: &context)
-                continue
-            }
-            if let expression = PyramidReader.expression(item), let switchExpression = expression.as(SwitchExprSyntax.self) {
-                // The cases exclude each other: a callback started in one does not run before another's.
-                let before = context.startedCallback
-                var started = before
-                for element in switchExpression.cases {
-                    if let switchCase = element.as(SwitchCaseSyntax.self) {
-                        context.startedCallback = before
-                        process(switchCase.statements, codeAfter: codeAfter, context: &context)
-                        started = started || context.startedCallback
-                    }
-                }
-                context.startedCallback = started
-                continue
-            }
-            if let doStatement = item.item.as(DoStmtSyntax.self), doStatement.catchClauses.isEmpty {
-                process(doStatement.body.statements, codeAfter: codeAfter, context: &context)
-                continue
-            }
-            if reportNestedCalls(in: item, context) { context.startedCallback = true }
+            let leaving = outerCodeAfter || deferAbove
+            let codeAfter = leaving || !(rest.isEmpty || (rest.count == 1 && Self.isBareReturn(rest.first!)))
+            processStatement(item, codeAfter: codeAfter, codeAfterLeaving: leaving, context: &context)
+            if item.item.is(DeferStmtSyntax.self) { deferAbove = true }
         }
     }
 
+    /// One statement of a place: a call to convert, a block whose statements are read in turn, or
+    /// anything else, whose closures are places of their own. `codeAfterLeaving`: whether code
+    /// runs after a `guard`'s `else` leaves the scope (the enclosing blocks' code, a `defer`).
+    private mutating func processStatement(_ item: CodeBlockItemSyntax, codeAfter: Bool, codeAfterLeaving: Bool, context: inout Context) {
+        if let call = PyramidReader.callStatement(item) {
+            switch reader.matchByShape(call) {
+            case .call(let matched):
+                // Refused, its handler is not looked into: flattening a level there could make the
+                // call convertible, which a second run would then do.
+                convert(item, call: call, matched: matched, codeAfter: codeAfter, context: &context)
+                context.startedCallback = true
+                return
+            case .ambiguous:
+                refuse(Refusal("several functions named `\(PyramidReader.baseName(call) ?? "")` take these labels; the callee is ambiguous", at: call), context)
+                processCallbackClosures(of: call, codeAfter: codeAfter, context: &context)
+                context.startedCallback = true
+                return
+            case .none:
+                if target == .async && ChainToAsync.isChain(call) {
+                    convertChain(item, call: call, codeAfter: codeAfter, context: &context)
+                    return
+                }
+            }
+        }
+        if let expression = PyramidReader.expression(item), let ifExpression = expression.as(IfExprSyntax.self) {
+            processIf(ifExpression, codeAfter: codeAfter, context: &context)
+            return
+        }
+        if let expression = PyramidReader.expression(item), let switchExpression = expression.as(SwitchExprSyntax.self) {
+            if processClosures(in: switchExpression.subject, codeAfter: codeAfter, context: &context) { context.startedCallback = true }
+            // The cases exclude each other: a callback started in one does not run before another's.
+            processAlternatives(switchExpression.cases.compactMap { $0.as(SwitchCaseSyntax.self)?.statements },
+                                codeAfter: codeAfter, context: &context)
+            return
+        }
+        if let doStatement = item.item.as(DoStmtSyntax.self), doStatement.catchClauses.isEmpty {
+            process(doStatement.body.statements, codeAfter: codeAfter, context: &context)
+            return
+        }
+        if let guardStatement = item.item.as(GuardStmtSyntax.self) {
+            for condition in guardStatement.conditions where processClosures(in: condition, codeAfter: codeAfter, context: &context) {
+                context.startedCallback = true
+            }
+            // The `else` leaves the scope: what follows the guard runs only when it did not.
+            let before = context.startedCallback
+            process(guardStatement.body.statements, codeAfter: codeAfterLeaving, context: &context)
+            context.startedCallback = before
+            return
+        }
+        if let conditional = item.item.as(IfConfigDeclSyntax.self) {
+            // One clause is compiled: the clauses are alternatives.
+            processAlternatives(conditional.clauses.compactMap { clause in
+                if case .statements(let items)? = clause.elements { items } else { nil }
+            }, codeAfter: codeAfter, context: &context)
+            return
+        }
+        if processClosures(in: item, codeAfter: codeAfter, context: &context) { context.startedCallback = true }
+    }
+
+    /// Blocks of which one runs (`switch` cases, `#if` clauses): a callback started in one does
+    /// not run before another's.
+    private mutating func processAlternatives(_ blocks: [CodeBlockItemListSyntax], codeAfter: Bool, context: inout Context) {
+        let before = context.startedCallback
+        var started = before
+        for block in blocks {
+            context.startedCallback = before
+            process(block, codeAfter: codeAfter, context: &context)
+            started = started || context.startedCallback
+        }
+        context.startedCallback = started
+    }
+
+    /// The closures of a statement that is not a call to convert, each read as a place of its own
+    /// (a button's action, a `DispatchQueue.main.async { }` block, the callback of a function
+    /// outside the tree); calls that are part of an expression, in a loop, or in a closure run per
+    /// element are reported. Returns whether any call there starts a callback.
+    private mutating func processClosures(in node: some SyntaxProtocol, codeAfter: Bool, context: inout Context) -> Bool {
+        let finder = ClosurePlaceFinder(reader: reader)
+        finder.walk(node)
+        for (call, reason) in finder.refusedCalls {
+            refuse(Refusal(reason, at: call), context)
+        }
+        var started = !finder.refusedCalls.isEmpty
+        for closure in finder.places {
+            var inner = context
+            inner.isAsync = ClosurePlaceFinder.isAsync(closure)
+            inner.startedCallback = context.startedCallback || started
+            // A closure known to run after the statement returns runs after the code after it too;
+            // any other may run at once, before that code.
+            let runsLater = ClosureTiming.of(closure) == .later
+            process(closure.statements, codeAfter: runsLater ? false : codeAfter, context: &inner)
+            context.failureTypes = inner.failureTypes
+            context.takenNames = inner.takenNames
+            started = started || inner.startedCallback
+        }
+        return started
+    }
+
+    /// An ambiguous call stays a callback whatever its closures hold: they, the handler among
+    /// them, are closures like any other, and pyramids in them are flattened there. Its own
+    /// callback is not one started before them.
+    private mutating func processCallbackClosures(of call: FunctionCallExprSyntax, codeAfter: Bool, context: inout Context) {
+        let started = context.startedCallback
+        var nodes = [Syntax(call.calledExpression)] + call.arguments.map(Syntax.init)
+        if let trailing = call.trailingClosure { nodes.append(Syntax(trailing)) }
+        nodes += call.additionalTrailingClosures.map { Syntax($0.closure) }
+        for node in nodes where processClosures(in: node, codeAfter: codeAfter, context: &context) {
+            context.startedCallback = true
+        }
+        context.startedCallback = context.startedCallback || started
+    }
+
     private mutating func processIf(_ node: IfExprSyntax, codeAfter: Bool, context: inout Context) {
-        for condition in node.conditions where reportNestedCalls(in: condition, context) { context.startedCallback = true }
+        for condition in node.conditions where processClosures(in: condition, codeAfter: codeAfter, context: &context) {
+            context.startedCallback = true
+        }
         // The branches exclude each other: a callback started in one does not run before another's.
         let before = context.startedCallback
         process(node.body.statements, codeAfter: codeAfter, context: &context)
@@ -126,9 +214,12 @@ struct CallSiteRewrite {
         context.startedCallback = context.startedCallback || started
     }
 
+    /// Returns whether the call was converted (otherwise it is reported, with the reason).
+    @discardableResult
     private mutating func convert(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, matched: PyramidReader.MatchedCall,
-                                  codeAfter: Bool, context: inout Context) {
+                                  codeAfter: Bool, context: inout Context) -> Bool {
         let function = context.function
+        let isAsync = context.isAsync
         do throws(Refusal) {
             try checkNoSpelledOutCall(in: item)
             let lines: CodeLines
@@ -147,19 +238,14 @@ struct CallSiteRewrite {
                 if lines.lines.first?.text.hasPrefix("enum ") == true { context.failureTypes += 1 }
                 message = "flattened \(calls) into a promise chain"
             case .async:
-                if codeAfter && !function.isAsync {
-                    throw Refusal("code after the callbacks would run before them inside a `Task`", at: item)
-                }
-                if codeAfter {
-                    throw Refusal("code after the callbacks would run after them once they are awaited", at: item)
-                }
-                if context.startedCallback && !function.isAsync {
+                if codeAfter { throw orderRefusal(matched.callee, at: item, isAsync: isAsync) }
+                if context.startedCallback && !isAsync {
                     throw Refusal("a callback started earlier in the function could run before the new `Task` makes its first call", at: item)
                 }
-                if function.returnsValue, function.body.statements.count == 1 {
+                if function.returnsValue, function.body.statements.count == 1, function.body.statements.first?.id == item.id {
                     throw Refusal("the call's value is what the function returns", at: item)
                 }
-                if !function.isAsync, let handler = Self.forwardedHandler(in: item, names: function.closureParameterNames,
+                if !isAsync, let handler = Self.forwardedHandler(in: item, names: function.closureParameterNames,
                                                                           parameters: function.parameterNames) {
                     throw Refusal("the callback hands its answer on to `\(handler.baseName.text)`, this function's own handler: a `Task` would make "
                                   + "the call after this function returns, later than its callers expect (this function's async alternative, "
@@ -170,18 +256,18 @@ struct CallSiteRewrite {
                     if let (call, name) = callWithAsyncAlternative(in: pyramid) {
                         throw Refusal("the callback's code calls `\(name)` with a completion handler, which the compiler flags in async code (it has an async alternative)", at: call)
                     }
-                    let writer = AsyncCallSiteWriter(pyramid: pyramid, bytes: bytes, enclosingIsAsync: function.isAsync,
+                    let writer = AsyncCallSiteWriter(pyramid: pyramid, bytes: bytes, enclosingIsAsync: isAsync,
                                                      selfMembers: Self.memberNames(around: item, otherPieces: otherPiecesMembers))
                     lines = try writer.write()
                     let count = pyramid.levels.count
                     message = "converted \(count == 1 ? "1 callback" : "\(count) nested callbacks") to `try await`"
-                    if !function.isAsync {
+                    if !isAsync {
                         message += " inside a new `Task { }`, which starts the work when the task runs instead of during the call"
                     }
                 } catch {
                     // The callbacks' code as it is, their parameters set from the awaited results.
                     (lines, message) = try convertInline(item, call: call, matched: matched, context: &context)
-                    if !function.isAsync {
+                    if !isAsync {
                         message += " inside a new `Task { }`, which starts the work when the task runs instead of during the call"
                     }
                     message += "; each callback's code is kept as it was, after constants holding what it would have received"
@@ -193,8 +279,10 @@ struct CallSiteRewrite {
             let end = item.endPositionBeforeTrailingTrivia.utf8Offset
             edits.append(TextEdit(offset: start, removing: end - start, text: rendered))
             report(.callSiteConverted, at: item, function, message)
+            return true
         } catch {
             refuse(error, context)
+            return false
         }
     }
 
@@ -208,15 +296,36 @@ struct CallSiteRewrite {
         // An async function's own body is the block the code goes into: its parameters and what
         // it read or declared before the call are taken there.
         var outerNames: Set<String> = []
-        if function.isAsync {
+        if context.isAsync {
             outerNames = function.parameterNames
             if let list = item.parent?.as(CodeBlockItemListSyntax.self) {
                 for before in list.prefix(while: { $0.id != item.id }) { outerNames.formUnion(InlinePyramidWriter.identifiers(in: before)) }
             }
         }
-        var writer = InlinePyramidWriter(reader: reader, bytes: bytes, unit: unit, enclosingIsAsync: function.isAsync,
+        var writer = InlinePyramidWriter(reader: reader, bytes: bytes, unit: unit, enclosingIsAsync: context.isAsync,
                                          enclosingReturnsValue: function.returnsValue, importsVow: importsVow, taken: taken)
-        writer.selfMembers = Self.memberNames(around: item, otherPieces: otherPiecesMembers)
+        // A member read without `self.` is one only where no local or parameter of that name hides it.
+        var declared = function.parameterNames
+        // From the outermost declaration around the call: a local function or closure sees the
+        // locals of the function around it.
+        var outermost: Syntax = Syntax(function.body)
+        var ancestor = item.parent
+        while let node = ancestor {
+            if node.is(FunctionDeclSyntax.self) || node.is(InitializerDeclSyntax.self) || node.is(AccessorDeclSyntax.self) { outermost = node }
+            if node.is(MemberBlockSyntax.self) || node.is(SourceFileSyntax.self) { break }
+            ancestor = node.parent
+        }
+        for token in outermost.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = token.tokenKind else { continue }
+            if token.parent?.is(IdentifierPatternSyntax.self) == true || token.parent?.is(ClosureShorthandParameterSyntax.self) == true
+                || token.parent?.is(ClosureParameterSyntax.self) == true || token.parent?.is(FunctionParameterSyntax.self) == true {
+                declared.insert(name)
+            }
+        }
+        writer.selfMembers = Self.memberNames(around: item, otherPieces: otherPiecesMembers).subtracting(declared)
+        if let list = item.parent?.as(CodeBlockItemListSyntax.self) {
+            for before in list.prefix(while: { $0.id != item.id }) { writer.earlierNames.formUnion(InlinePyramidWriter.identifiers(in: before)) }
+        }
         let lines = try writer.write(call: call, matched: matched, outerNames: outerNames)
         context.takenNames = writer.taken
         let finder = AsyncAlternativeCallFinder(catalog: catalog, ignoring: Set(writer.convertedCalls.map(\.id)))
@@ -232,13 +341,47 @@ struct CallSiteRewrite {
         return (lines, "converted \(count == 1 ? "1 callback" : "\(count) nested callbacks") to `try await`")
     }
 
-    private mutating func convertChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, context: inout Context) {
+    /// Why the async form cannot keep code after the pyramid where it was. The promise form can:
+    /// `firstly { }` makes the first call at once and each handler runs (`on: nil`) when its
+    /// callee calls back, before the code after the chain when that is before the call returns,
+    /// after it when later. A `Task` makes the call only when it runs, after the code after it;
+    /// `try await` runs the callback's code before the code after it.
+    private func orderRefusal(_ callee: CalleeSummary, at statement: CodeBlockItemSyntax, isAsync: Bool) -> Refusal {
+        // Every function the call may reach must call back later, not only the one picked.
+        let namesakes = catalog.callees(named: callee.baseName).filter { $0.labels == callee.labels && $0.handlerIndex == callee.handlerIndex }
+        let later = !namesakes.isEmpty && namesakes.allSatisfy(\.callsBackLater)
+        switch (isAsync, later) {
+        case (false, true):
+            return Refusal("code after the call runs before its callback (the callee calls back later on every path), "
+                           + "but inside a `Task` the call itself would start after that code; `--to promise` keeps the order, "
+                           + "or move that code above the call", at: statement)
+        case (false, false):
+            return Refusal("code after the callbacks would run before them inside a `Task` (the callee may call back "
+                           + "before it returns: its handler is called outside a queue hop on some path, or its body is not in the tree); "
+                           + "`--to promise` keeps the order", at: statement)
+        case (true, true):
+            return Refusal("code after the call runs before its callback (the callee calls back later on every path), "
+                           + "but once the call is awaited it would run after the callback's code; `--to promise` keeps the order", at: statement)
+        case (true, false):
+            return Refusal("code after the callbacks would run after them once they are awaited (the callee may call back "
+                           + "later, after that code); `--to promise` keeps the order", at: statement)
+        }
+    }
+
+    private mutating func convertChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, codeAfter: Bool, context: inout Context) {
         do throws(Refusal) {
             try checkNoSpelledOutCall(in: item)
             let taken = context.takenNames ?? Set(context.function.body.tokens(viewMode: .sourceAccurate).compactMap { token in
                 if case .identifier(let name) = token.tokenKind { name } else { nil }
             })
             let (lines, onMainActor, declared) = try ChainToAsync(bytes: bytes, catalog: catalog).write(call, taken: taken)
+            // Handlers `on: nil` run at once when the promise is already settled (a callee that
+            // answered before it returned), before the code after the chain; in a `Task` they
+            // would run after it. Handlers on the main queue always ran later, as the task does.
+            if codeAfter && !onMainActor {
+                throw Refusal("code after the chain: its handlers run `on: nil`, at once when the promise is settled before "
+                              + "the chain is made, so before that code; inside a `Task` they would run after it", at: item)
+            }
             context.takenNames = taken.union([declared])
             let indent = Indentation.lineIndent(in: bytes, at: item.positionAfterSkippingLeadingTrivia.utf8Offset)
             let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
@@ -298,19 +441,6 @@ struct CallSiteRewrite {
         findings.append(Finding(kind: kind, function: function.swiftName, line: location.line, column: location.column, message: message))
     }
 
-    /// Known calls with a closure handler that are not statements of a block: each is reported.
-    /// Returns whether there was any.
-    @discardableResult
-    private mutating func reportNestedCalls(in node: some SyntaxProtocol, _ context: Context) -> Bool {
-        let finder = NestedCallFinder(reader: reader)
-        finder.walk(node)
-        for (call, inLoop) in finder.calls {
-            let reason = inLoop ? "a loop around a callback" : "the call is inside a closure or an expression, not a statement of the function"
-            refuse(Refusal(reason, at: call), context)
-        }
-        return !finder.calls.isEmpty
-    }
-
     /// The names the type around `node` declares (properties and methods of that declaration):
     /// code reading them without `self.` reads them through `self`.
     static func memberNames(around node: some SyntaxProtocol, otherPieces: [Int: Set<String>] = [:]) -> Set<String> {
@@ -336,6 +466,24 @@ struct CallSiteRewrite {
 }
 
 extension PyramidReader {
+    /// ``match(_:)``, less the calls whose closure cannot be the handler: one using `$1` where the
+    /// handler takes one parameter, or `$0` where it takes none, is another function's closure
+    /// (`transactions.removeAll { $0.id == id }` is not the tree's `removeAll(completion:)`).
+    /// Statements inside closures are read as places, where such calls are common.
+    func matchByShape(_ call: FunctionCallExprSyntax) -> Match {
+        let match = match(call)
+        guard case .call(let matched) = match, matched.handler.signature == nil else { return match }
+        let parameters = matched.callee.shape.closureParameters.count
+        for token in matched.handler.statements.tokens(viewMode: .sourceAccurate) {
+            guard case .dollarIdentifier(let name) = token.tokenKind, let position = Int(name.dropFirst()), position >= parameters else { continue }
+            // `$0` of a closure inside the handler is that closure's.
+            var parent = token.parent
+            while let current = parent, !current.is(ClosureExprSyntax.self) { parent = current.parent }
+            if parent?.id == matched.handler.id { return .none }
+        }
+        return match
+    }
+
     static func baseName(_ call: FunctionCallExprSyntax) -> String? {
         if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
         return call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
@@ -379,37 +527,67 @@ private final class AsyncAlternativeCallFinder: SyntaxVisitor {
     }
 }
 
-private final class NestedCallFinder: LoopTrackingVisitor {
+/// Under a statement that is not itself a call to convert: the closures that are places of their
+/// own (their statements are read like a function's), and the calls of completion-handler
+/// functions that cannot be converted where they are, with the reason. A known call's own
+/// handler is a level of its pyramid, for the pyramid reader: it is not looked into.
+private final class ClosurePlaceFinder: LoopTrackingVisitor {
     let reader: PyramidReader
-    private(set) var calls: [(FunctionCallExprSyntax, Bool)] = []
+    private(set) var places: [ClosureExprSyntax] = []
+    private(set) var refusedCalls: [(FunctionCallExprSyntax, String)] = []
+    /// Closures run once per element (`forEach { }`) around the node being visited.
+    private var repeatedDepth = 0
+    private var repeatedClosures: [Bool] = []
 
     init(reader: PyramidReader) {
         self.reader = reader
         super.init()
     }
 
+    private var inLoop: Bool { loopDepth > 0 || repeatedDepth > 0 }
+
+    /// A local function is a place of its own (``FunctionBodyFinder`` finds it).
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
-    /// A callback inside `Promise { seal in }`, `Guarantee { }` or a continuation is a bridge (the
-    /// alternatives vow-migrate writes are such bridges): it settles the promise, nothing to flatten.
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
-        let call = node.parent?.as(FunctionCallExprSyntax.self) ?? node.parent?.parent?.parent?.as(FunctionCallExprSyntax.self)
-        guard let callee = call?.calledExpression.trimmedDescription else { return .visitChildren }
-        let isBridge = callee.hasPrefix("Promise") || callee.hasPrefix("Guarantee")
-            || (callee.hasPrefix("with") && callee.hasSuffix("Continuation")) || callee == "withTaskCancellationHandler"
-        return isBridge ? .skipChildren : .visitChildren
-    }
-
-    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        if case .call = reader.match(node) {
-            calls.append((node, loopDepth > 0))
+        let timing = ClosureTiming.of(node)
+        let repeated = timing == .repeated
+        // `visitPost` runs for every closure, its children visited or not.
+        repeatedClosures.append(repeated)
+        if repeated { repeatedDepth += 1 }
+        // A callback inside `Promise { seal in }`, `Guarantee { }` or a continuation is a bridge (the
+        // alternatives vow-migrate writes are such bridges): it settles the promise, nothing to flatten.
+        if timing == .bridge { return .skipChildren }
+        if !inLoop {
+            places.append(node)
             return .skipChildren
         }
         return .visitChildren
     }
+
+    override func visitPost(_ node: ClosureExprSyntax) {
+        if repeatedClosures.removeLast() { repeatedDepth -= 1 }
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        switch reader.matchByShape(node) {
+        case .call:
+            refusedCalls.append((node, inLoop ? "a loop around a callback"
+                                              : "the call is part of an expression (its value is used), not a statement of its own"))
+            return .skipChildren
+        case .ambiguous, .none:
+            return .visitChildren
+        }
+    }
+
+    /// Whether a closure's body runs in an async context: it says `async`, or it is a new task's.
+    static func isAsync(_ closure: ClosureExprSyntax) -> Bool {
+        closure.signature?.effectSpecifiers?.asyncSpecifier != nil || ClosureTiming.isNewTask(closure)
+    }
 }
 
-/// Every function and initializer body, with what the writers need to know about it.
+/// Every function, initializer and accessor body (local functions too), with what the writers
+/// need to know about it.
 final class FunctionBodyFinder: SyntaxVisitor {
     struct Function {
         var body: CodeBlockSyntax
@@ -483,6 +661,25 @@ final class FunctionBodyFinder: SyntaxVisitor {
                 parameterNames: Set(node.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }),
                 returnsValue: node.signature.returnClause.map { !["Void", "()"].contains($0.type.trimmedDescription) } ?? false,
                 closureParameterNames: Self.closureParameterNames(node.signature.parameterClause.parameters)
+            ))
+        }
+        return .visitChildren
+    }
+
+    /// `didSet`, `willSet`, `get`, `set` of a property or subscript: reported as `status.didSet`.
+    override func visit(_ node: AccessorDeclSyntax) -> SyntaxVisitorContinueKind {
+        if let body = node.body {
+            let owner = node.parent?.parent?.parent
+            let property = owner?.as(PatternBindingSyntax.self)?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+            let name = (property ?? (owner?.is(SubscriptDeclSyntax.self) == true ? "subscript" : "property")).filter { $0 != "`" }
+            let kind = node.accessorSpecifier.text
+            let isGeneric = owner?.as(SubscriptDeclSyntax.self)?.genericParameterClause != nil
+            functions.append(Function(
+                body: body,
+                swiftName: "\(name).\(kind)",
+                isAsync: node.effectSpecifiers?.asyncSpecifier != nil,
+                isGeneric: isGeneric || genericTypes.last == true,
+                typeNameStem: name.prefix(1).uppercased() + name.dropFirst() + kind.prefix(1).uppercased() + kind.dropFirst()
             ))
         }
         return .visitChildren

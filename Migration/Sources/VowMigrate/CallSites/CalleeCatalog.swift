@@ -31,12 +31,17 @@ struct CalleeSummary: Equatable {
     /// How the async alternative throws a `Result<T, E>` handler's `E`: `throws(E)` when this run
     /// writes it (`typed`), unknown for one that exists already.
     var asyncFailure: AsyncFailure = .untyped
+    /// The handler's type names a global actor (`@MainActor (Bool) -> Void`).
+    var handlerIsActorIsolated = false
 
     enum AsyncFailure: Equatable {
         case untyped
         case typed(String)
         case unknown
     }
+    /// The callee calls its handler only after it returns, on every path (the index reads this
+    /// from its body: ``MigrationIndex/CompletionFunctionSummary/callsBackLater``).
+    var callsBackLater = false
 
     func hasAlternative(for target: MigrationTarget) -> Bool {
         target == .promise ? hasPromiseAlternative : hasAsyncAlternative
@@ -189,7 +194,9 @@ struct IndexCalleeCatalog: CalleeCatalog {
                     if case .existing = function.alternative(for: .async, trustingStoredHandlers: trustsStoredHandlers) { return .unknown }
                     // As the async emitter writes it (`AlternativeEmitter.typedFailure`).
                     return !function.isThrowing && function.cancellableHandle == nil ? .typed(failure) : .untyped
-                }()
+                }(),
+                handlerIsActorIsolated: function.handlerIsActorIsolated,
+                callsBackLater: function.callsBackLater
             )
         }
     }

@@ -57,8 +57,13 @@ struct InlinePyramidWriter {
     private(set) var capture: String?
     /// `let api = self.api`: the first call's receiver, read before the task when the task holds
     /// `self` weakly.
-    private var hoisted: String?
+    private var hoisted: [String] = []
     private var hoistedReceiver: (SyntaxIdentifier, String)?
+    /// The first call's arguments read before the task, by expression.
+    private var hoistedArguments: [SyntaxIdentifier: String] = [:]
+    /// Names the statements before the pyramid in its block read or declare: a constant declared
+    /// there must not take one.
+    var earlierNames: Set<String> = []
 
     init(reader: PyramidReader, bytes: [UInt8], unit: String, enclosingIsAsync: Bool, enclosingReturnsValue: Bool,
          importsVow: Bool, taken: Set<String>) {
@@ -99,7 +104,7 @@ struct InlinePyramidWriter {
         if enclosingIsAsync { return body }
         let mentionsSelf = body.lines.contains { $0.text.contains("self") }
         var lines = CodeLines()
-        if let hoisted { lines.add(hoisted, 0) }
+        for line in hoisted { lines.add(line, 0) }
         lines.add("Task {" + (mentionsSelf && capture != nil ? " \(capture!) in" : ""), 0)
         lines.add(body, indentedBy: 1)
         lines.add("}", 0)
@@ -130,24 +135,10 @@ struct InlinePyramidWriter {
         var statements = Array(closure.statements)
         var selfState = scope.selfState
         try readCapture(closure, isOutermost: isOutermost, statements: &statements, selfState: &selfState)
-        if isOutermost && !enclosingIsAsync && capture == "[weak self]" {
-            // Made outside any closure, the call reads `self` strongly; inside `Task { [weak self] in }`
-            // it could only read `self?.`. A receiver held by `self` is read before the task, as the
-            // call read it, and the task uses that.
-            let arguments = call.arguments.enumerated().filter { $0.offset != callee.handlerIndex }.map { Syntax($0.element) }
-            if let use = Self.selfRead(in: arguments, members: selfMembers) {
-                throw Refusal("the first call's arguments read `self`, which a `Task { [weak self] }` could only reach as `self?.`", at: use)
-            }
-            if let (receiver, name) = Self.selfHeldReceiver(call, members: selfMembers) {
-                let local = taken.contains(name) && !selfMembers.contains(name) ? fresh(name) : name
-                taken.insert(local)
-                let read = receiver.is(DeclReferenceExprSyntax.self) ? "self." + receiver.trimmedDescription : receiver.trimmedDescription
-                hoisted = "let \(local) = \(read)"
-                hoistedReceiver = (receiver.id, local)
-            } else if let use = Self.selfRead(in: [Syntax(call.calledExpression)], members: selfMembers) {
-                throw Refusal("the first call reads `self`, which a `Task { [weak self] }` could only reach as `self?.`", at: use)
-            }
+        if isOutermost && !enclosingIsAsync {
+            try hoistFirstCall(call, callee: callee)
         }
+
         // The parameters' names; `$0`-style closures get names of their own.
         let types = try parameterTypes(callee, closure: closure)
         var names = PyramidReader.parameterNames(closure) ?? []
@@ -164,6 +155,9 @@ struct InlinePyramidWriter {
         guard names.count == types.count else {
             throw Refusal("the callback's parameters do not match the handler", at: closure)
         }
+        // A parameter the callback never reads gets no constant (an unread one draws a warning).
+        let read = ValueThreading.reads(in: statements.map(Syntax.init)).union(Self.shorthandBindings(in: statements))
+        if dollarNames.isEmpty { names = names.map { read.contains($0) ? $0 : "_" } }
 
         // Constants for the parameters: renamed where the block already declares the name.
         var renamed = scope.renamed
@@ -253,6 +247,34 @@ struct InlinePyramidWriter {
         }
     }
 
+    /// In a synchronous function the first call is made when the task runs, not where it stood: what
+    /// it reads of `self` (its receiver, its arguments) is read before the task, as the call read
+    /// it, so that a property changed meanwhile (`trailID = 1; trailID = 4`) still gives each call
+    /// its own value, and a `Task { [weak self] }` need not reach it as `self?.`.
+    private mutating func hoistFirstCall(_ call: FunctionCallExprSyntax, callee: CalleeSummary) throws(Refusal) {
+        if let (receiver, name) = Self.selfHeldReceiver(call, members: selfMembers) {
+            // The property's own name when nothing else in the statement or before it reads it.
+            let occurrences = call.tokens(viewMode: .sourceAccurate).filter { $0.tokenKind == .identifier(name) }.count
+            let local = earlierNames.contains(name) || occurrences > 1 ? fresh(name) : name
+            taken.insert(local)
+            let read = receiver.is(DeclReferenceExprSyntax.self) ? "self." + receiver.trimmedDescription : receiver.trimmedDescription
+            hoisted.append("let \(local) = \(read)")
+            hoistedReceiver = (receiver.id, local)
+        } else if capture == "[weak self]", let use = Self.selfRead(in: [Syntax(call.calledExpression)], members: selfMembers) {
+            throw Refusal("the first call reads `self`, which a `Task { [weak self] }` could only reach as `self?.`", at: use)
+        }
+        for (position, argument) in call.arguments.enumerated() where position != callee.handlerIndex {
+            guard Self.selfRead(in: [Syntax(argument.expression)], members: selfMembers) != nil else { continue }
+            var text = StatementText(bytes: bytes)
+            for name in ValueThreading.reads(in: [Syntax(argument.expression)]) where selfMembers.contains(name) {
+                text.renamed[name] = "self." + name
+            }
+            let local = fresh(argument.label?.text ?? "argument")
+            hoisted.append("let \(local) = \(text.text(of: argument.expression))")
+            hoistedArguments[argument.expression.id] = local
+        }
+    }
+
     /// A read of `self` in the nodes: `self` itself, or a member of the type read without it.
     private static func selfRead(in nodes: [Syntax], members: Set<String>) -> Syntax? {
         for node in nodes {
@@ -336,7 +358,7 @@ struct InlinePyramidWriter {
         var text = StatementText(bytes: bytes)
         text.renamed = renamed
         let arguments = call.arguments.enumerated().filter { $0.offset != callee.handlerIndex }.map { entry in
-            (entry.element.label.map { $0.text + ": " } ?? "") + text.text(of: entry.element.expression)
+            (entry.element.label.map { $0.text + ": " } ?? "") + (hoistedArguments[entry.element.expression.id] ?? text.text(of: entry.element.expression))
         }
         var called = text.text(of: call.calledExpression)
         if let (receiver, local) = hoistedReceiver, let member = call.calledExpression.as(MemberAccessExprSyntax.self),
@@ -622,6 +644,17 @@ struct InlinePyramidWriter {
     }
 
     /// Every name the statements declare, at any depth (constants, closure parameters, patterns).
+    /// The names `if let x` / `guard let x` shorthand bindings read.
+    private static func shorthandBindings(in statements: [CodeBlockItemSyntax]) -> Set<String> {
+        var names: Set<String> = []
+        for statement in statements {
+            for token in statement.tokens(viewMode: .sourceAccurate) {
+                if case .identifier(let name) = token.tokenKind, isSameNameRebinding(token) { names.insert(name) }
+            }
+        }
+        return names
+    }
+
     /// `if let error`, `guard let error = error`: the same value under the same name, which a
     /// new name for the value renames along.
     static func isSameNameRebinding(_ token: TokenSyntax) -> Bool {

@@ -142,6 +142,9 @@ struct PyramidReader {
             }
             throw Refusal("the callee has no \(target == .promise ? "promise" : "async") alternative yet (add them first: --stage declarations, or --stage all)", at: call)
         }
+        if target == .promise && callee.handlerIsActorIsolated {
+            throw Refusal("the callback is isolated to a global actor (its type says `@MainActor`), which a chain's handlers are not", at: call)
+        }
         if call.calledExpression.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .postfixQuestionMark }) {
             throw Refusal("the callee is reached through `?.`, so the call may not happen at all", at: call.calledExpression)
         }

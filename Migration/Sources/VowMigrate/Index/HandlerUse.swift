@@ -21,6 +21,11 @@ struct HandlerUse: Sendable, Equatable {
     /// Where the body keeps the handler for later (`operation.completion = completion`), each
     /// counted as one call where it is stored until the index follows it (``settle(_:as:)``).
     var stores: [Store] = []
+    /// Every use of the handler is inside a closure that runs after the function returns (a
+    /// queue hop or a new task, ``ClosureTiming/later``), so it never calls back before it
+    /// returns: code after a call of it runs before the callback. False when it is called,
+    /// handed on or stored anywhere else (a `guard` answering an invalid input at once).
+    var callsBackOnlyLater = false
 
     /// The handler passed by name to another function: `load(id: id, completion: completion)`.
     struct HandOff: Sendable, Equatable {
@@ -73,6 +78,10 @@ struct HandlerUseAnalyzer {
     private(set) var handOffs: [HandlerUse.HandOff] = []
     private(set) var stores: [HandlerUse.Store] = []
     private(set) var referenced = false
+    /// No use of the handler so far outside a closure that runs later (``HandlerUse/callsBackOnlyLater``).
+    private var usedOnlyLater = true
+    /// The closures running later around the node being read.
+    private var laterDepth = 0
     /// Functions declared in the body (`func next(_ cursor: String?) { ... }`): a call of one
     /// counts as the calls its body makes. One being analysed counts, where it calls itself, as
     /// the one call it makes by induction (each run calls the handler once, or recurses once).
@@ -193,7 +202,8 @@ struct HandlerUseAnalyzer {
         }
         let total = paths.all
         return HandlerUse(minimum: total.minimum, maximum: total.maximum, repeatAt: total.repeatAt.map(location(at:)),
-                          missingAt: total.missingAt.map(location(at:)), handOffs: handOffs, referenced: referenced, stores: stores)
+                          missingAt: total.missingAt.map(location(at:)), handOffs: handOffs, referenced: referenced, stores: stores,
+                          callsBackOnlyLater: referenced && usedOnlyLater)
     }
 
     // MARK: - Statements
@@ -492,6 +502,7 @@ struct HandlerUseAnalyzer {
         var result = Calls.zero
         if let reference = node.as(DeclReferenceExprSyntax.self), names.contains(reference.baseName.text), reference.argumentNames == nil,
            isHandler(reference) {
+            if laterDepth == 0 { usedOnlyLater = false }
             if case .property = reading {
                 // `completion = nil`, `self.completion = completion`: set, not called.
                 let whole = reference.parent?.as(MemberAccessExprSyntax.self).map(ExprSyntax.init) ?? ExprSyntax(reference)
@@ -513,7 +524,10 @@ struct HandlerUseAnalyzer {
             return self.expression(expression, inClosure: inClosure).all
         }
         if let closure = node.as(ClosureExprSyntax.self) {
+            let later = ClosureTiming.of(closure) == .later
+            if later { laterDepth += 1 }
             var calls = block(Array(closure.statements), inClosure: true).all
+            if later { laterDepth -= 1 }
             // A callback that may not call: trusted (see the type's comment).
             if calls.maximum >= 1 { calls.minimum = max(calls.minimum, 1) }
             if let call = closure.parent?.as(FunctionCallExprSyntax.self) ?? closure.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
@@ -572,7 +586,11 @@ struct HandlerUseAnalyzer {
         if analysingLocal.contains(name) { return .one(at: place) }
         if let known = localCalls[name] { return known }
         analysingLocal.insert(name)
+        // Worked out once for every call of it: read as if called directly.
+        let outerLaterDepth = laterDepth
+        laterDepth = 0
         let calls = block(Array(local.body?.statements ?? []), inClosure: false).all
+        laterDepth = outerLaterDepth
         analysingLocal.remove(name)
         localCalls[name] = calls
         return calls

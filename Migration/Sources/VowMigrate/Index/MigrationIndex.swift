@@ -213,6 +213,13 @@ public struct MigrationIndex: Sendable {
         /// The function's own generic parameters (`T` of `load<T>`): a call site cannot spell a
         /// type that names them.
         public var genericParameterNames: [String] = []
+        /// The handler's type names a global actor (`@MainActor (Bool) -> Void`): the callback
+        /// runs isolated to it, which a promise chain's handlers are not.
+        public var handlerIsActorIsolated = false
+        /// The body calls its handler only inside closures that run after it returns (a queue hop,
+        /// a new task: ``HandlerUse/callsBackOnlyLater``), never before it returns: code after a
+        /// call runs before the callback, on every path.
+        public var callsBackLater = false
 
         /// The handler's position, and the failure handler's for a split pair.
         public var handlerIndices: [Int] { [handlerIndex] + (failureIndex.map { [$0] } ?? []) }
@@ -429,6 +436,14 @@ public struct MigrationIndex: Sendable {
     /// The failure type a `Result` handler of a function in `scope` names, when it is not Swift's
     /// `Error`: `NetworkError`, or `Error` itself where the tree declares a type of that name in
     /// the function's type or around it (RevenueCat's `OfferingsManager.Error`). Nil for `any Error`.
+    /// Whether a parameter's type carries a global actor attribute (`@MainActor`), through
+    /// optionals and parentheses.
+    static func namesGlobalActor(_ type: TypeSyntax) -> Bool {
+        type.tokens(viewMode: .sourceAccurate).contains { token in
+            token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .atSign && token.text.hasSuffix("Actor")
+        }
+    }
+
     /// `type` as code outside `scope` must spell it: a name that `scope` or a type around it nests
     /// (`Outcome` in `HikeRecorderViewModel`) gets its qualifier (`HikeRecorderViewModel.Outcome`).
     public func qualifiedType(_ type: String, in scope: String) -> String {
@@ -755,11 +770,14 @@ extension MigrationIndex {
                     && !record.hasDefaultedClosure { continue }
                 guard var function = readCompletionFunction(record, file: summary.file, isContext: summary.isContext,
                                                             languageMode: summary.languageMode) else { continue }
-                if function.skipReason == nil, let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
-                    if use.stores.isEmpty && use.handOffs.isEmpty {
-                        function.handlerCalls = use.verdict
-                    } else {
-                        uses[function.swiftName + "@" + function.location.description] = use
+                if let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
+                    function.callsBackLater = use.callsBackOnlyLater
+                    if function.skipReason == nil {
+                        if use.stores.isEmpty && use.handOffs.isEmpty {
+                            function.handlerCalls = use.verdict
+                        } else {
+                            uses[function.swiftName + "@" + function.location.description] = use
+                        }
                     }
                 }
                 byBaseName[function.baseName, default: []].append(list.count)
@@ -873,7 +891,12 @@ extension MigrationIndex {
                 asyncAlternativeParameters: asyncEmitter.alternativeParameterShapes,
                 handlerDefaults: function.handlerDefaults,
                 isPublic: record.isPublic,
-                genericParameterNames: function.decl.genericParameterClause?.parameters.map(\.name.text) ?? [])
+                genericParameterNames: function.decl.genericParameterClause?.parameters.map(\.name.text) ?? [],
+                handlerIsActorIsolated: function.handlerIndices.contains { index in
+                    guard index < function.parameters.count else { return false }
+                    return Self.namesGlobalActor(function.decl.signature.parameterClause.parameters[function.decl.signature.parameterClause.parameters.index(
+                        function.decl.signature.parameterClause.parameters.startIndex, offsetBy: index)].type)
+                })
             // An alternative that would capture a call it cannot spell out is not added: callers
             // in other files (the call-site stage) must not count on it.
             if record.isProtocolRequirement == false {
