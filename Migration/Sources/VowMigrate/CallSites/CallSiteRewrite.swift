@@ -62,7 +62,13 @@ struct CallSiteRewrite {
 
     private mutating func process(_ items: CodeBlockItemListSyntax, codeAfter outerCodeAfter: Bool, context: inout Context) {
         let list = Array(items)
-        for (index, item) in list.enumerated() {
+        var fanOutEnd = -1
+        for (index, item) in list.enumerated() where index > fanOutEnd {
+            if let fanOut = fanOut(list, at: index, codeAfter: outerCodeAfter, context: context) {
+                fanOutEnd = fanOut
+                context.startedCallback = true
+                continue
+            }
             let rest = list[(index + 1)...]
             let codeAfter = outerCodeAfter || !(rest.isEmpty || (rest.count == 1 && Self.isBareReturn(rest.first!)))
             if let call = PyramidReader.callStatement(item) {
@@ -106,6 +112,24 @@ struct CallSiteRewrite {
             }
             if reportNestedCalls(in: item, context) { context.startedCallback = true }
         }
+    }
+
+    // MARK: - Fan-out (FanOut*.swift)
+
+    /// A loop starting a callback per element (with its `DispatchGroup`), converted or refused
+    /// as one call site; returns the index of the last statement it covered.
+    private mutating func fanOut(_ list: [CodeBlockItemSyntax], at index: Int, codeAfter: Bool, context: Context) -> Int? {
+        guard list[index].item.is(ForStmtSyntax.self) else { return nil }
+        let place = FanOutRewrite.Place(functionBody: context.function.body, enclosingIsAsync: context.function.isAsync,
+                                        startedCallback: context.startedCallback, codeAfterBlock: codeAfter,
+                                        selfMembers: Self.memberNames(around: list[index], otherPieces: otherPiecesMembers))
+        guard let outcome = FanOutRewrite(bytes: bytes, target: target, reader: reader, unit: unit).rewrite(list, at: index, place: place) else {
+            return nil
+        }
+        edits += outcome.edits
+        if let message = outcome.converted { report(.callSiteConverted, at: outcome.node, context.function, message) }
+        if let refusal = outcome.refusal { refuse(refusal, context) }
+        return outcome.lastIndex
     }
 
     private mutating func processIf(_ node: IfExprSyntax, codeAfter: Bool, context: inout Context) {
