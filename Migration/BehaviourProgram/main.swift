@@ -5,6 +5,7 @@ import Foundation
 // test compares this output before and after migration.
 DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
 let flows = Flows()
+let fanOuts = FanOuts()
 let scenarios: [(name: String, failing: Set<String>, run: @Sendable () -> Void)] = [
     ("reload", [], { flows.reload() }),
     ("reload, network declined", ["network"], { flows.reload() }),
@@ -45,6 +46,17 @@ let scenarios: [(name: String, failing: Set<String>, run: @Sendable () -> Void)]
     ("hopping", [], { flows.hopping("joe") }),
     ("hopping, login fails", ["login"], { flows.hopping("joe") }),
     ("hopping, profile fails", ["profile"], { flows.hopping("joe") }),
+    ("scoreAll", [], { fanOuts.scoreAll(["ada", "bob", "cy"]) }),
+    ("scoreAll, one fails", ["score-bob"], { fanOuts.scoreAll(["ada", "bob", "cy"]) }),
+    ("scoreAll, empty", [], { fanOuts.scoreAll([]) }),
+    ("fetchAvatars", [], { fanOuts.fetchAvatars(["anna", "bob", "cy"]) }),
+    ("fetchAvatars, one fails", ["avatar-bob"], { fanOuts.fetchAvatars(["anna", "bob", "cy"]) }),
+    ("fetchAvatars, empty", [], { fanOuts.fetchAvatars([]) }),
+    ("pingAll", [], { fanOuts.pingAll(["ada", "bob", "cy"]) }),
+    ("pingAll, one fails", ["ping-cy"], { fanOuts.pingAll(["ada", "bob", "cy"]) }),
+    ("pingAll, empty", [], { fanOuts.pingAll([]) }),
+    ("scoreEach", [], { fanOuts.scoreEach(["ada", "bob", "cy"]) }),
+    ("scoreEach, one fails", ["score-ada"], { fanOuts.scoreEach(["ada", "bob", "cy"]) }),
 ]
 
 Thread.detachNewThread {

@@ -95,19 +95,21 @@ final class ShelfViewModel: @unchecked Sendable {
     func loadShelf(_ ids: [Int]) {
         items = []
         Task {
-            await withTaskGroup { group in
-                for id in ids {
-                    group.addImmediateTask {
-                        do { return (id, Result<_, any Error>.success(try await service.item(id))) } catch { return (id, .failure(error)) }
+            await withTaskExecutorPreference(FanOutExecutor()) {
+                await withTaskGroup { group in
+                    for id in ids {
+                        group.addTask {
+                            do { return (id, Swift.Result<_, any Error>.success(try await self.service.item(id))) } catch { return (id, .failure(error)) }
+                        }
                     }
-                }
-                for await (id, outcome) in group {
-                    switch outcome {
-                    case .success(let item):
-                        self.items.append(item)
-                    case .failure(let error):
-                        self.failures += 1
-                        self.show("item \(id) failed: \(error)")
+                    for await (id, outcome) in group {
+                        switch outcome {
+                        case .success(let item):
+                            self.items.append(item)
+                        case .failure(let error):
+                            self.failures += 1
+                            self.show("item \(id) failed: \(error)")
+                        }
                     }
                 }
             }
@@ -120,18 +122,20 @@ final class ShelfViewModel: @unchecked Sendable {
     // `leave()` closing each branch, an early `return`, `[weak self]`.
     func loadThumbnails(_ ids: [Int], from catalog: CatalogService) {
         Task { [weak self] in
-            await withTaskGroup { group in
-                for id in ids where id > 0 {
-                    group.addImmediateTask {
-                        do { return (id, Result<_, any Error>.success(try await catalog.thumbnail(for: id))) } catch { return (id, .failure(error)) }
+            await withTaskExecutorPreference(FanOutExecutor()) {
+                await withTaskGroup { group in
+                    for id in ids where id > 0 {
+                        group.addTask {
+                            do { return (id, Swift.Result<_, any Error>.success(try await catalog.thumbnail(for: id))) } catch { return (id, .failure(error)) }
+                        }
                     }
-                }
-                for await (id, result) in group {
-                    switch result {
-                    case .success(let data):
-                        self?.show("thumbnail \(id): \(data.count) bytes")
-                    case .failure(let error):
-                        self?.show("thumbnail \(id) failed: \(error)")
+                    for await (id, result) in group {
+                        switch result {
+                        case .success(let data):
+                            self?.show("thumbnail \(id): \(data.count) bytes")
+                        case .failure(let error):
+                            self?.show("thumbnail \(id) failed: \(error)")
+                        }
                     }
                 }
             }
@@ -144,18 +148,20 @@ final class ShelfViewModel: @unchecked Sendable {
     // `defer { group.leave() }` first.
     func markAllRead(_ ids: [Int]) {
         Task {
-            await withTaskGroup { group in
-                for id in ids {
-                    group.addImmediateTask {
-                        do { try await service.markRead(id); return (id, Result<Void, any Error>.success(())) } catch { return (id, .failure(error)) }
+            await withTaskExecutorPreference(FanOutExecutor()) {
+                await withTaskGroup { group in
+                    for id in ids {
+                        group.addTask {
+                            do { try await self.service.markRead(id); return (id, Swift.Result<Void, any Error>.success(())) } catch { return (id, .failure(error)) }
+                        }
                     }
-                }
-                for await (id, result) in group {
-                    switch result {
-                    case .success:
-                        self.show("read \(id)")
-                    case .failure(let error):
-                        self.show("could not mark \(id): \(error)")
+                    for await (id, result) in group {
+                        switch result {
+                        case .success:
+                            self.show("read \(id)")
+                        case .failure(let error):
+                            self.show("could not mark \(id): \(error)")
+                        }
                     }
                 }
             }
@@ -168,17 +174,31 @@ final class ShelfViewModel: @unchecked Sendable {
     // A plain loop of calls, no group: each callback on its own.
     func countShelves(_ shelves: [String]) {
         Task {
-            await withTaskGroup { group in
-                for shelf in shelves {
-                    let name = shelf.uppercased()
-                    group.addImmediateTask {
-                        return (name, await service.count(of: shelf))
+            await withTaskExecutorPreference(FanOutExecutor()) {
+                await withTaskGroup { group in
+                    for shelf in shelves {
+                        let name = shelf.uppercased()
+                        group.addTask {
+                            return (name, await self.service.count(of: shelf))
+                        }
                     }
-                }
-                for await (name, count) in group {
-                    self.show("\(name): \(count)")
+                    for await (name, count) in group {
+                        self.show("\(name): \(count)")
+                    }
                 }
             }
         }
+    }
+}
+
+/// Runs the jobs of the tasks that prefer it one at a time, in the order they arrive: the
+/// children of a fan-out's task group, added by vow-migrate, make their calls in loop order
+/// and finish in the order the calls answered, as the callbacks they replace ran.
+fileprivate final class FanOutExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "FanOutExecutor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

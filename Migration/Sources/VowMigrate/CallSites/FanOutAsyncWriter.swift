@@ -7,18 +7,20 @@ import SwiftSyntax
 ///
 /// ```swift
 /// Task {
-///     await withTaskGroup(of: Result<Item, any Error>.self) { group in
-///         for id in ids {
-///             group.addImmediateTask {
-///                 do { return .success(try await api.item(id)) } catch { return .failure(error) }
+///     await withTaskExecutorPreference(FanOutExecutor()) {
+///         await withTaskGroup { group in
+///             for id in ids {
+///                 group.addTask {
+///                     do { return (id, Swift.Result<_, any Error>.success(try await api.item(id))) } catch { return (id, .failure(error)) }
+///                 }
 ///             }
-///         }
-///         for await result in group {
-///             switch result {
-///             case .success(let item):
-///                 self.items.append(item)
-///             case .failure(let error):
-///                 self.failures += 1
+///             for await (id, result) in group {
+///                 switch result {
+///                 case .success(let item):
+///                     self.items.append(item)
+///                 case .failure(let error):
+///                     self.show("item \(id) failed: \(error)")
+///                 }
 ///             }
 ///         }
 ///     }
@@ -28,11 +30,13 @@ import SwiftSyntax
 /// }
 /// ```
 ///
-/// Why `addImmediateTask` (Swift 6.2): each child runs at once, on the parent's thread, up to
-/// the alternative's first suspension, which is after the original call was made; so the calls
-/// start in loop order, all before any result is handled, as the loop started them. Children
-/// added with `addTask` would start in any order. The callbacks' code runs in the parent, never
-/// concurrently, as a serial callback queue ran it; results come in completion order.
+/// Why the serial executor (``FanOutExecutor``, added once to the file): on the shared pool,
+/// children resumed one after another by the callee's queue finish in any order, so results
+/// that came back in one order would be handled in another. Preferring one serial executor,
+/// the children run one at a time: each makes its call in loop order, and each finishes in the
+/// order the callee answered, which is the order the group hands the results to the parent
+/// (completion order, never sorted). The callbacks' code runs in the parent, never
+/// concurrently, as a serial callback queue ran it.
 struct FanOutAsyncWriter {
     let fanOut: FanOut
     let bytes: [UInt8]
@@ -41,6 +45,9 @@ struct FanOutAsyncWriter {
     let takenNames: Set<String>
     /// `var`s the block declares before the loop: the notify block, on the main actor, reads copies.
     let localVariables: Set<String>
+    /// Members of `self` the call reads without `self.` (`service.item(id)`): a child task's
+    /// closure must spell `self.`.
+    var implicitSelfReads: Set<String> = []
 
     func write() -> CodeLines {
         let callback = fanOut.callback
@@ -56,35 +63,38 @@ struct FanOutAsyncWriter {
         let answerName = canFail ? resultName : (valueIsVoid ? "_" : callback.valueName ?? "_")
         let tuple = { (answer: String) in carried.isEmpty ? answer : "(" + (carried + [answer]).joined(separator: ", ") + ")" }
 
+        let invocation = childInvocation()
         var body = CodeLines()
         // The children's result type is inferred from what they return (Swift 6.1).
-        body.add("await withTaskGroup { \(groupName) in", 0)
-        body.add(fanOut.loopHeader(in: bytes) + " {", 1)
-        for line in text.lines(fanOut.preparation) { body.add(line, 2) }
-        body.add("\(groupName).addImmediateTask {", 2)
+        body.add("await withTaskExecutorPreference(\(FanOutExecutor.name)()) {", 0)
+        body.add("await withTaskGroup { \(groupName) in", 1)
+        body.add(fanOut.loopHeader(in: bytes) + " {", 2)
+        for line in text.lines(fanOut.preparation) { body.add(line, 3) }
+        body.add("\(groupName).addTask {", 3)
         if canFail && valueIsVoid {
-            body.add("do { try await \(fanOut.invocation); return \(tuple("Result<Void, any Error>.success(())")) } "
-                     + "catch { return \(tuple(".failure(error)")) }", 3)
+            body.add("do { try await \(invocation); return \(tuple("Swift.Result<Void, any Error>.success(())")) } "
+                     + "catch { return \(tuple(".failure(error)")) }", 4)
         } else if canFail {
-            body.add("do { return \(tuple("Result<_, any Error>.success(try await \(fanOut.invocation))")) } "
-                     + "catch { return \(tuple(".failure(error)")) }", 3)
+            body.add("do { return \(tuple("Swift.Result<_, any Error>.success(try await \(invocation))")) } "
+                     + "catch { return \(tuple(".failure(error)")) }", 4)
         } else {
-            body.add(carried.isEmpty ? "await \(fanOut.invocation)" : "return \(tuple("await \(fanOut.invocation)"))", 3)
+            body.add(carried.isEmpty ? "await \(invocation)" : "return \(tuple("await \(invocation)"))", 4)
+        }
+        body.add("}", 3)
+        body.add("}", 2)
+        if callback.unwrapsValue, let name = callback.valueName { text.unwrapped.insert(name) }
+        body.add("for await \(carried.isEmpty ? answerName : tuple(answerName)) in \(groupName) {", 2)
+        if canFail {
+            body.add("switch \(resultName) {", 3)
+            body.add(valueIsVoid || callback.valueName == nil ? "case .success:" : "case .success(let \(callback.valueName!)):", 3)
+            addCase(callback.success, to: &body, text: text)
+            body.add(callback.errorName.map { "case .failure(let \($0)):" } ?? "case .failure:", 3)
+            addCase(callback.failure ?? [], to: &body, text: text)
+            body.add("}", 3)
+        } else {
+            for line in text.lines(callback.success) { body.add(line, 3) }
         }
         body.add("}", 2)
-        body.add("}", 1)
-        if callback.unwrapsValue, let name = callback.valueName { text.unwrapped.insert(name) }
-        body.add("for await \(carried.isEmpty ? answerName : tuple(answerName)) in \(groupName) {", 1)
-        if canFail {
-            body.add("switch \(resultName) {", 2)
-            body.add(valueIsVoid || callback.valueName == nil ? "case .success:" : "case .success(let \(callback.valueName!)):", 2)
-            addCase(callback.success, to: &body, text: text)
-            body.add(callback.errorName.map { "case .failure(let \($0)):" } ?? "case .failure:", 2)
-            addCase(callback.failure ?? [], to: &body, text: text)
-            body.add("}", 2)
-        } else {
-            for line in text.lines(callback.success) { body.add(line, 2) }
-        }
         body.add("}", 1)
         body.add("}", 0)
         if let notify = fanOut.notify {
@@ -109,7 +119,17 @@ struct FanOutAsyncWriter {
 
     private func addCase(_ statements: [CodeBlockItemSyntax], to body: inout CodeLines, text: StatementText) {
         let lines = text.lines(statements)
-        if lines.isEmpty { body.add("break", 3) }
-        for line in lines { body.add(line, 3) }
+        if lines.isEmpty { body.add("break", 4) }
+        for line in lines { body.add(line, 4) }
+    }
+
+    /// `api.item(id)`, with `self.` before the members of `self` it reads.
+    private func childInvocation() -> String {
+        var text = StatementText(bytes: bytes)
+        text.renamed = Dictionary(uniqueKeysWithValues: implicitSelfReads.map { ($0, "self.\($0)") })
+        let arguments = fanOut.call.arguments.enumerated().filter { $0.offset != fanOut.callee.handlerIndex }.map { entry in
+            (entry.element.label.map { $0.text + ": " } ?? "") + text.text(of: entry.element.expression)
+        }
+        return text.text(of: fanOut.call.calledExpression) + "(" + arguments.joined(separator: ", ") + ")"
     }
 }

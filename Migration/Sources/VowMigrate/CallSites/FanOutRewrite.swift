@@ -12,7 +12,10 @@ struct FanOutRewrite {
 
     /// What the enclosing function tells about the place.
     struct Place {
+        var file: SourceFileSyntax
         var functionBody: CodeBlockSyntax
+        /// The enclosing function's parameters, by the names its body uses.
+        var parameterNames: [String]
         var enclosingIsAsync: Bool
         /// An earlier statement started a callback, which could run before a new `Task` starts its calls.
         var startedCallback: Bool
@@ -49,6 +52,7 @@ struct FanOutRewrite {
             let indent = Indentation.lineIndent(in: bytes, at: start)
             let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
             edits.append(TextEdit(offset: start, removing: end - start, text: rendered))
+            if target == .async, let executor = FanOutExecutor.edit(in: bytes) { edits.append(executor) }
             return Outcome(lastIndex: lastIndex, edits: edits, converted: message(fanOut, place), node: Syntax(list[index]))
         } catch {
             return Outcome(lastIndex: lastIndex, refusal: error, node: error.node)
@@ -94,12 +98,28 @@ struct FanOutRewrite {
                     throw Refusal("the loop reads `\(name)` through `self`, which a `Task { [weak self] }` could only reach as `self?.`", at: fanOut.loop)
                 }
             }
+            if let statement = fanOut.preparation.first(where: { !$0.item.is(VariableDeclSyntax.self) }) {
+                throw Refusal("the loop runs code before each call, which the task group would run before all of the calls; "
+                              + "move it into the callback or out of the loop", at: statement)
+            }
+            let imports = ["Foundation", "Dispatch", "UIKit", "AppKit", "SwiftUI"]
+            if !imports.contains(where: { StatementText.mentions(Array(place.file.statements), $0) }) {
+                throw Refusal("the file imports neither Foundation nor Dispatch, which the serial executor of the task group needs", at: fanOut.loop)
+            }
             if let notify = fanOut.notify, notify.queue != nil {
                 throw Refusal("the notify block runs on `\(notify.queue!.trimmedDescription)`, which async code cannot name; "
                               + "notify on `.main`, or convert to promises", at: notify.statement)
             }
-            return FanOutAsyncWriter(fanOut: fanOut, bytes: bytes, enclosingIsAsync: place.enclosingIsAsync,
-                                     takenNames: taken, localVariables: variables).write()
+            var writer = FanOutAsyncWriter(fanOut: fanOut, bytes: bytes, enclosingIsAsync: place.enclosingIsAsync,
+                                           takenNames: taken, localVariables: variables)
+            // A name the function declares (a parameter, a local, the loop's element) is not `self`'s.
+            let declaredHere = Set(place.parameterNames + fanOut.loopNames + place.functionBody.tokens(viewMode: .sourceAccurate).compactMap { token in
+                if case .identifier(let name) = token.tokenKind, token.parent?.is(IdentifierPatternSyntax.self) == true { return name }
+                return nil
+            })
+            let callNodes = [Syntax(fanOut.call.calledExpression)] + fanOut.call.arguments.map(Syntax.init)
+            writer.implicitSelfReads = ValueThreading.reads(in: callNodes).filter { place.selfMembers.contains($0) && !declaredHere.contains($0) }
+            return writer.write()
         }
     }
 
@@ -133,5 +153,12 @@ struct FanOutRewrite {
 
     private static func isBareReturn(_ item: CodeBlockItemSyntax) -> Bool {
         item.item.as(ReturnStmtSyntax.self).map { $0.expression == nil } ?? false
+    }
+
+    /// The parameters of the function or initializer whose body this is.
+    static func parameterNames(of body: CodeBlockSyntax) -> [String] {
+        let clause = body.parent?.as(FunctionDeclSyntax.self)?.signature.parameterClause
+            ?? body.parent?.as(InitializerDeclSyntax.self)?.signature.parameterClause
+        return clause?.parameters.map { ($0.secondName ?? $0.firstName).text } ?? []
     }
 }
