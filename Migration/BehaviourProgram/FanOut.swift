@@ -111,6 +111,21 @@ final class FanOuts: @unchecked Sendable {
         }
     }
 
+    // Callbacks ignoring how their call ended, the notify block on a global queue
+    func warmUp(_ names: [String]) {
+        let group = DispatchGroup()
+        for name in names {
+            group.enter()
+            scores.ping(name) { _ in
+                self.log("warmed \(name)")
+                group.leave()
+            }
+        }
+        group.notify(queue: .global()) {
+            self.show("warm")
+        }
+    }
+
     // A plain loop of calls, no group
     func scoreEach(_ names: [String]) {
         remaining = names.count

@@ -55,6 +55,9 @@ let scenarios: [(name: String, failing: Set<String>, run: @Sendable () -> Void)]
     ("pingAll", [], { fanOuts.pingAll(["ada", "bob", "cy"]) }),
     ("pingAll, one fails", ["ping-cy"], { fanOuts.pingAll(["ada", "bob", "cy"]) }),
     ("pingAll, empty", [], { fanOuts.pingAll([]) }),
+    ("warmUp", [], { fanOuts.warmUp(["ada", "bob", "cy"]) }),
+    ("warmUp, one fails", ["ping-bob"], { fanOuts.warmUp(["ada", "bob", "cy"]) }),
+    ("warmUp, empty", [], { fanOuts.warmUp([]) }),
     ("scoreEach", [], { fanOuts.scoreEach(["ada", "bob", "cy"]) }),
     ("scoreEach, one fails", ["score-ada"], { fanOuts.scoreEach(["ada", "bob", "cy"]) }),
 ]

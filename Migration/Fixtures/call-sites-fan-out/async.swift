@@ -171,6 +171,26 @@ final class ShelfViewModel: @unchecked Sendable {
         }
     }
 
+    // Callbacks that ignore how their call ended; the notify block on a global queue.
+    func prefetch(_ ids: [Int]) {
+        Task {
+            await withTaskExecutorPreference(FanOutExecutor()) {
+                await withTaskGroup { group in
+                    for id in ids {
+                        group.addTask {
+                            _ = try? await self.service.item(id)
+                            return id
+                        }
+                    }
+                    for await id in group {
+                        self.show("fetched \(id)")
+                    }
+                }
+            }
+            self.show("prefetched")
+        }
+    }
+
     // A plain loop of calls, no group: each callback on its own.
     func countShelves(_ shelves: [String]) {
         Task {
@@ -184,6 +204,21 @@ final class ShelfViewModel: @unchecked Sendable {
                     }
                     for await (name, count) in group {
                         self.show("\(name): \(count)")
+                    }
+                }
+            }
+        }
+    }
+
+    // Fire and forget, one call per element.
+    func markShown(_ ids: [Int]) {
+        Task {
+            await withTaskExecutorPreference(FanOutExecutor()) {
+                await withTaskGroup { group in
+                    for id in ids {
+                        group.addTask {
+                            _ = try? await self.service.markRead(id)
+                        }
                     }
                 }
             }

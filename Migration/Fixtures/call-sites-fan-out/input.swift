@@ -94,6 +94,21 @@ final class ShelfViewModel: @unchecked Sendable {
         }
     }
 
+    // Callbacks that ignore how their call ended; the notify block on a global queue.
+    func prefetch(_ ids: [Int]) {
+        let group = DispatchGroup()
+        for id in ids {
+            group.enter()
+            service.item(id) { _ in
+                self.show("fetched \(id)")
+                group.leave()
+            }
+        }
+        group.notify(queue: .global()) {
+            self.show("prefetched")
+        }
+    }
+
     // A plain loop of calls, no group: each callback on its own.
     func countShelves(_ shelves: [String]) {
         for shelf in shelves {
@@ -101,6 +116,13 @@ final class ShelfViewModel: @unchecked Sendable {
             service.count(of: shelf) { count in
                 self.show("\(name): \(count)")
             }
+        }
+    }
+
+    // Fire and forget, one call per element.
+    func markShown(_ ids: [Int]) {
+        for id in ids {
+            service.markRead(id) { _ in }
         }
     }
 }

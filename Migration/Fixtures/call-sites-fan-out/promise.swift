@@ -117,6 +117,19 @@ final class ShelfViewModel: @unchecked Sendable {
         }
     }
 
+    // Callbacks that ignore how their call ended; the notify block on a global queue.
+    func prefetch(_ ids: [Int]) {
+        var calls: [Guarantee<Void>] = []
+        for id in ids {
+            calls.append(service.item(id).asVoid().recover(on: nil) { _ in }.done(on: nil) {
+                self.show("fetched \(id)")
+            })
+        }
+        when(guarantees: calls).done(on: .global()) {
+            self.show("prefetched")
+        }
+    }
+
     // A plain loop of calls, no group: each callback on its own.
     func countShelves(_ shelves: [String]) {
         for shelf in shelves {
@@ -124,6 +137,13 @@ final class ShelfViewModel: @unchecked Sendable {
             service.count(of: shelf).done(on: nil) { count in
                 self.show("\(name): \(count)")
             }
+        }
+    }
+
+    // Fire and forget, one call per element.
+    func markShown(_ ids: [Int]) {
+        for id in ids {
+            service.markRead(id).recover(on: nil) { _ in }
         }
     }
 }

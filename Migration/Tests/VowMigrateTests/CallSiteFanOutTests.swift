@@ -151,7 +151,7 @@ final class CallSiteFanOutTests: XCTestCase {
         XCTAssertEqual(callSiteFindings(promise), ["converted: converted a loop of callbacks and its `DispatchGroup` to promises joined by `when(guarantees:)`"])
         XCTAssertTrue(promise.output.contains("when(guarantees: calls).done(on: background) {"), promise.output)
         XCTAssertEqual(callSiteFindings(migrate(body, .async)),
-                       ["left alone: the notify block runs on `background`, which async code cannot name; notify on `.main`, or convert to promises"])
+                       ["left alone: the notify block runs on `background`, which async code cannot name; notify on `.main` or `.global()`, or convert to promises"])
     }
 
     func testCodeAfterTheNotifyKeepsItsPlaceInPromisesButNotInATask() {

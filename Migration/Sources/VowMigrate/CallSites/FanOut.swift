@@ -47,8 +47,11 @@ struct FanOut {
         var unwrapsValue = false
         var success: [CodeBlockItemSyntax]
         var errorName: String?
-        /// Nil when the callee cannot fail.
+        /// Nil when the callee cannot fail, or when the code ignores how it ended.
         var failure: [CodeBlockItemSyntax]?
+        /// The code reads none of the handler's parameters (`{ _ in group.leave() }`): it runs
+        /// the same whether the call succeeded or failed.
+        var ignoresOutcome = false
     }
 
     /// `group.notify(queue: .main) { ... }`.
@@ -56,6 +59,8 @@ struct FanOut {
         var statement: CodeBlockItemSyntax
         /// `.main` or `DispatchQueue.main`: nil; another queue: its expression.
         var queue: ExprSyntax?
+        /// `.global()` or `DispatchQueue.global(qos:)`: any background thread will do.
+        var onGlobalQueue = false
         var body: [CodeBlockItemSyntax]
     }
 

@@ -62,6 +62,8 @@ struct FanOutAsyncWriter {
         let resultName = ["result", "outcome", "answer"].first { !takenNames.contains($0) } ?? "answer"
         let answerName = canFail ? resultName : (valueIsVoid ? "_" : callback.valueName ?? "_")
         let tuple = { (answer: String) in carried.isEmpty ? answer : "(" + (carried + [answer]).joined(separator: ", ") + ")" }
+        // The code ignores the answer: the children carry only what it reads.
+        let carriedOnly = carried.count == 1 ? carried[0] : "(" + carried.joined(separator: ", ") + ")"
 
         let invocation = childInvocation()
         var body = CodeLines()
@@ -71,7 +73,10 @@ struct FanOutAsyncWriter {
         body.add(fanOut.loopHeader(in: bytes) + " {", 2)
         for line in text.lines(fanOut.preparation) { body.add(line, 3) }
         body.add("\(groupName).addTask {", 3)
-        if canFail && valueIsVoid {
+        if callback.ignoresOutcome {
+            body.add("_ = try? await \(invocation)", 4)
+            if !carried.isEmpty { body.add("return \(carriedOnly)", 4) }
+        } else if canFail && valueIsVoid {
             body.add("do { try await \(invocation); return \(tuple("Swift.Result<Void, any Error>.success(())")) } "
                      + "catch { return \(tuple(".failure(error)")) }", 4)
         } else if canFail {
@@ -83,7 +88,13 @@ struct FanOutAsyncWriter {
         body.add("}", 3)
         body.add("}", 2)
         if callback.unwrapsValue, let name = callback.valueName { text.unwrapped.insert(name) }
-        body.add("for await \(carried.isEmpty ? answerName : tuple(answerName)) in \(groupName) {", 2)
+        if callback.ignoresOutcome && callback.success.isEmpty {
+            // Nothing to run per result: the group waits for its children as it ends.
+        } else if callback.ignoresOutcome {
+            body.add("for await \(carried.isEmpty ? "_" : carriedOnly) in \(groupName) {", 2)
+        } else {
+            body.add("for await \(carried.isEmpty ? answerName : tuple(answerName)) in \(groupName) {", 2)
+        }
         if canFail {
             body.add("switch \(resultName) {", 3)
             body.add(valueIsVoid || callback.valueName == nil ? "case .success:" : "case .success(let \(callback.valueName!)):", 3)
@@ -94,10 +105,13 @@ struct FanOutAsyncWriter {
         } else {
             for line in text.lines(callback.success) { body.add(line, 3) }
         }
-        body.add("}", 2)
+        if !(callback.ignoresOutcome && callback.success.isEmpty) { body.add("}", 2) }
         body.add("}", 1)
         body.add("}", 0)
-        if let notify = fanOut.notify {
+        if let notify = fanOut.notify, notify.onGlobalQueue {
+            // A global queue's block runs on any background thread: the task's will do.
+            for line in text.lines(notify.body) { body.add(line, 0) }
+        } else if let notify = fanOut.notify {
             // The block ran on the main queue after the last `leave()`; nothing changes the
             // variables any more, so it reads copies (a closure sent to the main actor cannot
             // share a `var`).

@@ -35,7 +35,14 @@ struct FanOutCallbackReader {
         let useful = { (name: String) -> String? in name == "_" ? nil : name }
         var callback: FanOut.Callback
         var failureReturns = false
+        if case .split = callee.shape {
+            throw Refusal("separate success and failure callbacks are not fanned out", at: closure)
+        }
+        let named = names.filter { $0 != "_" }
+        let ignoresOutcome = callee.shape.canFail && !named.contains { StatementText.mentions(statements, $0) }
         switch callee.shape {
+        case _ where ignoresOutcome:
+            callback = FanOut.Callback(valueName: nil, success: statements, ignoresOutcome: true)
         case .nothing:
             callback = FanOut.Callback(valueName: nil, success: statements)
         case .value:

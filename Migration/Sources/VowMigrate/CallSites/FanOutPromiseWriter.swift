@@ -58,6 +58,19 @@ struct FanOutPromiseWriter {
         let opening = array.map { "\($0).append(" } ?? ""
         let valueIsVoid = fanOut.callee.shape.valueType == "Void"
         let parameter = valueIsVoid ? nil : (callback.valueName ?? "_")
+        if callback.ignoresOutcome {
+            // The code runs after the call either way: the error is dropped first, where the
+            // promise settles, and the code follows at once.
+            let dropped = fanOut.invocation + (valueIsVoid ? "" : ".asVoid()") + ".recover(on: nil) { _ in }"
+            if callback.success.isEmpty {
+                lines.add(opening + dropped + (array == nil ? "" : ")"), 0)
+                return lines
+            }
+            lines.add(opening + dropped + ".done(on: nil) {" + capture(for: callback.success, parameters: nil), 0)
+            for line in text.lines(callback.success) { lines.add(line, 1) }
+            lines.add("}" + (array == nil ? "" : ")"), 0)
+            return lines
+        }
         lines.add(opening + fanOut.invocation + ".done(on: nil) {" + capture(for: callback.success, parameters: parameter), 0)
         for line in text.lines(callback.success) { lines.add(line, 1) }
         if let failure = callback.failure {

@@ -134,7 +134,8 @@ struct FanOutReader {
         }
         let text = queue.expression.trimmedDescription
         let isMain = text == ".main" || text == "DispatchQueue.main"
-        return FanOut.Notify(statement: item, queue: isMain ? nil : queue.expression, body: Array(closure.statements))
+        let isGlobal = text.hasPrefix(".global(") || text.hasPrefix("DispatchQueue.global(")
+        return FanOut.Notify(statement: item, queue: isMain ? nil : queue.expression, onGlobalQueue: isGlobal, body: Array(closure.statements))
     }
 
     static func notifyClosure(_ item: CodeBlockItemSyntax) -> ClosureExprSyntax? {

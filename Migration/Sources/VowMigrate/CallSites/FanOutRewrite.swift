@@ -106,9 +106,9 @@ struct FanOutRewrite {
             if !imports.contains(where: { StatementText.mentions(Array(place.file.statements), $0) }) {
                 throw Refusal("the file imports neither Foundation nor Dispatch, which the serial executor of the task group needs", at: fanOut.loop)
             }
-            if let notify = fanOut.notify, notify.queue != nil {
+            if let notify = fanOut.notify, notify.queue != nil, !notify.onGlobalQueue {
                 throw Refusal("the notify block runs on `\(notify.queue!.trimmedDescription)`, which async code cannot name; "
-                              + "notify on `.main`, or convert to promises", at: notify.statement)
+                              + "notify on `.main` or `.global()`, or convert to promises", at: notify.statement)
             }
             var writer = FanOutAsyncWriter(fanOut: fanOut, bytes: bytes, enclosingIsAsync: place.enclosingIsAsync,
                                            takenNames: taken, localVariables: variables)
