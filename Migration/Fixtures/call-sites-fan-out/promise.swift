@@ -73,59 +73,59 @@ final class ShelfViewModel: @unchecked Sendable {
     // A group counting the calls: results go to a property, the notify block runs on main.
     func loadShelf(_ ids: [Int]) {
         items = []
-        var calls: [Guarantee<Void>] = []
+        var group: [Guarantee<Void>] = []
         for id in ids {
-            calls.append(service.item(id).done(on: nil) { item in
+            group.append(service.item(id).done(on: nil) { item in
                 self.items.append(item)
             }.recover(on: nil) { error in
                 self.failures += 1
                 self.show("item \(id) failed: \(error)")
             })
         }
-        when(guarantees: calls).done(on: .main) {
+        when(guarantees: group).done(on: .main) {
             self.show("\(self.items.count) items, \(self.failures) failed")
         }
     }
 
     // `leave()` closing each branch, an early `return`, `[weak self]`.
     func loadThumbnails(_ ids: [Int], from catalog: CatalogService) {
-        var calls: [Guarantee<Void>] = []
+        var group: [Guarantee<Void>] = []
         for id in ids where id > 0 {
-            calls.append(catalog.thumbnail(for: id).done(on: nil) { [weak self] data in
+            group.append(catalog.thumbnail(for: id).done(on: nil) { [weak self] data in
                 self?.show("thumbnail \(id): \(data.count) bytes")
             }.recover(on: nil) { [weak self] error in
                 self?.show("thumbnail \(id) failed: \(error)")
             })
         }
-        when(guarantees: calls).done(on: .main) { [weak self] in
+        when(guarantees: group).done(on: .main) { [weak self] in
             self?.show("thumbnails done")
         }
     }
 
     // `defer { group.leave() }` first.
     func markAllRead(_ ids: [Int]) {
-        var calls: [Guarantee<Void>] = []
+        var group: [Guarantee<Void>] = []
         for id in ids {
-            calls.append(service.markRead(id).done(on: nil) {
+            group.append(service.markRead(id).done(on: nil) {
                 self.show("read \(id)")
             }.recover(on: nil) { error in
                 self.show("could not mark \(id): \(error)")
             })
         }
-        when(guarantees: calls).done(on: .main) {
+        when(guarantees: group).done(on: .main) {
             self.show("all marked")
         }
     }
 
     // Callbacks that ignore how their call ended; the notify block on a global queue.
     func prefetch(_ ids: [Int]) {
-        var calls: [Guarantee<Void>] = []
+        var group: [Guarantee<Void>] = []
         for id in ids {
-            calls.append(service.item(id).asVoid().recover(on: nil) { _ in }.done(on: nil) {
+            group.append(service.item(id).asVoid().recover(on: nil) { _ in }.done(on: nil) {
                 self.show("fetched \(id)")
             })
         }
-        when(guarantees: calls).done(on: .global()) {
+        when(guarantees: group).done(on: .global()) {
             self.show("prefetched")
         }
     }

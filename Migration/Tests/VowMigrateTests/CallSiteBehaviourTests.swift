@@ -67,7 +67,7 @@ final class CallSiteBehaviourTests: XCTestCase {
         XCTAssertTrue(expected.contains("== pingAll, empty\n[main] show: pinged 0\n"), expected)
         let fanOuts = try String(contentsOf: async.appendingPathComponent("FanOut.swift"), encoding: .utf8)
         XCTAssertTrue(fanOuts.contains("await withTaskExecutorPreference(FanOutExecutor()) {"), fanOuts)
-        XCTAssertTrue(try String(contentsOf: promise.appendingPathComponent("FanOut.swift"), encoding: .utf8).contains("when(guarantees: calls).done(on: .main) {"))
+        XCTAssertTrue(try String(contentsOf: promise.appendingPathComponent("FanOut.swift"), encoding: .utf8).contains("when(guarantees: group).done(on: .main) {"))
         XCTAssertFalse(expected.contains("TIMED OUT"), expected)
         for directory in [promise, async, onward] {
             let actual = try buildAndRun(directory)

@@ -149,7 +149,7 @@ final class CallSiteFanOutTests: XCTestCase {
         """
         let promise = migrate(body, .promise)
         XCTAssertEqual(callSiteFindings(promise), ["converted: converted a loop of callbacks and its `DispatchGroup` to promises joined by `when(guarantees:)`"])
-        XCTAssertTrue(promise.output.contains("when(guarantees: calls).done(on: background) {"), promise.output)
+        XCTAssertTrue(promise.output.contains("when(guarantees: group).done(on: background) {"), promise.output)
         XCTAssertEqual(callSiteFindings(migrate(body, .async)),
                        ["left alone: the notify block runs on `background`, which async code cannot name; notify on `.main` or `.global()`, or convert to promises"])
     }
@@ -190,6 +190,32 @@ final class CallSiteFanOutTests: XCTestCase {
         XCTAssertEqual(callSiteFindings(async).first?.hasPrefix("converted: "), true)
         // The notify block runs on the main actor once nothing changes the variable: it reads a copy.
         XCTAssertTrue(async.output.contains("await MainActor.run { [firstError] in"), async.output)
+    }
+
+    func testTwoFanOutsInOneFunctionKeepTheirOwnArraysOfPromises() {
+        let body = """
+            func load(_ ids: [Int]) {
+                let items = DispatchGroup()
+                for id in ids {
+                    items.enter()
+                    api.item(id) { _ in items.leave() }
+                }
+                items.notify(queue: .main) { self.show("items") }
+                let marks = DispatchGroup()
+                for id in ids {
+                    marks.enter()
+                    api.mark(id) { _ in marks.leave() }
+                }
+                marks.notify(queue: .main) { self.show("marks") }
+            }
+        """
+        let promise = migrate(body, .promise)
+        XCTAssertEqual(callSiteFindings(promise).count, 2)
+        XCTAssertTrue(promise.output.contains("var items: [Guarantee<Void>] = []"), promise.output)
+        XCTAssertTrue(promise.output.contains("when(guarantees: marks).done(on: .main) {"), promise.output)
+        // Async form: the second would start before the first task's calls.
+        XCTAssertEqual(callSiteFindings(migrate(body, .async)).last,
+                       "left alone: a callback started earlier in the function could run before the new `Task` makes its first call")
     }
 
     func testTheSerialExecutorIsAddedOnceForSeveralFanOutsInAFile() {

@@ -120,8 +120,7 @@ struct CallSiteRewrite {
     /// as one call site; returns the index of the last statement it covered.
     private mutating func fanOut(_ list: [CodeBlockItemSyntax], at index: Int, codeAfter: Bool, context: Context) -> Int? {
         guard list[index].item.is(ForStmtSyntax.self) else { return nil }
-        guard let file = list[index].root.as(SourceFileSyntax.self) else { return nil }
-        let place = FanOutRewrite.Place(file: file, functionBody: context.function.body, parameterNames: FanOutRewrite.parameterNames(of: context.function.body), enclosingIsAsync: context.function.isAsync,
+        let place = FanOutRewrite.Place(functionBody: context.function.body, enclosingIsAsync: context.function.isAsync,
                                         startedCallback: context.startedCallback, codeAfterBlock: codeAfter,
                                         selfMembers: Self.memberNames(around: list[index], otherPieces: otherPiecesMembers))
         guard let outcome = FanOutRewrite(bytes: bytes, target: target, reader: reader, unit: unit).rewrite(list, at: index, place: place) else {

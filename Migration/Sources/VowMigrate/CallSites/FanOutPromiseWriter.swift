@@ -6,15 +6,15 @@ import SwiftSyntax
 /// notify block waits for all of them with `when(guarantees:)`.
 ///
 /// ```swift
-/// var calls: [Guarantee<Void>] = []
+/// var group: [Guarantee<Void>] = []
 /// for id in ids {
-///     calls.append(api.item(id).done(on: nil) { item in
+///     group.append(api.item(id).done(on: nil) { item in
 ///         self.items.append(item)
 ///     }.recover(on: nil) { error in
 ///         self.failures += 1
 ///     })
 /// }
-/// when(guarantees: calls).done(on: .main) {
+/// when(guarantees: group).done(on: .main) {
 ///     self.show(self.items)
 /// }
 /// ```
@@ -27,12 +27,12 @@ import SwiftSyntax
 struct FanOutPromiseWriter {
     let fanOut: FanOut
     let bytes: [UInt8]
-    /// Identifiers the function already uses: the array of promises gets a name none of them has.
-    let takenNames: Set<String>
 
     func write() -> CodeLines {
         var lines = CodeLines()
-        let callsName = ["calls", "pendingCalls", "fanOutCalls"].first { !takenNames.contains($0) } ?? "fanOutCalls"
+        // The array takes the group's name: it counts the calls now, and no other name in the
+        // scope can be that one (a second fan-out in the function has its own group).
+        let callsName = fanOut.groupName ?? "calls"
         let hasNotify = fanOut.notify != nil
         if hasNotify { lines.add("var \(callsName): [Guarantee<Void>] = []", 0) }
         lines.add(fanOut.loopHeader(in: bytes) + " {", 0)

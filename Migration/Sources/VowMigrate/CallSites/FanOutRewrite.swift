@@ -12,10 +12,7 @@ struct FanOutRewrite {
 
     /// What the enclosing function tells about the place.
     struct Place {
-        var file: SourceFileSyntax
         var functionBody: CodeBlockSyntax
-        /// The enclosing function's parameters, by the names its body uses.
-        var parameterNames: [String]
         var enclosingIsAsync: Bool
         /// An earlier statement started a callback, which could run before a new `Task` starts its calls.
         var startedCallback: Bool
@@ -60,10 +57,6 @@ struct FanOutRewrite {
     }
 
     private func write(_ fanOut: FanOut, list: [CodeBlockItemSyntax], index: Int, lastIndex: Int, place: Place) throws(Refusal) -> CodeLines {
-        let taken = Set(place.functionBody.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
-            if case .identifier(let name) = token.tokenKind { return name }
-            return nil
-        })
         let variables = Set(list[..<index].flatMap { item -> [String] in
             guard let variable = item.item.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.var) else { return [] }
             return AsyncCallSiteWriter.declaredNames([item])
@@ -75,7 +68,7 @@ struct FanOutRewrite {
                 throw Refusal("the callbacks use the local `var \(name)`, which a promise handler (`@Sendable`) cannot share; "
                               + "keep it in a property, or use --to async", at: fanOut.call)
             }
-            return FanOutPromiseWriter(fanOut: fanOut, bytes: bytes, takenNames: taken).write()
+            return FanOutPromiseWriter(fanOut: fanOut, bytes: bytes).write()
         case .async:
             let rest = list[(lastIndex + 1)...]
             let codeAfter = place.codeAfterBlock || !(rest.isEmpty || (rest.count == 1 && Self.isBareReturn(rest.first!)))
@@ -102,18 +95,23 @@ struct FanOutRewrite {
                 throw Refusal("the loop runs code before each call, which the task group would run before all of the calls; "
                               + "move it into the callback or out of the loop", at: statement)
             }
-            let imports = ["Foundation", "Dispatch", "UIKit", "AppKit", "SwiftUI"]
-            if !imports.contains(where: { StatementText.mentions(Array(place.file.statements), $0) }) {
+            // The file's own text (a piece of a large file sees its imports there too).
+            let source = String(decoding: bytes, as: UTF8.self)
+            if !["Foundation", "Dispatch", "UIKit", "AppKit", "SwiftUI"].contains(where: { source.contains("import \($0)") }) {
                 throw Refusal("the file imports neither Foundation nor Dispatch, which the serial executor of the task group needs", at: fanOut.loop)
             }
             if let notify = fanOut.notify, notify.queue != nil, !notify.onGlobalQueue {
                 throw Refusal("the notify block runs on `\(notify.queue!.trimmedDescription)`, which async code cannot name; "
                               + "notify on `.main` or `.global()`, or convert to promises", at: notify.statement)
             }
+            let taken = Set(place.functionBody.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
+                if case .identifier(let name) = token.tokenKind { return name }
+                return nil
+            })
             var writer = FanOutAsyncWriter(fanOut: fanOut, bytes: bytes, enclosingIsAsync: place.enclosingIsAsync,
                                            takenNames: taken, localVariables: variables)
             // A name the function declares (a parameter, a local, the loop's element) is not `self`'s.
-            let declaredHere = Set(place.parameterNames + fanOut.loopNames + place.functionBody.tokens(viewMode: .sourceAccurate).compactMap { token in
+            let declaredHere = Set(Self.parameterNames(of: place.functionBody) + fanOut.loopNames + place.functionBody.tokens(viewMode: .sourceAccurate).compactMap { token in
                 if case .identifier(let name) = token.tokenKind, token.parent?.is(IdentifierPatternSyntax.self) == true { return name }
                 return nil
             })
@@ -156,7 +154,7 @@ struct FanOutRewrite {
     }
 
     /// The parameters of the function or initializer whose body this is.
-    static func parameterNames(of body: CodeBlockSyntax) -> [String] {
+    private static func parameterNames(of body: CodeBlockSyntax) -> [String] {
         let clause = body.parent?.as(FunctionDeclSyntax.self)?.signature.parameterClause
             ?? body.parent?.as(InitializerDeclSyntax.self)?.signature.parameterClause
         return clause?.parameters.map { ($0.secondName ?? $0.firstName).text } ?? []
