@@ -6,6 +6,7 @@ import Foundation
 DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
 let flows = Flows()
 let places = Places()
+let fanOuts = FanOuts()
 let scenarios: [(name: String, failing: Set<String>, run: @Sendable () -> Void)] = [
     ("reload", [], { flows.reload() }),
     ("reload, network declined", ["network"], { flows.reload() }),
@@ -60,6 +61,20 @@ let scenarios: [(name: String, failing: Set<String>, run: @Sendable () -> Void)]
     ("peek", [], { places.peek() }),
     ("peek, cache miss", ["cache"], { places.peek() }),
     ("peek, lookup fails", ["lookup"], { places.peek() }),
+    ("scoreAll", [], { fanOuts.scoreAll(["ada", "bob", "cy"]) }),
+    ("scoreAll, one fails", ["score-bob"], { fanOuts.scoreAll(["ada", "bob", "cy"]) }),
+    ("scoreAll, empty", [], { fanOuts.scoreAll([]) }),
+    ("fetchAvatars", [], { fanOuts.fetchAvatars(["anna", "bob", "cy"]) }),
+    ("fetchAvatars, one fails", ["avatar-bob"], { fanOuts.fetchAvatars(["anna", "bob", "cy"]) }),
+    ("fetchAvatars, empty", [], { fanOuts.fetchAvatars([]) }),
+    ("pingAll", [], { fanOuts.pingAll(["ada", "bob", "cy"]) }),
+    ("pingAll, one fails", ["ping-cy"], { fanOuts.pingAll(["ada", "bob", "cy"]) }),
+    ("pingAll, empty", [], { fanOuts.pingAll([]) }),
+    ("warmUp", [], { fanOuts.warmUp(["ada", "bob", "cy"]) }),
+    ("warmUp, one fails", ["ping-bob"], { fanOuts.warmUp(["ada", "bob", "cy"]) }),
+    ("warmUp, empty", [], { fanOuts.warmUp([]) }),
+    ("scoreEach", [], { fanOuts.scoreEach(["ada", "bob", "cy"]) }),
+    ("scoreEach, one fails", ["score-ada"], { fanOuts.scoreEach(["ada", "bob", "cy"]) }),
 ]
 
 Thread.detachNewThread {

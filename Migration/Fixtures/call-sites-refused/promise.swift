@@ -102,16 +102,21 @@ final class DirectoryScreen: @unchecked Sendable {
         }
     }
 
-    // A loop around a callback: the iterations would overlap differently.
+    // A fan-out waited on: `wait()` blocks the thread until every callback has run.
     func openAll() {
+        let group = DispatchGroup()
         for name in names {
+            group.enter()
             directory.load(name) { result in
                 switch result {
                 case .success(let user): self.show(user.name)
                 case .failure: self.show("failed")
                 }
+                group.leave()
             }
         }
+        group.wait()
+        show("all opened")
     }
 
     // An early return in the middle of a callback.

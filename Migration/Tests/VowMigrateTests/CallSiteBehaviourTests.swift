@@ -44,8 +44,8 @@ final class CallSiteBehaviourTests: XCTestCase {
                       onwardRun.standardError)
 
         // What was converted and what was refused, so a regression shows here first.
-        XCTAssertTrue(promiseRun.standardError.contains("12 call sites converted, 0 left alone"), promiseRun.standardError)
-        XCTAssertTrue(asyncRun.standardError.contains("17 call sites converted, 2 left alone"), asyncRun.standardError)
+        XCTAssertTrue(promiseRun.standardError.contains("17 call sites converted, 0 left alone"), promiseRun.standardError)
+        XCTAssertTrue(asyncRun.standardError.contains("22 call sites converted, 2 left alone"), asyncRun.standardError)
         let chains = try String(contentsOf: async.appendingPathComponent("Chains.swift"), encoding: .utf8)
         XCTAssertTrue(chains.contains("let tokenPromise = promisedLogin(user)\n        Task { @MainActor in"), chains)
         XCTAssertTrue(asyncRun.standardError.contains("Flows.swift:77:9: call site left alone in `kick()`: code after the call runs before its callback (the callee calls back later on every path)"),
@@ -73,6 +73,14 @@ final class CallSiteBehaviourTests: XCTestCase {
                       asyncRun.standardError)
         let places = try String(contentsOf: async.appendingPathComponent("Places.swift"), encoding: .utf8)
         XCTAssertTrue(places.contains("        button.onTap {\n            Task {\n"), places)
+        // Fan-outs: the calls start together, the callbacks run as the answers come (shortest
+        // name first, not in loop order), the notify block after the last, one failure or none.
+        XCTAssertTrue(expected.contains("== fetchAvatars, one fails\n[background] avatar(anna) called\n[background] avatar(bob) called\n[background] avatar(cy) called\n[background] log: avatar https://example.com/cy.png\n[background] log: no avatar for bob: failed(\"avatar-bob\")\n[background] log: avatar https://example.com/anna.png\n[main] show: avatars done\n"), expected)
+        XCTAssertTrue(expected.contains("[background] log: bob failed: failed(\"score-bob\")\n[background] log: cy scored 2\n[main] show: total 5, failed [\"bob\"]\n"), expected)
+        XCTAssertTrue(expected.contains("== pingAll, empty\n[main] show: pinged 0\n"), expected)
+        let fanOuts = try String(contentsOf: async.appendingPathComponent("FanOut.swift"), encoding: .utf8)
+        XCTAssertTrue(fanOuts.contains("await withTaskExecutorPreference(FanOutExecutor()) {"), fanOuts)
+        XCTAssertTrue(try String(contentsOf: promise.appendingPathComponent("FanOut.swift"), encoding: .utf8).contains("when(guarantees: group).done(on: .main) {"))
         XCTAssertFalse(expected.contains("TIMED OUT"), expected)
         for directory in [promise, async, onward] {
             let actual = try buildAndRun(directory)

@@ -102,18 +102,18 @@ final class CallSitePlacesTests: XCTestCase {
             func ping(completion: @escaping @Sendable () -> Void) { DispatchQueue.global().async { completion() } }
         }
         final class Sheet: Sendable {
-            func dismiss(animated: Bool, completion: @escaping @Sendable () -> Void) { DispatchQueue.main.async { completion() } }
+            func dismiss(animated: Bool, completion: @escaping @Sendable (Int) -> Void) { DispatchQueue.main.async { completion(0) } }
         }
         final class Alert: Sendable {
             func dismiss(animated: Bool, completion: @escaping @Sendable (Error?) -> Void) { DispatchQueue.main.async { completion(nil) } }
         }
         let api = Api()
-        func presented() -> Sheet { Sheet() }
         final class Screen: @unchecked Sendable {
+            var sheets: [String: Sheet] = [:]
             func show(_ text: String) {}
             func close() {
-                let sheet = presented()
-                sheet.dismiss(animated: true) {
+                let sheet = sheets["main"]!
+                sheet.dismiss(animated: true) { _ in
                     api.ping {
                         self.show("pong")
                     }
@@ -125,7 +125,7 @@ final class CallSitePlacesTests: XCTestCase {
             let migration = SourceMigrator.migrate(source: source, fileName: "S.swift", options: MigrationOptions(target: target, stage: .all))
             XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteRefused || $0.kind == .callSiteConverted }.map { "\($0.line) \($0.kind)" },
                            ["17 callSiteRefused", "18 callSiteConverted"], "\(target)")
-            XCTAssertTrue(migration.output.contains("sheet.dismiss(animated: true) {\n"), migration.output)
+            XCTAssertTrue(migration.output.contains("sheet.dismiss(animated: true) { _ in\n"), migration.output)
             let again = SourceMigrator.migrate(source: migration.output, fileName: "S.swift", options: MigrationOptions(target: target, stage: .all))
             XCTAssertFalse(again.changed, again.output)
         }

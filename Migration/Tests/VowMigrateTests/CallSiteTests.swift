@@ -21,15 +21,19 @@ final class CallSiteTests: XCTestCase {
             "40:37 lookUp(_:): the callback reads `user` as optional, so a `(nil, nil)` answer means something to it",
             "46:30 store(_:): a (Bool, Error?) answer of `(false, nil)` would become a rejection the callback did not have",
             "57:13 open(_:): a switch on Result with `default:` or several patterns in a case",
-            "65:13 openAll(): a loop around a callback",
-            "78:37 check(): an early `return` inside a callback",
-            "100:21 branch(_:): a callback called on some paths only, or before other code",
+            "75:9 openAll(): `group.wait()` blocks its thread until every callback has run (forever on the main queue when they call back there); "
+                + "move the code after it into `group.notify(queue: .main) { }` right after the loop",
+            "83:37 check(): an early `return` inside a callback",
+            "105:21 branch(_:): a callback called on some paths only, or before other code",
         ])
         // One call's `[weak self]` callback starting with `guard let self` becomes a chain whose
         // handlers both start with it.
         XCTAssertEqual(promise.findings.filter { $0.kind == .callSiteConverted }.map(\.function), ["guarded(_:)"])
         let async = migrate(input, .async, .all)
-        XCTAssertEqual(refusals(async), ["65:13 openAll(): a loop around a callback"])
+        XCTAssertEqual(refusals(async), [
+            "75:9 openAll(): `group.wait()` blocks its thread until every callback has run (forever on the main queue when they call back there); "
+                + "move the code after it into `group.notify(queue: .main) { }` right after the loop",
+        ])
         XCTAssertEqual(async.findings.filter { $0.kind == .callSiteConverted }.map(\.function),
                        ["lookUp(_:)", "store(_:)", "open(_:)", "check()", "guarded(_:)", "branch(_:)"])
     }

@@ -76,7 +76,13 @@ struct CallSiteRewrite {
         let list = Array(items)
         // A `defer` runs when the scope ends, after every statement below it.
         var deferAbove = false
-        for (index, item) in list.enumerated() {
+        var fanOutEnd = -1
+        for (index, item) in list.enumerated() where index > fanOutEnd {
+            if let fanOut = fanOut(list, at: index, codeAfter: outerCodeAfter || deferAbove, context: context) {
+                fanOutEnd = fanOut
+                context.startedCallback = true
+                continue
+            }
             let rest = list[(index + 1)...]
             let leaving = outerCodeAfter || deferAbove
             let codeAfter = leaving || !(rest.isEmpty || (rest.count == 1 && Self.isBareReturn(rest.first!)))
@@ -195,6 +201,25 @@ struct CallSiteRewrite {
             context.startedCallback = true
         }
         context.startedCallback = context.startedCallback || started
+    }
+
+    // MARK: - Fan-out (FanOut*.swift)
+
+    /// A loop starting a callback per element (with its `DispatchGroup`), converted or refused
+    /// as one call site; returns the index of the last statement it covered.
+    private mutating func fanOut(_ list: [CodeBlockItemSyntax], at index: Int, codeAfter: Bool, context: Context) -> Int? {
+        guard list[index].item.is(ForStmtSyntax.self) else { return nil }
+        let place = FanOutRewrite.Place(functionBody: context.function.body, enclosingIsAsync: context.isAsync,
+                                        startedCallback: context.startedCallback, codeAfterBlock: codeAfter,
+                                        selfMembers: Self.memberNames(around: list[index], otherPieces: otherPiecesMembers))
+        guard let outcome = FanOutRewrite(bytes: bytes, target: target, reader: reader, unit: unit).rewrite(list, at: index, place: place) else {
+            return nil
+        }
+        // The helper a converted fan-out adds to the file is added once.
+        edits += outcome.edits.filter { edit in !edits.contains { $0.offset == edit.offset && $0.text == edit.text } }
+        if let message = outcome.converted { report(.callSiteConverted, at: outcome.node, context.function, message) }
+        if let refusal = outcome.refusal { refuse(refusal, context) }
+        return outcome.lastIndex
     }
 
     private mutating func processIf(_ node: IfExprSyntax, codeAfter: Bool, context: inout Context) {

@@ -168,6 +168,12 @@ enum ChunkedMigration {
         guard let first = firstPiece else { return nil }
         let anyEdits = !edits.isEmpty || !first.edits.isEmpty
         edits += first.edits
+        // The serial executor of converted fan-outs goes at the file's end once, whichever
+        // pieces asked for it.
+        let isExecutor = { (edit: TextEdit) in edit.text.hasSuffix(FanOutExecutor.declaration) }
+        if let kept = edits.firstIndex(where: isExecutor) {
+            edits = edits.enumerated().filter { $0.offset == kept || !isExecutor($0.element) }.map(\.element)
+        }
         findings += first.findings
         if needsVow && anyEdits && !importsVow {
             // `Swift.Result` in every piece once the file imports Vow, in the code the other

@@ -1,0 +1,276 @@
+import SwiftSyntax
+
+/// Reads the callback of a fan-out's call into a ``FanOut/Callback``: its code split into what
+/// runs with the value and what runs with the error, with the group's `leave()` taken out.
+///
+/// The `leave()` must run exactly once on every path, or the original's notify block would run
+/// early or never: as `defer { group.leave() }` first, as the last statement (when no path
+/// returns before it), or as the last statement of each branch (before the error branch's
+/// `return`). Shapes read, after that:
+/// - `Result`: one `switch result { case .success(let v): ... case .failure(let e): ... }`;
+/// - an optional error: `if let error { ... } else { ... }`, or `if let error { ...; return }` first;
+/// - a value or nothing: the whole body runs with the value.
+struct FanOutCallbackReader {
+    let reader: PyramidReader
+    /// The `DispatchGroup` counting the callbacks; nil for a plain loop.
+    let groupName: String?
+
+    func read(_ closure: ClosureExprSyntax, callee: CalleeSummary) throws(Refusal) -> FanOut.Callback {
+        let expected = callee.shape.closureParameters.count
+        let names = PyramidReader.parameterNames(closure) ?? (expected == 0 ? [] : nil)
+        guard let names, names.count == expected else {
+            throw Refusal(names == nil && expected > 0 ? "the callback names its parameters implicitly (`$0`)"
+                                                         : "the callback's parameters do not match the handler", at: closure)
+        }
+        var statements = Array(closure.statements)
+        // Where the group's `leave()` stands decides which paths must be checked for it.
+        var leave = groupName == nil ? LeavePlace.none : .eachBranch
+        if let first = statements.first, isDeferredLeave(first) {
+            statements.removeFirst()
+            leave = .deferred
+        } else if let last = statements.last, isLeave(last) {
+            statements.removeLast()
+            leave = .last
+        }
+        let useful = { (name: String) -> String? in name == "_" ? nil : name }
+        var callback: FanOut.Callback
+        var failureReturns = false
+        if case .split = callee.shape {
+            throw Refusal("separate success and failure callbacks are not fanned out", at: closure)
+        }
+        let named = names.filter { $0 != "_" }
+        let ignoresOutcome = callee.shape.canFail && !named.contains { StatementText.mentions(statements, $0) }
+        switch callee.shape {
+        case _ where ignoresOutcome:
+            callback = FanOut.Callback(valueName: nil, success: statements, ignoresOutcome: true)
+        case .nothing:
+            callback = FanOut.Callback(valueName: nil, success: statements)
+        case .value:
+            callback = FanOut.Callback(valueName: useful(names[0]), success: statements)
+        case .result:
+            callback = try resultSplit(statements, subject: names[0], at: closure)
+        case .errorOnly:
+            (callback, failureReturns) = try errorSplit(statements, errorName: names[0], at: closure)
+        case .optionalValueAndError:
+            (callback, failureReturns) = try errorSplit(statements, errorName: names[1], at: closure)
+            callback.valueName = useful(names[0])
+            if let value = callback.valueName {
+                if StatementText.mentions(callback.failure ?? [], value) {
+                    throw Refusal("the failure branch uses the value sent together with the error", at: closure)
+                }
+                try requireForceUnwrappedOnly(value, in: callback.success)
+                callback.unwrapsValue = true
+            }
+        default:
+            throw Refusal("a fan-out whose callbacks take this handler shape is not converted yet; "
+                          + "give the callee a `Result` or `(T?, Error?)` handler, or convert the loop by hand", at: closure)
+        }
+        if let typed = callee.typedFailure, let error = callback.errorName,
+           PyramidReader.readsAsItsType(error, in: callback.failure ?? []) {
+            throw Refusal("the failure branch reads `\(error)` as the callee's `\(typed)`, but a `catch` gets `any Error`; "
+                          + "convert this call by hand (`error as? \(typed)`)", at: closure)
+        }
+        switch leave {
+        case .none, .deferred:
+            break
+        case .last where failureReturns:
+            // The error branch's `return` skips the last statement: it must leave itself.
+            guard let last = callback.failure?.last, isLeave(last) else {
+                throw Refusal("the error branch returns before `\(groupName!).leave()`, so the original never notifies after a failure; "
+                              + "call `leave()` before that `return` (or use `defer { \(groupName!).leave() }`) if it should", at: closure)
+            }
+            callback.failure?.removeLast()
+        case .last:
+            break
+        case .eachBranch:
+            guard let last = callback.success.last, isLeave(last) else { throw leftOnSomePaths(closure) }
+            callback.success.removeLast()
+            if var failure = callback.failure {
+                guard let last = failure.last, isLeave(last) else { throw leftOnSomePaths(closure) }
+                failure.removeLast()
+                callback.failure = failure
+            }
+        }
+        for part in [callback.success, callback.failure ?? []] {
+            if let groupName, StatementText.mentions(part, groupName) { throw leftOnSomePaths(closure) }
+            try checkPlain(part)
+        }
+        return callback
+    }
+
+    /// Where the callback calls the group's `leave()`.
+    private enum LeavePlace {
+        /// A plain loop: no group.
+        case none
+        /// `defer { group.leave() }` first: every path.
+        case deferred
+        /// The last statement: every path that does not return before it.
+        case last
+        /// The last statement of each branch.
+        case eachBranch
+    }
+
+    private func leftOnSomePaths(_ closure: ClosureExprSyntax) -> Refusal {
+        Refusal("the callback calls `\(groupName ?? "group").leave()` on some paths only, or more than once; "
+                + "the group's notify block depends on every path calling it once (use `defer { \(groupName ?? "group").leave() }`)", at: closure)
+    }
+
+    // MARK: - Shapes
+
+    /// `switch result { case .success(let v): S  case .failure(let e): F }`.
+    private func resultSplit(_ statements: [CodeBlockItemSyntax], subject: String, at closure: ClosureExprSyntax) throws(Refusal) -> FanOut.Callback {
+        guard statements.count == 1, let switchExpression = PyramidReader.expression(statements[0])?.as(SwitchExprSyntax.self),
+              switchExpression.subject.trimmedDescription == subject else {
+            throw Refusal("the callback does not consist of one `switch \(subject)`", at: closure)
+        }
+        var success: (String?, [CodeBlockItemSyntax])?
+        var failure: (String?, [CodeBlockItemSyntax])?
+        for element in switchExpression.cases {
+            guard let switchCase = element.as(SwitchCaseSyntax.self), case .case(let label) = switchCase.label,
+                  label.caseItems.count == 1, let item = label.caseItems.first, item.whereClause == nil else {
+                throw Refusal("a switch on Result with `default:` or several patterns in a case", at: element)
+            }
+            var body = Array(switchCase.statements)
+            // `case .failure: break` does nothing.
+            if body.count == 1, body[0].item.is(BreakStmtSyntax.self) { body = [] }
+            if let name = Self.caseBinding(item.pattern, "success") {
+                success = (name.value, body)
+            } else if let name = Self.caseBinding(item.pattern, "failure") {
+                failure = (name.value, body)
+            } else {
+                throw Refusal("a case of the switch on Result this tool does not read", at: switchCase)
+            }
+        }
+        guard let success, let failure else { throw Refusal("the switch on Result lacks a case", at: switchExpression) }
+        return FanOut.Callback(valueName: success.0, success: success.1, errorName: failure.0, failure: failure.1)
+    }
+
+    /// `if let error { F } else { S }`, or `if let error { F; return } S` (also `if let e = error`).
+    /// Returns whether the error branch ended with a `return`.
+    private func errorSplit(_ statements: [CodeBlockItemSyntax], errorName: String,
+                            at closure: ClosureExprSyntax) throws(Refusal) -> (FanOut.Callback, Bool) {
+        guard let first = statements.first, let ifExpression = PyramidReader.expression(first)?.as(IfExprSyntax.self),
+              ifExpression.conditions.count == 1,
+              let binding = ifExpression.conditions.first?.condition.as(OptionalBindingConditionSyntax.self),
+              binding.bindingSpecifier.tokenKind == .keyword(.let),
+              binding.initializer == nil ? binding.pattern.trimmedDescription == errorName
+                                         : binding.initializer?.value.trimmedDescription == errorName else {
+            throw Refusal("the callback does not start by checking its error (`if let \(errorName) { ... return }`)", at: closure)
+        }
+        let bound = binding.pattern.trimmedDescription
+        let body = Array(ifExpression.body.statements)
+        switch ifExpression.elseBody {
+        case .codeBlock(let elseBlock) where statements.count == 1:
+            return (FanOut.Callback(success: Array(elseBlock.statements), errorName: bound, failure: body), false)
+        case .none:
+            guard let last = body.last, let ret = last.item.as(ReturnStmtSyntax.self), ret.expression == nil else {
+                throw Refusal("the error branch does not end with `return`, so the success path runs after it too", at: ifExpression)
+            }
+            return (FanOut.Callback(success: Array(statements.dropFirst()), errorName: bound, failure: Array(body.dropLast())), true)
+        default:
+            throw Refusal("an `else if` after the error check", at: ifExpression)
+        }
+    }
+
+    /// `.success(let v)`, `let .success(v)`, `.success(_)`, `.success`: the bound name (nil for none).
+    private struct CaseBinding { var value: String? }
+
+    private static func caseBinding(_ pattern: PatternSyntax, _ caseName: String) -> CaseBinding? {
+        var pattern = pattern
+        if let valueBinding = pattern.as(ValueBindingPatternSyntax.self) { pattern = valueBinding.pattern }
+        guard let expression = pattern.as(ExpressionPatternSyntax.self)?.expression else { return nil }
+        if let member = expression.as(MemberAccessExprSyntax.self), member.base == nil, member.declName.baseName.text == caseName {
+            return CaseBinding(value: nil)
+        }
+        guard let call = expression.as(FunctionCallExprSyntax.self),
+              let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil,
+              member.declName.baseName.text == caseName, call.arguments.count == 1,
+              let argument = call.arguments.first, argument.label == nil else { return nil }
+        let inner = argument.expression
+        if let binding = inner.as(PatternExprSyntax.self) {
+            let innerPattern = binding.pattern.as(ValueBindingPatternSyntax.self)?.pattern ?? binding.pattern
+            if let identifier = innerPattern.as(IdentifierPatternSyntax.self) { return CaseBinding(value: identifier.identifier.text) }
+            if innerPattern.is(WildcardPatternSyntax.self) { return CaseBinding(value: nil) }
+            return nil
+        }
+        if let reference = inner.as(DeclReferenceExprSyntax.self) { return CaseBinding(value: reference.baseName.text) }
+        if inner.is(DiscardAssignmentExprSyntax.self) { return CaseBinding(value: nil) }
+        return nil
+    }
+
+    // MARK: - Checks
+
+    /// `group.leave()`.
+    private func isLeave(_ item: CodeBlockItemSyntax) -> Bool {
+        guard let groupName, let call = PyramidReader.callStatement(item), call.arguments.isEmpty, call.trailingClosure == nil,
+              let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return false }
+        return member.declName.baseName.text == "leave" && member.base?.trimmedDescription == groupName
+    }
+
+    /// `defer { group.leave() }`.
+    private func isDeferredLeave(_ item: CodeBlockItemSyntax?) -> Bool {
+        guard let deferStatement = item?.item.as(DeferStmtSyntax.self), deferStatement.body.statements.count == 1,
+              let only = deferStatement.body.statements.first else { return false }
+        return isLeave(only)
+    }
+
+    /// Code moved into a promise handler or a loop over results must not leave it early, and
+    /// must not start another callback (that one would stay nested).
+    private func checkPlain(_ statements: [CodeBlockItemSyntax]) throws(Refusal) {
+        let finder = FanOutBodyChecker(reader: reader)
+        for statement in statements {
+            finder.walk(statement)
+            if let (reason, node) = finder.problem { throw Refusal(reason, at: node) }
+        }
+    }
+
+    /// Every read of `name` must be `name!`; anything else treats a missing value as an answer.
+    private func requireForceUnwrappedOnly(_ name: String, in statements: [CodeBlockItemSyntax]) throws(Refusal) {
+        for statement in statements {
+            for token in statement.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(name) {
+                guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+                if reference.parent?.is(ForceUnwrapExprSyntax.self) == true { continue }
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+                throw Refusal("the callback reads `\(name)` as optional, so a `(nil, nil)` answer means something to it", at: reference)
+            }
+        }
+    }
+}
+
+/// Finds what stops a fan-out callback's code from running unchanged in a promise handler or
+/// in the body of a `for await` loop.
+final class FanOutBodyChecker: SyntaxVisitor {
+    let reader: PyramidReader
+    private(set) var problem: (String, Syntax)?
+    /// The first call of a completion-handler function, at any depth.
+    private(set) var knownCall: FunctionCallExprSyntax?
+    private var closureDepth = 0
+
+    init(reader: PyramidReader) {
+        self.reader = reader
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    private func note(_ reason: String, _ node: some SyntaxProtocol) -> SyntaxVisitorContinueKind {
+        if problem == nil { problem = (reason, Syntax(node)) }
+        return .skipChildren
+    }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { closureDepth += 1; return .visitChildren }
+    override func visitPost(_ node: ClosureExprSyntax) { closureDepth -= 1 }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
+        closureDepth == 0 ? note("an early `return` inside a fan-out's callback", node) : .visitChildren
+    }
+    override func visit(_ node: GuardStmtSyntax) -> SyntaxVisitorContinueKind {
+        closureDepth == 0 ? note("a `guard` inside a fan-out's callback", node) : .visitChildren
+    }
+    override func visit(_ node: DeferStmtSyntax) -> SyntaxVisitorContinueKind {
+        closureDepth == 0 ? note("`defer` inside a fan-out's callback", node) : .visitChildren
+    }
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if case .none = reader.match(node) { return .visitChildren }
+        if knownCall == nil { knownCall = node }
+        return note("a callback started inside a fan-out's callback (convert the inner call first, or by hand)", node)
+    }
+}

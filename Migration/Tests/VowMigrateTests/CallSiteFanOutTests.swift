@@ -1,0 +1,236 @@
+import VowMigrate
+import XCTest
+
+/// Fan-outs at call sites: a loop starting one callback per element, with or without a
+/// `DispatchGroup`. What converts is in `Fixtures/call-sites-fan-out` and runs in
+/// `BehaviourProgram/FanOut.swift`; these are the shapes that change behaviour when converted,
+/// each left alone with a reason that names it.
+final class CallSiteFanOutTests: XCTestCase {
+    private static let services = """
+    import Foundation
+
+    final class Api: Sendable {
+        func item(_ id: Int, completion: @escaping @Sendable (Result<Int, Error>) -> Void) {
+            DispatchQueue.global().async { completion(.success(id)) }
+        }
+        func mark(_ id: Int, completion: @escaping @Sendable (Error?) -> Void) {
+            DispatchQueue.global().async { completion(nil) }
+        }
+    }
+    let api = Api()
+    let background = DispatchQueue(label: "background")
+
+    final class Screen: @unchecked Sendable {
+        var total = 0
+        func show(_ text: String) { print(text) }
+
+    """
+
+    private func migrate(_ body: String, _ target: MigrationTarget) -> FileMigration {
+        SourceMigrator.migrate(source: Self.services + body + "\n}\n", fileName: "input.swift",
+                               options: MigrationOptions(target: target, stage: .all))
+    }
+
+    private func callSiteFindings(_ migration: FileMigration) -> [String] {
+        migration.findings.filter { $0.kind == .callSiteRefused || $0.kind == .callSiteConverted }.map {
+            ($0.kind == .callSiteConverted ? "converted: " : "left alone: ") + $0.message
+        }
+    }
+
+    private func assertLeftAlone(_ body: String, _ reason: String, in targets: [MigrationTarget] = MigrationTarget.allCases,
+                                 file: StaticString = #filePath, line: UInt = #line) {
+        for target in targets {
+            XCTAssertEqual(callSiteFindings(migrate(body, target)), ["left alone: " + reason], "\(target)", file: file, line: line)
+        }
+    }
+
+    private static let groupOpening = """
+        func load(_ ids: [Int]) {
+            let group = DispatchGroup()
+            for id in ids {
+                group.enter()
+    """
+
+    func testAGroupWaitedOnIsLeftAloneSinceWaitBlocksItsThread() {
+        assertLeftAlone(Self.groupOpening + "\n" + """
+                api.item(id) { result in
+                    if case .success(let value) = result { self.total += value }
+                    group.leave()
+                }
+            }
+            group.wait()
+            show("done")
+        }
+        """, "`group.wait()` blocks its thread until every callback has run (forever on the main queue when they call back there); "
+           + "move the code after it into `group.notify(queue: .main) { }` right after the loop")
+    }
+
+    func testAnErrorBranchReturningBeforeTheLastLeaveIsLeftAloneSinceTheOriginalNeverNotifies() {
+        assertLeftAlone(Self.groupOpening + "\n" + """
+                api.mark(id) { error in
+                    if let error { self.show("\\(error)"); return }
+                    self.show("marked")
+                    group.leave()
+                }
+            }
+            group.notify(queue: .main) { self.show("done") }
+        }
+        """, "the error branch returns before `group.leave()`, so the original never notifies after a failure; "
+           + "call `leave()` before that `return` (or use `defer { group.leave() }`) if it should")
+    }
+
+    func testABranchWithoutLeaveIsLeftAlone() {
+        assertLeftAlone(Self.groupOpening + "\n" + """
+                api.item(id) { result in
+                    switch result {
+                    case .success(let value):
+                        self.total += value
+                        group.leave()
+                    case .failure:
+                        self.show("failed")
+                    }
+                }
+            }
+            group.notify(queue: .main) { self.show("done") }
+        }
+        """, "the callback calls `group.leave()` on some paths only, or more than once; "
+           + "the group's notify block depends on every path calling it once (use `defer { group.leave() }`)")
+    }
+
+    func testAContinueInTheLoopIsLeftAlone() {
+        assertLeftAlone("""
+            func load(_ ids: [Int]) {
+                for id in ids {
+                    if id < 0 { continue }
+                    api.mark(id) { error in
+                        if let error { self.show("\\(error)") } else { self.show("marked") }
+                    }
+                }
+            }
+        """, "a `continue` in a loop that starts callbacks; the converted loop would have to skip them the same way")
+    }
+
+    func testALoopWithoutNotifyAfterItIsLeftAlone() {
+        assertLeftAlone(Self.groupOpening + "\n" + """
+                api.mark(id) { error in
+                    defer { group.leave() }
+                    self.show("marked")
+                }
+            }
+            show("started")
+            group.notify(queue: .main) { self.show("done") }
+        }
+        """, "the loop is not followed by `group.notify(queue:) { }`, which the conversion needs to know what runs after the callbacks")
+    }
+
+    func testALoopStartingTwoCallbacksPerElementIsStillALoopAroundACallback() {
+        let body = """
+            func load(_ ids: [Int]) {
+                for id in ids {
+                    api.mark(id) { _ in self.show("marked") }
+                    api.mark(id + 1) { _ in self.show("marked next") }
+                }
+            }
+        """
+        for target in MigrationTarget.allCases {
+            XCTAssertEqual(callSiteFindings(migrate(body, target)), ["left alone: a loop around a callback", "left alone: a loop around a callback"])
+        }
+    }
+
+    func testANotifyOnAnotherQueueConvertsToPromisesOnThatQueueButNotToAsync() {
+        let body = Self.groupOpening + "\n" + """
+                api.mark(id) { error in
+                    defer { group.leave() }
+                    if let error { self.show("\\(error)") } else { self.show("marked") }
+                }
+            }
+            group.notify(queue: background) { self.show("done") }
+        }
+        """
+        let promise = migrate(body, .promise)
+        XCTAssertEqual(callSiteFindings(promise), ["converted: converted a loop of callbacks and its `DispatchGroup` to promises joined by `when(guarantees:)`"])
+        XCTAssertTrue(promise.output.contains("when(guarantees: group).done(on: background) {"), promise.output)
+        XCTAssertEqual(callSiteFindings(migrate(body, .async)),
+                       ["left alone: the notify block runs on `background`, which async code cannot name; notify on `.main` or `.global()`, or convert to promises"])
+    }
+
+    func testCodeAfterTheNotifyKeepsItsPlaceInPromisesButNotInATask() {
+        let body = Self.groupOpening + "\n" + """
+                api.mark(id) { error in
+                    defer { group.leave() }
+                    if let error { self.show("\\(error)") } else { self.show("marked") }
+                }
+            }
+            group.notify(queue: .main) { self.show("done") }
+            show("started")
+        }
+        """
+        XCTAssertEqual(callSiteFindings(migrate(body, .promise)).first?.hasPrefix("converted: "), true)
+        XCTAssertEqual(callSiteFindings(migrate(body, .async)), ["left alone: code after the callbacks would run before them inside a `Task`"])
+    }
+
+    func testCallbacksChangingALocalVarConvertToAsyncButNotToPromises() {
+        let body = """
+            func load(_ ids: [Int]) {
+                var firstError: Error?
+                let group = DispatchGroup()
+                for id in ids {
+                    group.enter()
+                    api.mark(id) { error in
+                        if let error { firstError = error } else { self.show("marked") }
+                        group.leave()
+                    }
+                }
+                group.notify(queue: .main) { self.show("\\(String(describing: firstError))") }
+            }
+        """
+        XCTAssertEqual(callSiteFindings(migrate(body, .promise)),
+                       ["left alone: the callbacks use the local `var firstError`, which a promise handler (`@Sendable`) cannot share; keep it in a property, or use --to async"])
+        let async = migrate(body, .async)
+        XCTAssertEqual(callSiteFindings(async).first?.hasPrefix("converted: "), true)
+        // The notify block runs on the main actor once nothing changes the variable: it reads a copy.
+        XCTAssertTrue(async.output.contains("await MainActor.run { [firstError] in"), async.output)
+    }
+
+    func testTwoFanOutsInOneFunctionKeepTheirOwnArraysOfPromises() {
+        let body = """
+            func load(_ ids: [Int]) {
+                let items = DispatchGroup()
+                for id in ids {
+                    items.enter()
+                    api.item(id) { _ in items.leave() }
+                }
+                items.notify(queue: .main) { self.show("items") }
+                let marks = DispatchGroup()
+                for id in ids {
+                    marks.enter()
+                    api.mark(id) { _ in marks.leave() }
+                }
+                marks.notify(queue: .main) { self.show("marks") }
+            }
+        """
+        let promise = migrate(body, .promise)
+        XCTAssertEqual(callSiteFindings(promise).count, 2)
+        XCTAssertTrue(promise.output.contains("var items: [Guarantee<Void>] = []"), promise.output)
+        XCTAssertTrue(promise.output.contains("when(guarantees: marks).done(on: .main) {"), promise.output)
+        // Async form: the second would start before the first task's calls.
+        XCTAssertEqual(callSiteFindings(migrate(body, .async)).last,
+                       "left alone: a callback started earlier in the function could run before the new `Task` makes its first call")
+    }
+
+    func testTheSerialExecutorIsAddedOnceForSeveralFanOutsInAFile() {
+        let loop = """
+            func load(_ ids: [Int]) {
+                for id in ids {
+                    api.mark(id) { error in
+                        if let error { self.show("\\(error)") } else { self.show("marked \\(id)") }
+                    }
+                }
+            }
+        """
+        let migration = migrate(loop + "\n" + loop.replacingOccurrences(of: "func load", with: "func reload"), .async)
+        XCTAssertEqual(migration.output.components(separatedBy: "final class FanOutExecutor: TaskExecutor").count, 2, migration.output)
+        // The element goes with each result: the callback's code runs after the loop.
+        XCTAssertTrue(migration.output.contains("for await (id, result) in group {"), migration.output)
+    }
+}
