@@ -79,13 +79,13 @@ final class NavigationController: ViewController {
 }
 
 @MainActor
-final class AlertAction {
+final class UIAlertAction {
     enum Style { case `default`, cancel, destructive }
     let title: String
     let style: Style
-    let handler: (@MainActor (AlertAction) -> Void)?
+    let handler: (@MainActor (UIAlertAction) -> Void)?
 
-    init(title: String, style: Style, handler: (@MainActor (AlertAction) -> Void)? = nil) {
+    init(title: String, style: Style, handler: (@MainActor (UIAlertAction) -> Void)? = nil) {
         self.title = title
         self.style = style
         self.handler = handler
@@ -93,16 +93,16 @@ final class AlertAction {
 }
 
 @MainActor
-final class AlertController: ViewController {
+final class UIAlertController: ViewController {
     let message: String?
-    private(set) var actions: [AlertAction] = []
+    private(set) var actions: [UIAlertAction] = []
 
     init(title: String, message: String?) {
         self.message = message
         super.init(title: title)
     }
 
-    func addAction(_ action: AlertAction) {
+    func addAction(_ action: UIAlertAction) {
         actions.append(action)
     }
 

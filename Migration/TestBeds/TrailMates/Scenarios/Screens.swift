@@ -13,8 +13,8 @@ func loginScreen(email: String = "ada@trail.app", password: String = "secret") -
 }
 
 @MainActor
-func topAlert() -> AlertController? {
-    ViewController.topmost as? AlertController
+func topAlert() -> UIAlertController? {
+    ViewController.topmost as? UIAlertController
 }
 
 @MainActor

@@ -29,11 +29,11 @@ final class OnboardingCoordinator {
                     self.suggestTrail()
                     return
                 }
-                let alert = AlertController(title: "Follow @\(user.handle)?", message: nil)
-                alert.addAction(AlertAction(title: "Skip", style: .cancel) { _ in
+                let alert = UIAlertController(title: "Follow @\(user.handle)?", message: nil)
+                alert.addAction(UIAlertAction(title: "Skip", style: .cancel) { _ in
                     self.suggestTrail()
                 })
-                alert.addAction(AlertAction(title: "Follow", style: .default) { _ in
+                alert.addAction(UIAlertAction(title: "Follow", style: .default) { _ in
                     FriendService.shared.invite(user.handle, to: 0) { ok, error in
                         DispatchQueue.main.async {
                             self.step.text = ok ? "following @\(user.handle)" : "could not follow @\(user.handle)"

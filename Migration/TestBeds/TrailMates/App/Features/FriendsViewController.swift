@@ -66,9 +66,9 @@ final class FriendsViewController: ViewController {
     }
 
     private func confirmInvite(_ user: User) {
-        let alert = AlertController(title: "Invite @\(user.handle)?", message: "\(user.displayName) has done \(user.hikesCompleted) hikes.")
-        alert.addAction(AlertAction(title: "Cancel", style: .cancel))
-        alert.addAction(AlertAction(title: "Invite", style: .default) { _ in
+        let alert = UIAlertController(title: "Invite @\(user.handle)?", message: "\(user.displayName) has done \(user.hikesCompleted) hikes.")
+        alert.addAction(UIAlertAction(title: "Cancel", style: .cancel))
+        alert.addAction(UIAlertAction(title: "Invite", style: .default) { _ in
             FriendService.shared.invite(user.handle, to: self.lastHikeID) { ok, error in
                 if let error {
                     DispatchQueue.main.async { self.status.text = "Invitation failed: \(describe(error))" }

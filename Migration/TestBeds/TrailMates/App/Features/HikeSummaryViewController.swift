@@ -61,11 +61,11 @@ final class HikeSummaryViewController: ViewController {
     }
 
     private func askToKeepRecording() {
-        let alert = AlertController(title: "Too short", message: "This hike is too short to save.")
-        alert.addAction(AlertAction(title: "Keep Recording", style: .cancel) { [weak self] _ in
+        let alert = UIAlertController(title: "Too short", message: "This hike is too short to save.")
+        alert.addAction(UIAlertAction(title: "Keep Recording", style: .cancel) { [weak self] _ in
             self?.finishButton.isEnabled = true
         })
-        alert.addAction(AlertAction(title: "Discard", style: .destructive) { [weak self] _ in
+        alert.addAction(UIAlertAction(title: "Discard", style: .destructive) { [weak self] _ in
             guard let self else { return }
             HikeService.shared.deleteHike(id: self.viewModel.hike.id) { error in
                 DispatchQueue.main.async {

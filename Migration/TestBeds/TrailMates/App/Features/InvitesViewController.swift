@@ -35,18 +35,18 @@ final class InvitesViewController: ViewController {
     func select(row: Int) {
         guard row < viewModel.invites.count else { return }
         let invite = viewModel.invites[row]
-        let alert = AlertController(title: "@\(invite.fromHandle) invited you", message: "Join hike \(invite.hikeID)?")
-        alert.addAction(AlertAction(title: "Not Now", style: .cancel))
-        alert.addAction(AlertAction(title: "Join", style: .default) { [weak self] _ in
+        let alert = UIAlertController(title: "@\(invite.fromHandle) invited you", message: "Join hike \(invite.hikeID)?")
+        alert.addAction(UIAlertAction(title: "Not Now", style: .cancel))
+        alert.addAction(UIAlertAction(title: "Join", style: .default) { [weak self] _ in
             self?.viewModel.accept(invite)
         })
         present(alert, animated: true)
     }
 
     private func confirmDeclineAll() {
-        let alert = AlertController(title: "Decline all?", message: nil)
-        alert.addAction(AlertAction(title: "Cancel", style: .cancel))
-        alert.addAction(AlertAction(title: "Decline All", style: .destructive) { [weak self] _ in
+        let alert = UIAlertController(title: "Decline all?", message: nil)
+        alert.addAction(UIAlertAction(title: "Cancel", style: .cancel))
+        alert.addAction(UIAlertAction(title: "Decline All", style: .destructive) { [weak self] _ in
             self?.viewModel.declineAll()
         })
         present(alert, animated: true)

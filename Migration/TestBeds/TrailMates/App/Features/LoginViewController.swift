@@ -46,9 +46,9 @@ final class LoginViewController: ViewController {
     }
 
     private func showFailure(_ message: String) {
-        let alert = AlertController(title: "Could not sign in", message: message)
-        alert.addAction(AlertAction(title: "Cancel", style: .cancel))
-        alert.addAction(AlertAction(title: "Try Again", style: .default) { [weak self] _ in
+        let alert = UIAlertController(title: "Could not sign in", message: message)
+        alert.addAction(UIAlertAction(title: "Cancel", style: .cancel))
+        alert.addAction(UIAlertAction(title: "Try Again", style: .default) { [weak self] _ in
             self?.signInButton.sendActions()
         })
         present(alert, animated: true)

@@ -25,8 +25,8 @@ final class ProfileViewController: ViewController {
             self?.followersLabel.text = header.followers
         }
         viewModel.onError = { [weak self] message in
-            let alert = AlertController(title: "Profile", message: message)
-            alert.addAction(AlertAction(title: "OK", style: .cancel) { _ in
+            let alert = UIAlertController(title: "Profile", message: message)
+            alert.addAction(UIAlertAction(title: "OK", style: .cancel) { _ in
                 self?.navigationController?.popViewController(animated: true)
             })
             self?.present(alert, animated: true)
@@ -38,9 +38,9 @@ final class ProfileViewController: ViewController {
     }
 
     private func askForName() {
-        let alert = AlertController(title: "Your name", message: nil)
-        alert.addAction(AlertAction(title: "Cancel", style: .cancel))
-        alert.addAction(AlertAction(title: "Save", style: .default) { [weak self] _ in
+        let alert = UIAlertController(title: "Your name", message: nil)
+        alert.addAction(UIAlertAction(title: "Cancel", style: .cancel))
+        alert.addAction(UIAlertAction(title: "Save", style: .default) { [weak self] _ in
             guard let self else { return }
             self.viewModel.rename(to: self.proposedName) { saved in
                 self.nameLabel.text = saved ? self.proposedName : "(not saved)"

@@ -56,9 +56,9 @@ final class SettingsViewController: ViewController {
     }
 
     private func confirmSignOut() {
-        let alert = AlertController(title: "Sign out?", message: "Offline changes not yet sent will be lost.")
-        alert.addAction(AlertAction(title: "Cancel", style: .cancel))
-        alert.addAction(AlertAction(title: "Sign Out", style: .destructive) { [weak self] _ in
+        let alert = UIAlertController(title: "Sign out?", message: "Offline changes not yet sent will be lost.")
+        alert.addAction(UIAlertAction(title: "Cancel", style: .cancel))
+        alert.addAction(UIAlertAction(title: "Sign Out", style: .destructive) { [weak self] _ in
             AuthService.shared.logout { error in
                 DispatchQueue.main.async {
                     if error != nil {

@@ -103,8 +103,8 @@ final class TrailDetailViewController: ViewController {
                 case .success(let hike):
                     self.onStartedHike?(hike)
                 case .failure(let error):
-                    let alert = AlertController(title: "Could not start", message: describe(error))
-                    alert.addAction(AlertAction(title: "OK", style: .cancel))
+                    let alert = UIAlertController(title: "Could not start", message: describe(error))
+                    alert.addAction(UIAlertAction(title: "OK", style: .cancel))
                     self.present(alert, animated: true)
                 }
             }
