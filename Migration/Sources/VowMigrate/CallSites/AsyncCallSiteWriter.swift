@@ -22,9 +22,7 @@ struct AsyncCallSiteWriter {
         if !enclosingIsAsync {
             let first = levels[0].call
             for (position, argument) in first.arguments.enumerated() where position != levels[0].callee.handlerIndex {
-                let reads = ValueThreading.reads(in: [Syntax(argument.expression)])
-                if argument.expression.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) })
-                    || !reads.isDisjoint(with: selfMembers) {
+                if InlinePyramidWriter.selfRead(in: [Syntax(argument.expression)], members: selfMembers) != nil {
                     throw Refusal("the first call's arguments read `self`, which the task would read later", at: argument)
                 }
             }

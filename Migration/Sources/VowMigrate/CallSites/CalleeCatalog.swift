@@ -190,10 +190,9 @@ struct IndexCalleeCatalog: CalleeCatalog {
                 handlerParameterTypes: function.handlerParameterTypes.map { index.qualifiedType($0, in: function.scope) },
                 genericParameterNames: function.genericParameterNames,
                 asyncFailure: {
-                    guard case .result(_, let failure?) = function.shape else { return .untyped }
+                    guard case .result(_, _?) = function.shape else { return .untyped }
                     if case .existing = function.alternative(for: .async, trustingStoredHandlers: trustsStoredHandlers) { return .unknown }
-                    // As the async emitter writes it (`AlternativeEmitter.typedFailure`).
-                    return !function.isThrowing && function.cancellableHandle == nil ? .typed(failure) : .untyped
+                    return function.asyncTypedFailure.map { CalleeSummary.AsyncFailure.typed($0) } ?? .untyped
                 }(),
                 handlerIsActorIsolated: function.handlerIsActorIsolated,
                 callsBackLater: function.callsBackLater

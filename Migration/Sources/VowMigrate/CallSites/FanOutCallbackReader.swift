@@ -58,7 +58,7 @@ struct FanOutCallbackReader {
                 if StatementText.mentions(callback.failure ?? [], value) {
                     throw Refusal("the failure branch uses the value sent together with the error", at: closure)
                 }
-                try requireForceUnwrappedOnly(value, in: callback.success)
+                try PyramidReader.requireForceUnwrappedOnly(value, in: callback.success)
                 callback.unwrapsValue = true
             }
         default:
@@ -133,10 +133,10 @@ struct FanOutCallbackReader {
             var body = Array(switchCase.statements)
             // `case .failure: break` does nothing.
             if body.count == 1, body[0].item.is(BreakStmtSyntax.self) { body = [] }
-            if let name = Self.caseBinding(item.pattern, "success") {
-                success = (name.value, body)
-            } else if let name = Self.caseBinding(item.pattern, "failure") {
-                failure = (name.value, body)
+            if let name = PyramidReader.caseBinding(item.pattern, "success") {
+                success = (name.name, body)
+            } else if let name = PyramidReader.caseBinding(item.pattern, "failure") {
+                failure = (name.name, body)
             } else {
                 throw Refusal("a case of the switch on Result this tool does not read", at: switchCase)
             }
@@ -145,57 +145,14 @@ struct FanOutCallbackReader {
         return FanOut.Callback(valueName: success.0, success: success.1, errorName: failure.0, failure: failure.1)
     }
 
-    /// `if let error { F } else { S }`, or `if let error { F; return } S` (also `if let e = error`).
-    /// Returns whether the error branch ended with a `return`.
+    /// `if let error { F } else { S }`, or `if let error { F; return } S` (also `if let e = error`),
+    /// as ``PyramidReader/errorSplit(_:errorName:at:)`` reads it. Returns whether the error
+    /// branch ended with a `return` (the form without `else`).
     private func errorSplit(_ statements: [CodeBlockItemSyntax], errorName: String,
                             at closure: ClosureExprSyntax) throws(Refusal) -> (FanOut.Callback, Bool) {
-        guard let first = statements.first, let ifExpression = PyramidReader.expression(first)?.as(IfExprSyntax.self),
-              ifExpression.conditions.count == 1,
-              let binding = ifExpression.conditions.first?.condition.as(OptionalBindingConditionSyntax.self),
-              binding.bindingSpecifier.tokenKind == .keyword(.let),
-              binding.initializer == nil ? binding.pattern.trimmedDescription == errorName
-                                         : binding.initializer?.value.trimmedDescription == errorName else {
-            throw Refusal("the callback does not start by checking its error (`if let \(errorName) { ... return }`)", at: closure)
-        }
-        let bound = binding.pattern.trimmedDescription
-        let body = Array(ifExpression.body.statements)
-        switch ifExpression.elseBody {
-        case .codeBlock(let elseBlock) where statements.count == 1:
-            return (FanOut.Callback(success: Array(elseBlock.statements), errorName: bound, failure: body), false)
-        case .none:
-            guard let last = body.last, let ret = last.item.as(ReturnStmtSyntax.self), ret.expression == nil else {
-                throw Refusal("the error branch does not end with `return`, so the success path runs after it too", at: ifExpression)
-            }
-            return (FanOut.Callback(success: Array(statements.dropFirst()), errorName: bound, failure: Array(body.dropLast())), true)
-        default:
-            throw Refusal("an `else if` after the error check", at: ifExpression)
-        }
-    }
-
-    /// `.success(let v)`, `let .success(v)`, `.success(_)`, `.success`: the bound name (nil for none).
-    private struct CaseBinding { var value: String? }
-
-    private static func caseBinding(_ pattern: PatternSyntax, _ caseName: String) -> CaseBinding? {
-        var pattern = pattern
-        if let valueBinding = pattern.as(ValueBindingPatternSyntax.self) { pattern = valueBinding.pattern }
-        guard let expression = pattern.as(ExpressionPatternSyntax.self)?.expression else { return nil }
-        if let member = expression.as(MemberAccessExprSyntax.self), member.base == nil, member.declName.baseName.text == caseName {
-            return CaseBinding(value: nil)
-        }
-        guard let call = expression.as(FunctionCallExprSyntax.self),
-              let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil,
-              member.declName.baseName.text == caseName, call.arguments.count == 1,
-              let argument = call.arguments.first, argument.label == nil else { return nil }
-        let inner = argument.expression
-        if let binding = inner.as(PatternExprSyntax.self) {
-            let innerPattern = binding.pattern.as(ValueBindingPatternSyntax.self)?.pattern ?? binding.pattern
-            if let identifier = innerPattern.as(IdentifierPatternSyntax.self) { return CaseBinding(value: identifier.identifier.text) }
-            if innerPattern.is(WildcardPatternSyntax.self) { return CaseBinding(value: nil) }
-            return nil
-        }
-        if let reference = inner.as(DeclReferenceExprSyntax.self) { return CaseBinding(value: reference.baseName.text) }
-        if inner.is(DiscardAssignmentExprSyntax.self) { return CaseBinding(value: nil) }
-        return nil
+        let split = try reader.errorSplit(statements, errorName: errorName, at: closure)
+        let returns = statements.first.flatMap { PyramidReader.expression($0)?.as(IfExprSyntax.self) }?.elseBody == nil
+        return (FanOut.Callback(success: split.success, errorName: split.failure.errorName, failure: split.failure.statements), returns)
     }
 
     // MARK: - Checks
@@ -221,18 +178,6 @@ struct FanOutCallbackReader {
         for statement in statements {
             finder.walk(statement)
             if let (reason, node) = finder.problem { throw Refusal(reason, at: node) }
-        }
-    }
-
-    /// Every read of `name` must be `name!`; anything else treats a missing value as an answer.
-    private func requireForceUnwrappedOnly(_ name: String, in statements: [CodeBlockItemSyntax]) throws(Refusal) {
-        for statement in statements {
-            for token in statement.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(name) {
-                guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
-                if reference.parent?.is(ForceUnwrapExprSyntax.self) == true { continue }
-                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
-                throw Refusal("the callback reads `\(name)` as optional, so a `(nil, nil)` answer means something to it", at: reference)
-            }
         }
     }
 }

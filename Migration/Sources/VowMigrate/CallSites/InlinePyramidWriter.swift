@@ -276,7 +276,7 @@ struct InlinePyramidWriter {
     }
 
     /// A read of `self` in the nodes: `self` itself, or a member of the type read without it.
-    private static func selfRead(in nodes: [Syntax], members: Set<String>) -> Syntax? {
+    static func selfRead(in nodes: [Syntax], members: Set<String>) -> Syntax? {
         for node in nodes {
             if let token = node.tokens(viewMode: .sourceAccurate).first(where: { $0.tokenKind == .keyword(.self) }) { return Syntax(token) }
         }
@@ -738,26 +738,19 @@ private final class FirstFinder<Node: SyntaxProtocol>: SyntaxAnyVisitor {
 }
 
 /// Every call of a known completion-handler function, with whether it is inside a closure or a loop.
-private final class KnownCallFinder: SyntaxVisitor {
+private final class KnownCallFinder: LoopTrackingVisitor {
     let reader: PyramidReader
     private(set) var calls: [(FunctionCallExprSyntax, Bool, Bool)] = []
     private var closureDepth = 0
-    private var loopDepth = 0
 
     init(reader: PyramidReader) {
         self.reader = reader
-        super.init(viewMode: .sourceAccurate)
+        super.init()
     }
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { closureDepth += 1; return .visitChildren }
     override func visitPost(_ node: ClosureExprSyntax) { closureDepth -= 1 }
-    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
-    override func visitPost(_ node: ForStmtSyntax) { loopDepth -= 1 }
-    override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
-    override func visitPost(_ node: WhileStmtSyntax) { loopDepth -= 1 }
-    override func visit(_ node: RepeatStmtSyntax) -> SyntaxVisitorContinueKind { loopDepth += 1; return .visitChildren }
-    override func visitPost(_ node: RepeatStmtSyntax) { loopDepth -= 1 }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         switch reader.match(node) {

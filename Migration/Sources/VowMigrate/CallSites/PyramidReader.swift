@@ -224,7 +224,7 @@ struct PyramidReader {
                     throw Refusal("the failure branch uses the value sent together with the error", at: closure)
                 }
                 if case .optionalValueAndError = callee.shape {
-                    try requireForceUnwrappedOnly(value, in: split.success)
+                    try Self.requireForceUnwrappedOnly(value, in: split.success)
                     level.unwrapsValue = true
                 }
             }
@@ -301,7 +301,7 @@ struct PyramidReader {
     }
 
     /// `if let error { F; return } S` or `if let error { F } else { S }` (also `if let e = error`).
-    private func errorSplit(_ statements: [CodeBlockItemSyntax], errorName: String, at closure: ClosureExprSyntax) throws(Refusal) -> (success: [CodeBlockItemSyntax], failure: Pyramid.Failure) {
+    func errorSplit(_ statements: [CodeBlockItemSyntax], errorName: String, at closure: ClosureExprSyntax) throws(Refusal) -> (success: [CodeBlockItemSyntax], failure: Pyramid.Failure) {
         guard let first = statements.first, let ifExpression = Self.expression(first)?.as(IfExprSyntax.self),
               ifExpression.conditions.count == 1,
               let binding = ifExpression.conditions.first?.condition.as(OptionalBindingConditionSyntax.self),
@@ -353,9 +353,9 @@ struct PyramidReader {
     }
 
     /// `.success(let v)`, `let .success(v)`, `.success(_)`, `.success`: the bound name (nil for none).
-    private struct CaseBinding { var name: String? }
+    struct CaseBinding { var name: String? }
 
-    private static func caseBinding(_ pattern: PatternSyntax, _ caseName: String) -> CaseBinding? {
+    static func caseBinding(_ pattern: PatternSyntax, _ caseName: String) -> CaseBinding? {
         var pattern = pattern
         if let valueBinding = pattern.as(ValueBindingPatternSyntax.self) { pattern = valueBinding.pattern }
         guard let expression = pattern.as(ExpressionPatternSyntax.self)?.expression else { return nil }
@@ -403,7 +403,7 @@ struct PyramidReader {
     }
 
     /// Every read of `name` must be `name!`; anything else treats a missing value as an answer.
-    private func requireForceUnwrappedOnly(_ name: String, in statements: [CodeBlockItemSyntax]) throws(Refusal) {
+    static func requireForceUnwrappedOnly(_ name: String, in statements: [CodeBlockItemSyntax]) throws(Refusal) {
         for statement in statements {
             for token in statement.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(name) {
                 guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }

@@ -216,6 +216,9 @@ public struct MigrationIndex: Sendable {
         /// The handler's type names a global actor (`@MainActor (Bool) -> Void`): the callback
         /// runs isolated to it, which a promise chain's handlers are not.
         public var handlerIsActorIsolated = false
+        /// The `E` the generated async alternative throws typed (`throws(E)`), as its emitter
+        /// writes it; nil when it throws `any Error`.
+        public var asyncTypedFailure: String?
         /// The body calls its handler only inside closures that run after it returns (a queue hop,
         /// a new task: ``HandlerUse/callsBackOnlyLater``), never before it returns: code after a
         /// call runs before the callback, on every path.
@@ -892,11 +895,11 @@ extension MigrationIndex {
                 handlerDefaults: function.handlerDefaults,
                 isPublic: record.isPublic,
                 genericParameterNames: function.decl.genericParameterClause?.parameters.map(\.name.text) ?? [],
-                handlerIsActorIsolated: function.handlerIndices.contains { index in
-                    guard index < function.parameters.count else { return false }
-                    return Self.namesGlobalActor(function.decl.signature.parameterClause.parameters[function.decl.signature.parameterClause.parameters.index(
-                        function.decl.signature.parameterClause.parameters.startIndex, offsetBy: index)].type)
-                })
+                handlerIsActorIsolated: {
+                    let parameters = Array(function.decl.signature.parameterClause.parameters)
+                    return function.handlerIndices.contains { $0 < parameters.count && Self.namesGlobalActor(parameters[$0].type) }
+                }(),
+                asyncTypedFailure: asyncEmitter.typedFailure)
             // An alternative that would capture a call it cannot spell out is not added: callers
             // in other files (the call-site stage) must not count on it.
             if record.isProtocolRequirement == false {
