@@ -6,6 +6,7 @@ import VowMigrateDriver
 extension MigrationTarget: ExpressibleByArgument {}
 extension MigrationStage: ExpressibleByArgument {}
 extension SwiftLanguageMode: ExpressibleByArgument {}
+extension DefaultIsolation: ExpressibleByArgument {}
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text
@@ -158,6 +159,15 @@ struct VowMigrateCommand: ParsableCommand {
         valueName: "5|6"))
     var swiftVersion: SwiftLanguageMode?
 
+    @Option(name: .customLong("default-isolation"), help: ArgumentHelp(
+        "The default actor isolation of files nothing else decides: nonisolated (Swift's default) or MainActor. "
+            + "A file in a package target gets it from the nearest Package.swift (.defaultIsolation(MainActor.self)); "
+            + "a file under an Xcode project is MainActor when the project sets SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor. "
+            + "An async alternative of a function that is provably not isolated is nonisolated(nonsending), so the original is "
+            + "called on the caller's actor as before; under MainActor the alternatives share their original's isolation instead.",
+        valueName: "nonisolated|MainActor"))
+    var defaultIsolation: DefaultIsolation?
+
     @Option(help: ArgumentHelp("Files processed at once (default: all cores).", visibility: .hidden))
     var jobs: Int?
 
@@ -211,7 +221,7 @@ struct VowMigrateCommand: ParsableCommand {
         // Each file's language mode from its package manifest, each manifest read once; what a
         // manifest does not say as a literal is noted once and falls back.
         let languageModes = to == nil ? LanguageModes(fallback: fallbackMode)
-            : LanguageModes(files: discovery.paths + contextPaths, fallback: fallbackMode)
+            : LanguageModes(files: discovery.paths + contextPaths, fallback: fallbackMode, fallbackIsolation: defaultIsolation ?? .nonisolated)
         migrationRun.languageModes = languageModes
         if !languageModes.notes.isEmpty {
             standardError.write(Data(languageModes.notes.map { $0 + "\n" }.joined().utf8))

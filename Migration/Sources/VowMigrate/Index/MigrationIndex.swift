@@ -271,7 +271,10 @@ public struct MigrationIndex: Sendable {
     /// Generic parameters and associated types not constrained to `Sendable`, by type name.
     private var typeParameters: [String: [String]] = [:]
     /// Names of declared types (qualified and simple), to tell a module qualifier from a type.
-    private var typeNames: Set<String> = []
+    private(set) var typeNames: Set<String> = []
+    /// Actors and types declared with a global actor (qualified and simple names): their
+    /// members' alternatives share their isolation (see ``ActorContext``).
+    private(set) var isolatedTypes: Set<String> = []
     /// Every completion-handler function, once, in the order the summaries list them.
     private var completionFunctionList: [CompletionFunctionSummary] = []
     /// Base name to positions in `completionFunctionList` (one copy of each summary, not two).
@@ -689,6 +692,10 @@ extension MigrationIndex {
                     notImplicitlySendable[type.name] = kind
                     notImplicitlySendable[Self.lastComponent(type.name), default: kind] = kind
                 }
+                if !type.isExtension, type.isIsolated {
+                    isolatedTypes.insert(type.name)
+                    isolatedTypes.insert(Self.lastComponent(type.name))
+                }
                 if type.isSendable {
                     sendableTypes.insert(type.name)
                     sendableTypes.insert(Self.lastComponent(type.name))
@@ -1009,6 +1016,8 @@ public struct FileSummary: Sendable {
         var inherited: [String]
         var hasCancel: Bool
         var isSendable: Bool
+        /// An actor, or declared with a global actor (`@MainActor class`).
+        var isIsolated = false
         /// Why Swift does not infer `Sendable` for it ("a class", "a public enum"), for a type
         /// declaration (not an extension) that could otherwise be implicitly `Sendable`: nil.
         var notImplicitlySendable: String? = nil
