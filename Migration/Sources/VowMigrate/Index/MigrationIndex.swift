@@ -295,6 +295,9 @@ public struct MigrationIndex: Sendable {
     private(set) var defaultedHandlerNames: Set<String> = []
     /// Files the index was built from.
     public private(set) var files: Set<String> = []
+    /// Where a file of the run (or of `--context`) assigns `conf.Q` or `conf.D`: chain handlers
+    /// that name no queue then need not run on the main queue (see ``DefaultQueueAssignment``).
+    public private(set) var defaultQueueAssignment: Location?
     /// The summaries it was built from (text and locations only), for ``adding(_:)`` to rebuild
     /// from; nil for an index built without them (``init(summaries:keepsSummaries:reading:)``).
     private var summaries: [FileSummary]? = []
@@ -633,6 +636,7 @@ extension MigrationIndex {
             summary = summarize(tree: Parser.parse(source: source), fileName: fileName, isContext: isContext)
         }
         summary.languageMode = languageMode
+        summary.defaultQueueAssignment = DefaultQueueAssignment.first(in: source, fileName: fileName)
         return summary
     }
 
@@ -671,6 +675,7 @@ extension MigrationIndex {
     private mutating func join(_ summaries: [FileSummary]) {
         for summary in summaries {
             files.insert(summary.file)
+            if defaultQueueAssignment == nil { defaultQueueAssignment = summary.defaultQueueAssignment }
             for alias in summary.aliases where aliases[alias.qualifiedName] == nil {
                 aliases[alias.qualifiedName] = alias
                 aliasesBySimpleName[Self.lastComponent(alias.qualifiedName), default: []].append(alias.qualifiedName)
@@ -1008,6 +1013,8 @@ public struct FileSummary: Sendable {
     /// The language mode the file is compiled in: in Swift 5 mode a promise's value need not be
     /// `Sendable`, so no promise alternative of the file is refused for it.
     public var languageMode: SwiftLanguageMode = .v6
+    /// The first assignment of `conf.Q` or `conf.D` in the file, if any.
+    var defaultQueueAssignment: MigrationIndex.Location?
 
     /// A type, protocol or extension: what it inherits and whether it has `cancel()`.
     struct TypeRecord: Sendable {
