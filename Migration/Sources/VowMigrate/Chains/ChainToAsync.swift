@@ -227,6 +227,17 @@ struct ChainToAsync {
         return effects ? root : value
     }
 
+    /// The first promise is made on its own (`let firstPromise = ...`), so it must have a type
+    /// without the links after it: `Promise(error: e)` takes its type from them
+    /// (`.compactMap { Int($0) }` makes it `Promise<String>`), and alone it has none.
+    private func requireOwnType(_ root: ExprSyntax) throws(Refusal) {
+        guard let call = root.as(FunctionCallExprSyntax.self),
+              let name = call.calledExpression.as(DeclReferenceExprSyntax.self), ["Promise", "Guarantee"].contains(name.baseName.text),
+              call.arguments.first?.label?.text == "error" else { return }
+        throw Refusal("its first promise, `\(root.trimmedDescription)`, takes its type from the links after it; "
+                      + "write its type (`\(name.baseName.text)<Value>(error: ...)`) to convert it", at: root)
+    }
+
     // MARK: Writing
 
     /// The task's code, whether it runs on the main actor (handlers on the default queue) or not
@@ -242,6 +253,7 @@ struct ChainToAsync {
         }
         links.removeLast()
         root = try rootExpression(root)
+        try requireOwnType(root)
 
         // `[weak self]` on every handler that uses `self`, or on none.
         let handlers = links + [catchLink] + (finallyLink.map { [$0] } ?? [])
