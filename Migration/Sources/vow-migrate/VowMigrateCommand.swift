@@ -106,7 +106,8 @@ struct VowMigrateCommand: ParsableCommand {
           3   files left alone: they do not parse, are not valid UTF-8, could not be read, or
               (--in-place) could not be written, such as read-only files; the others were done
           64  invalid command-line usage
-        """
+        """,
+        version: "vow-migrate 0.9.0 (swift-syntax 603.0.1)"
     )
 
     @Argument(help: "Swift files or directories to migrate (directories are searched for .swift files, hidden entries skipped).")
