@@ -106,6 +106,32 @@ final class IsolationTests: XCTestCase {
         XCTAssertEqual(check.status, 0, check.standardError)
     }
 
+    /// Members of an `@objcMembers` class (and of its extensions) are exposed to Objective-C, which
+    /// this machine cannot check: their alternatives keep the plain form.
+    func testAnObjcMembersClassKeepsThePlainForm() {
+        let source = """
+            import Foundation
+
+            @objcMembers
+            final class Bridge: NSObject {
+                func load(completion: @escaping @Sendable (Int) -> Void) { completion(1) }
+            }
+
+            extension Bridge {
+                func save(completion: @escaping @Sendable (Int) -> Void) { completion(2) }
+            }
+
+            final class Plain: NSObject {
+                func load(completion: @escaping @Sendable (Int) -> Void) { completion(3) }
+            }
+
+            """
+        let output = SourceMigrator.migrate(source: source, fileName: "Bridge.swift", options: .init(target: .async)).output
+        XCTAssertTrue(output.contains("\n    func load() async -> Int {\n        await withCheckedContinuation { continuation in\n            load { value in"), output)
+        XCTAssertTrue(output.contains("\n    func save() async -> Int {"), output)
+        XCTAssertEqual(output.components(separatedBy: "nonisolated(nonsending)").count - 1, 1, output)
+    }
+
     // MARK: - Behaviour: where and in which order the original is called
 
     /// A main-actor caller starts several tasks in one turn, each awaiting the alternative. The

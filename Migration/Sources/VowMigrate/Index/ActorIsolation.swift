@@ -23,6 +23,9 @@ enum ActorContext: Sendable, Equatable {
     case explicitlyNonisolated
     /// A function at file scope.
     case fileScope
+    /// A member of an `@objcMembers` class: the alternative is exposed to Objective-C as well,
+    /// which this tool cannot check on Linux, so it keeps the form it always had.
+    case objcExposed
     /// A member of this type (as the scope names it), or of an extension of it.
     case member(of: String)
 

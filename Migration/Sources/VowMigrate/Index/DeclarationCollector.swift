@@ -70,6 +70,10 @@ final class DeclarationCollector: SyntaxVisitor {
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
         enter(node.name.text, isolated: ActorContext.hasGlobalActor(node.attributes), generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        if node.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "objcMembers" }),
+           actorContexts.last != .isolated {
+            actorContexts[actorContexts.count - 1] = .objcExposed
+        }
         return .visitChildren
     }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }

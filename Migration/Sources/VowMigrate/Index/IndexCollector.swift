@@ -49,7 +49,7 @@ final class IndexCollector: SyntaxVisitor {
     }
 
     private func enter(_ name: String, inheritance: InheritanceClauseSyntax?, isProtocol: Bool = false,
-                       isExtension: Bool = false, isIsolated: Bool = false, hasGlobalActor: Bool = false,
+                       isExtension: Bool = false, isIsolated: Bool = false, keepsPlainAlternatives: Bool = false,
                        notImplicitlySendable: String? = nil,
                        typeParameters: [String] = [], isPublicExtension: Bool = false) {
         let qualified = isExtension || scope.isEmpty ? name : "\(scope).\(name)"
@@ -62,7 +62,7 @@ final class IndexCollector: SyntaxVisitor {
         }
         types.append(.init(name: qualified, isExtension: isExtension, inherited: inherited, hasCancel: false,
                            isSendable: isIsolated || inherited.contains("Sendable") || inherited.contains("Swift.Sendable"),
-                           isIsolated: isIsolated || hasGlobalActor, notImplicitlySendable: notImplicitlySendable,
+                           isIsolated: isIsolated || keepsPlainAlternatives, notImplicitlySendable: notImplicitlySendable,
                            nonSendableTypeParameters: typeParameters))
         scopes.append(qualified)
         inProtocol.append(isProtocol)
@@ -80,7 +80,9 @@ final class IndexCollector: SyntaxVisitor {
         // its subclasses (which inherit the isolation): recorded as Sendable, so the index
         // passes it down the class hierarchy.
         let isolated = ActorContext.hasGlobalActor(node.attributes)
-        enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: isolated, notImplicitlySendable: isolated ? nil : "a class",
+        let objcMembers = node.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "objcMembers" }
+        enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: isolated, keepsPlainAlternatives: objcMembers,
+              notImplicitlySendable: isolated ? nil : "a class",
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
         recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
@@ -116,7 +118,7 @@ final class IndexCollector: SyntaxVisitor {
     }
     override func visitPost(_ node: ActorDeclSyntax) { leave() }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, inheritance: node.inheritanceClause, isProtocol: true, hasGlobalActor: ActorContext.hasGlobalActor(node.attributes),
+        enter(node.name.text, inheritance: node.inheritanceClause, isProtocol: true, keepsPlainAlternatives: ActorContext.hasGlobalActor(node.attributes),
               typeParameters: Self.nonSendable(node.memberBlock))
         return .visitChildren
     }

@@ -273,7 +273,8 @@ public struct MigrationIndex: Sendable {
     /// Names of declared types (qualified and simple), to tell a module qualifier from a type.
     private(set) var typeNames: Set<String> = []
     /// Actors and types declared with a global actor (qualified and simple names): their
-    /// members' alternatives share their isolation (see ``ActorContext``).
+    /// members' alternatives share their isolation (see ``ActorContext``). `@objcMembers`
+    /// classes too, whose members are exposed to Objective-C: theirs keep the plain form.
     private(set) var isolatedTypes: Set<String> = []
     /// Every completion-handler function, once, in the order the summaries list them.
     private var completionFunctionList: [CompletionFunctionSummary] = []
@@ -1023,7 +1024,8 @@ public struct FileSummary: Sendable {
         var inherited: [String]
         var hasCancel: Bool
         var isSendable: Bool
-        /// An actor, or declared with a global actor (`@MainActor class`).
+        /// An actor, declared with a global actor (`@MainActor class`), or an `@objcMembers` class:
+        /// its members' async alternatives are not `nonisolated(nonsending)`.
         var isIsolated = false
         /// Why Swift does not infer `Sendable` for it ("a class", "a public enum"), for a type
         /// declaration (not an extension) that could otherwise be implicitly `Sendable`: nil.

@@ -235,7 +235,7 @@ struct FileRewrite {
     /// can run on its caller's actor (``ActorContext``).
     private func runsOnCallersActor(_ context: ActorContext) -> Bool {
         switch context {
-        case .isolated: return false
+        case .isolated, .objcExposed: return false
         case .explicitlyNonisolated: return true
         case .fileScope: return options.defaultIsolation == .nonisolated
         case .member(let type): return options.defaultIsolation == .nonisolated && index.isProvablyNonisolated(type)
