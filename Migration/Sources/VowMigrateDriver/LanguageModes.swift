@@ -74,22 +74,30 @@ public struct LanguageModes: Sendable {
 
     /// What the nearest Xcode project at or above `folder` sets `SWIFT_DEFAULT_ACTOR_ISOLATION`
     /// to: `MainActor` when any of its build settings says so (new app targets in Xcode 26 do),
-    /// since which target holds a file is not read; nil without a project.
+    /// since which target holds a file is not read; nil without a project. A project is an
+    /// `.xcodeproj` (its `project.pbxproj`), or the spec a generator makes one from (XcodeGen's
+    /// `project.yml`, Tuist's `Project.swift`), with the `.xcconfig` files beside it.
     private static func xcodeIsolation(above folder: String, cache: inout [String: DefaultIsolation?]) -> DefaultIsolation? {
         if let known = cache[folder] { return known }
         var found: DefaultIsolation?
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "/" : folder)) ?? []
-        let projects = entries.filter { $0.hasSuffix(".xcodeproj") }.sorted()
+        let projects = entries.filter { $0.hasSuffix(".xcodeproj") }.map { $0 + "/project.pbxproj" }
+            + entries.filter { ["project.yml", "project.yaml", "Project.swift"].contains($0) }
         if !projects.isEmpty {
-            let settings = projects.compactMap { try? String(contentsOfFile: folder + "/" + $0 + "/project.pbxproj", encoding: .utf8) }
-            found = settings.contains { text in
-                text.range(of: #"SWIFT_DEFAULT_ACTOR_ISOLATION\s*=\s*"?MainActor"#, options: .regularExpression) != nil
-            } ? .mainActor : .nonisolated
+            let settings = (projects + entries.filter { $0.hasSuffix(".xcconfig") }).sorted()
+                .compactMap { try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }
+            found = settings.contains(where: setsMainActorByDefault) ? .mainActor : .nonisolated
         } else if folder != "/" && !folder.isEmpty {
             found = xcodeIsolation(above: (folder as NSString).deletingLastPathComponent, cache: &cache)
         }
         cache[folder] = found
         return found
+    }
+
+    /// `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor;` (pbxproj, xcconfig),
+    /// `SWIFT_DEFAULT_ACTOR_ISOLATION: MainActor` (YAML), `"SWIFT_DEFAULT_ACTOR_ISOLATION": "MainActor"` (Swift).
+    private static func setsMainActorByDefault(_ text: String) -> Bool {
+        text.range(of: #"SWIFT_DEFAULT_ACTOR_ISOLATION"?\s*[=:]\s*"?MainActor"#, options: .regularExpression) != nil
     }
 
     /// The mode `file` (as named in the run) is compiled in.

@@ -66,6 +66,24 @@ final class IsolationTests: XCTestCase {
         XCTAssertEqual(LanguageModes(files: [loose], fallback: .v6, fallbackIsolation: .mainActor).defaultIsolation(of: loose), .mainActor)
     }
 
+    func testAnXcodeGenOrTuistSpecOrAnXcconfigBesideItDecidesToo() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        for (name, spec) in [("project.yml", "settings:\n  base:\n    SWIFT_DEFAULT_ACTOR_ISOLATION: MainActor\n"),
+                             ("Project.swift", "let settings: SettingsDictionary = [\"SWIFT_DEFAULT_ACTOR_ISOLATION\": \"MainActor\"]\n")] {
+            let app = directory.appendingPathComponent(name.replacingOccurrences(of: ".", with: "-"))
+            try FileManager.default.createDirectory(at: app.appendingPathComponent("Sources"), withIntermediateDirectories: true)
+            let file = app.appendingPathComponent("Sources/A.swift").path
+            try spec.write(to: app.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            XCTAssertEqual(LanguageModes(files: [file], fallback: .v6).defaultIsolation(of: file), .mainActor, name)
+        }
+        let app = directory.appendingPathComponent("Configured")
+        try FileManager.default.createDirectory(at: app.appendingPathComponent("App.xcodeproj"), withIntermediateDirectories: true)
+        try "{ }\n".write(to: app.appendingPathComponent("App.xcodeproj/project.pbxproj"), atomically: true, encoding: .utf8)
+        try "SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor\n".write(to: app.appendingPathComponent("Shared.xcconfig"), atomically: true, encoding: .utf8)
+        let file = app.appendingPathComponent("A.swift").path
+        XCTAssertEqual(LanguageModes(files: [file], fallback: .v6).defaultIsolation(of: file), .mainActor)
+    }
+
     // MARK: - What the command writes
 
     func testAPlainServiceGetsANonsendingAlternativeAndMainActorByDefaultKeepsThePlainOne() throws {
