@@ -351,6 +351,12 @@ struct VowMigrateCommand: ParsableCommand {
         if seconds >= 0.05 && summary.lines > 0 {
             text += " (\(Int(Double(summary.lines) / seconds)) lines/s)"
         }
+        if to == .promise && summary.callbackShapeRefusals > 0 {
+            let count = summary.callbackShapeRefusals
+            text += "\nvow-migrate: note: \(count) call site\(count == 1 ? " was" : "s were") left alone for the shape of the callback's own code "
+                + "(a `guard`, code before the error check, an answer it gives meaning to...), which a promise chain's handlers cannot hold "
+                + "as written; --to async keeps such code as it is, after constants holding what the callback received"
+        }
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
