@@ -56,6 +56,15 @@ final class CallSiteBehaviourTests: XCTestCase {
         XCTAssertTrue(flows.contains("return api.profile(token).recover(on: nil, policy: .allErrors) { error -> Promise<Profile> in throw RefreshFailure.profile(error) }"), flows)
         XCTAssertTrue(flows.contains("case RefreshFailure.login(let error):"), flows)
 
+        // The yardstick: nested completion closures (a pyramid level) fall to at most 20%
+        // of the original's in each form.
+        let before = try CallbackPyramids.count(in: TestSupport.swiftFiles(in: original))
+        let promiseAfter = try CallbackPyramids.count(in: TestSupport.swiftFiles(in: promise))
+        let asyncAfter = try CallbackPyramids.count(in: TestSupport.swiftFiles(in: async))
+        XCTAssertEqual([before.nested, promiseAfter.nested, asyncAfter.nested], [10, 0, 0])
+        XCTAssertLessThanOrEqual(promiseAfter.nested * 5, before.nested)
+        XCTAssertLessThanOrEqual(asyncAfter.nested * 5, before.nested)
+
         let expected = try buildAndRun(original)
         XCTAssertTrue(expected.contains("== check, system declined\n[background] fetchNetworkData called\n[background] fetchSystemData called\n[background] show: no system\n"), expected)
         XCTAssertTrue(expected.contains("[main] render: name-token-ada"), expected)
