@@ -56,7 +56,7 @@ struct VowMigrateCommand: ParsableCommand {
         `(false, nil)` answers, code after the pyramid in async form...) is left alone and reported \
         with file:line:column and the reason. --stage all does declarations and call sites in one \
         run; or run --stage declarations first and --stage call-sites later. With --to async the \
-        stage also turns existing promise chains ending in .catch { } (then, map, compactMap, get, \
+        stage also turns existing promise chains ending in .catch { } or .cauterize() (then, map, compactMap, get, \
         done, recover, ensure, finally, tap, asVoid, firstly, when, race; handlers on the main \
         queue or on: nil) into `try await` inside `Task { @MainActor in }` (`Task { }` where \
         handlers say on: nil), and with --replace a function \

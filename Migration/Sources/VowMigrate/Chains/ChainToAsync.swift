@@ -44,7 +44,7 @@ struct ChainToAsync {
 
     enum Kind: String {
         case then, map, compactMap, done, get, tap, asVoid, recover, ensure
-        case `catch`, finally
+        case `catch`, finally, cauterize
     }
 
     private struct Link {
@@ -64,6 +64,8 @@ struct ChainToAsync {
         var comments: [String] = []
         /// On the main queue in a chain otherwise `on: nil`: its code hops to the main actor.
         var hopsToMain = false
+        /// `.cauterize()`: a `catch` on the default queue that hands the error to Vow's log.
+        var cauterizes = false
 
         /// Where a refusal about the handler points.
         var node: Syntax { closure.map(Syntax.init) ?? Syntax(call) }
@@ -84,17 +86,22 @@ struct ChainToAsync {
 
     /// Chain methods with no closure of their own that are not converted.
     private static let otherMethods: Set<String> = [
-        "ensureThen", "cauterize", "mapValues", "flatMapValues", "compactMapValues", "thenMap", "thenFlatMap",
+        "ensureThen", "mapValues", "flatMapValues", "compactMapValues", "thenMap", "thenFlatMap",
         "filterValues", "sortedValues", "wait",
     ]
 
-    /// Whether the statement is a chain this stage should look at (ends in `.catch { }`, or in
-    /// `.catch { }.finally { }`).
+    /// Whether the statement is a chain this stage should look at (ends in `.catch { }`, in
+    /// `.cauterize()`, or in either then `.finally { }`).
     static func isChain(_ call: FunctionCallExprSyntax) -> Bool {
-        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), call.trailingClosure != nil else { return false }
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return false }
         switch member.declName.baseName.text {
-        case "catch": return true
-        case "finally": return member.base?.as(FunctionCallExprSyntax.self).map(isChain) ?? false
+        case "catch": return call.trailingClosure != nil
+        case "finally": return call.trailingClosure != nil && (member.base?.as(FunctionCallExprSyntax.self).map(isChain) ?? false)
+        // `.cauterize()` after at least one link: `p.done { }.cauterize()`, not a bare `p.cauterize()`.
+        case "cauterize":
+            guard call.arguments.isEmpty, call.trailingClosure == nil,
+                  let base = member.base?.as(FunctionCallExprSyntax.self) else { return false }
+            return base.calledExpression.as(MemberAccessExprSyntax.self).map { Kind(rawValue: $0.declName.baseName.text) != nil } ?? false
         default: return false
         }
     }
@@ -156,6 +163,11 @@ struct ChainToAsync {
             default:
                 throw Refusal("a chain link with `\(written)`: only `on:` the main queue and `policy:` are converted", at: argument)
             }
+        }
+        if kind == .cauterize {
+            // Vow's `cauterize()` is `catch { error in conf.logHandler(.cauterized(error)) }`.
+            guard call.trailingClosure == nil, call.arguments.isEmpty else { throw Refusal("a `cauterize` with arguments", at: call) }
+            return Link(kind: .catch, call: call, closure: nil, parameters: ["error"], statements: [], cauterizes: true)
         }
         if kind == .asVoid {
             guard call.trailingClosure == nil, call.arguments.isEmpty else { throw Refusal("an `asVoid` with arguments", at: call) }
@@ -313,7 +325,8 @@ struct ChainToAsync {
             lines.add("// The chain's `catch` skipped cancellations (its default policy).", 2)
             lines.add("if error.isCancelled { return }", 2)
         }
-        lines.add(Self.hopping(catchLink, catchLink.comments + catchText.lines(catchLink.statements)), indentedBy: 2)
+        let catchLines = catchLink.cauterizes ? ["conf.logHandler(.cauterized(error))"] : catchText.lines(catchLink.statements)
+        lines.add(Self.hopping(catchLink, catchLink.comments + catchLines), indentedBy: 2)
         lines.add("}", 1)
         lines.add("}", 0)
         return (lines, onMainActor, started)
@@ -403,7 +416,7 @@ struct ChainToAsync {
                 case .get where !link.readsValue: continue
                 case .compactMap: return true
                 case .then, .map, .done, .get, .tap: return link.readsValue
-                case .asVoid, .catch, .finally: return false
+                case .asVoid, .catch, .finally, .cauterize: return false
                 }
             }
             return valueReturned
@@ -548,7 +561,7 @@ struct ChainToAsync {
             }
         case .recover:
             try writeRecover(link, at: index, &writer)
-        case .catch, .finally:
+        case .catch, .finally, .cauterize:
             throw Refusal("a promise chain with `catch` in the middle", at: link.call)
         }
     }
