@@ -351,4 +351,22 @@ final class ChainScreen: @unchecked Sendable {
     func cauterizingOnly(_ user: String) {
         api.login(user).cauterize()
     }
+
+    // `[unowned self]` on every handler that uses `self`: the task captures it the same way.
+    func unownedly(_ user: String) {
+        api.login(user).done { [unowned self] token in
+            self.show(token)
+        }.catch { [unowned self] error in
+            self.present(error)
+        }
+    }
+
+    // Weak in one handler and unowned in another: one task cannot capture `self` both ways.
+    func mixingCaptures(_ user: String) {
+        api.login(user).done { [weak self] token in
+            self?.show(token)
+        }.catch { [unowned self] error in
+            self.present(error)
+        }
+    }
 }

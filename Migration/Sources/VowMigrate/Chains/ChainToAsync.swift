@@ -55,7 +55,8 @@ struct ChainToAsync {
         var statements: [CodeBlockItemSyntax]
         /// `policy: .allErrors`: cancellation errors reach the handler too.
         var allErrors = false
-        var weakSelf = false
+        /// `weak self` or `unowned self`: the handler's capture list, the only ones converted.
+        var selfCapture: String?
         /// `on: nil`: the handler ran on the thread that settled the promise.
         var onSettlingThread = false
         /// The `on: nil` argument, for refusals.
@@ -205,18 +206,19 @@ struct ChainToAsync {
         if (kind == .ensure || kind == .finally) && !names.isEmpty {
             throw Refusal("an `\(kind.rawValue)` handler with parameters", at: closure)
         }
-        var weakSelf = false
+        var selfCapture: String?
         if let capture = closure.signature?.capture {
-            guard capture.trimmedDescription.filter({ $0 != " " }) == "[weakself]" else {
-                throw Refusal("a chain handler with a capture list other than `[weak self]`", at: capture)
+            let items = capture.items.map { $0.trimmedDescription.split(separator: " ").joined(separator: " ") }
+            guard items.count == 1, let only = items.first, only == "weak self" || only == "unowned self" else {
+                throw Refusal("a chain handler with a capture list other than `[weak self]` or `[unowned self]`", at: capture)
             }
-            weakSelf = true
+            selfCapture = only
         }
         // A bare `return` ending a handler does nothing there; in straight-line code it would end the task.
         var statements = Array(closure.statements)
         if let last = statements.last?.item.as(ReturnStmtSyntax.self), last.expression == nil { statements.removeLast() }
         return Link(kind: kind, call: call, closure: closure, parameters: names, statements: statements,
-                    allErrors: allErrors, weakSelf: weakSelf, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
+                    allErrors: allErrors, selfCapture: selfCapture, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
     }
 
     /// `firstly { expression }` becomes the expression, made at once as `firstly` made it; a
@@ -267,11 +269,17 @@ struct ChainToAsync {
         root = try rootExpression(root)
         try requireOwnType(root)
 
-        // `[weak self]` on every handler that uses `self`, or on none.
+        // `[weak self]` (or `[unowned self]`) on every handler that uses `self`, or on none: the
+        // task captures `self` as the handlers did.
         let handlers = links + [catchLink] + (finallyLink.map { [$0] } ?? [])
-        let weakSelf = handlers.contains { $0.weakSelf }
-        if weakSelf, let strong = handlers.first(where: { !$0.weakSelf && StatementText.mentionsSelf($0.statements) }) {
-            throw Refusal("a chain that captures `self` weakly in some handlers and strongly in others", at: strong.node)
+        let captures = Set(handlers.compactMap(\.selfCapture))
+        if captures.count > 1, let unowned = handlers.first(where: { $0.selfCapture == "unowned self" }) {
+            throw Refusal("a chain that captures `self` weakly in some handlers and unowned in others", at: unowned.node)
+        }
+        let selfCapture = captures.first
+        if let selfCapture, let strong = handlers.first(where: { $0.selfCapture == nil && StatementText.mentionsSelf($0.statements) }) {
+            throw Refusal("a chain that captures `self` \(selfCapture == "weak self" ? "weakly" : "unowned") in some handlers and strongly in others",
+                          at: strong.node)
         }
 
         // Handlers on the main queue run in a task on the main actor; handlers that all ran on
@@ -306,11 +314,11 @@ struct ChainToAsync {
         try check(catchLink.statements)
         var lines = CodeLines()
         lines.add("let \(started) = \(StatementText(bytes: bytes).text(of: root))", 0)
-        switch (onMainActor, weakSelf) {
-        case (true, false): lines.add("Task { @MainActor in", 0)
-        case (true, true): lines.add("Task { @MainActor [weak self] in", 0)
-        case (false, false): lines.add("Task {", 0)
-        case (false, true): lines.add("Task { [weak self] in", 0)
+        switch (onMainActor, selfCapture) {
+        case (true, nil): lines.add("Task { @MainActor in", 0)
+        case (true, let capture?): lines.add("Task { @MainActor [\(capture)] in", 0)
+        case (false, nil): lines.add("Task {", 0)
+        case (false, let capture?): lines.add("Task { [\(capture)] in", 0)
         }
         if let finallyLink {
             try check(finallyLink.statements)
@@ -341,8 +349,8 @@ struct ChainToAsync {
         if let link = links.first(where: { $0.kind == .catch || $0.kind == .finally }) {
             throw Refusal("a function returning a promise whose chain has a `\(link.kind.rawValue)`", at: link.call.calledExpression)
         }
-        if let link = links.first(where: { $0.weakSelf }) {
-            throw Refusal("a `[weak self]` handler, which straight-line code in a method cannot keep", at: link.node)
+        if let link = links.first(where: { $0.selfCapture != nil }), let capture = link.selfCapture {
+            throw Refusal("a `[\(capture)]` handler, which straight-line code in a method cannot keep", at: link.node)
         }
         if let argument = links.first(where: { $0.settlingArgument != nil })?.settlingArgument {
             throw Refusal("a chain link with `on: nil` runs on the thread that settles the promise, which a function on the main actor would not keep", at: argument)
@@ -672,7 +680,7 @@ struct ChainToAsync {
         let throwing = link.statements.contains { item in
             item.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) || $0.tokenKind == .keyword(.throw) }
         }
-        result.add((throwing ? "try " : "") + "await MainActor.run {" + (link.weakSelf ? " [weak self] in" : ""), 0)
+        result.add((throwing ? "try " : "") + "await MainActor.run {" + (link.selfCapture.map { " [\($0)] in" } ?? ""), 0)
         for line in lines { result.add(line, 1) }
         result.add("}", 0)
         return result
