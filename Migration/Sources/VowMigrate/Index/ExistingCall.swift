@@ -68,6 +68,8 @@ final class ExistingCallCollector: SyntaxVisitor {
     /// Keeps only calls of these base names, or every call when nil.
     private let names: Set<String>?
     private(set) var calls: [ExistingCall] = []
+    /// The base names of every call, kept or not (without a `names` filter only).
+    private(set) var calledNames: Set<String> = []
     private var scopes: [String] = []
     /// Names with the type syntax gives them, innermost last: a type's properties, then each
     /// function's parameters and locals. A name given two different types maps to nil (unknown).
@@ -350,20 +352,25 @@ final class ExistingCallCollector: SyntaxVisitor {
         typeProperties.last?[name] ?? nil
     }
 
-    /// The calls of a file as the index keeps them: without offsets.
-    static func calls(in tree: some SyntaxProtocol, fileName: String, converter: SourceLocationConverter) -> [ExistingCall] {
+    /// The calls of a file as the index keeps them: without offsets; and the base names of all
+    /// its calls (``FileSummary/calledNames``).
+    static func calls(in tree: some SyntaxProtocol, fileName: String, converter: SourceLocationConverter)
+        -> (calls: [ExistingCall], calledNames: Set<String>) {
         let collector = ExistingCallCollector(fileName: fileName, converter: converter)
         collector.walk(tree)
-        return collector.calls.map { call in
+        let calls = collector.calls.map { call in
             var call = call
             call.argumentEnds = []
             call.afterLeftParen = nil
             call.calleeEnd = 0
             return call
         }
+        return (calls, collector.calledNames)
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        // Every call's name, as the call-site stage reads it (a closure held in a variable too).
+        if names == nil, let name = PyramidReader.baseName(node) { calledNames.insert(name.filter { $0 != "`" }) }
         if let shape = shape(of: node, scope: scopes.last ?? ""), names?.contains(shape.baseName) ?? true {
             calls.append(shape)
         }

@@ -242,9 +242,11 @@ extension FileSummary {
             let place = (function.location.line, function.location.column)
             return place >= (start.line, start.column) && place < (end.line, end.column)
         }
-        calls += ExistingCallCollector.calls(in: tree, fileName: fileName, converter: converter).filter { call in
+        let read = ExistingCallCollector.calls(in: tree, fileName: fileName, converter: converter)
+        calls += read.calls.filter { call in
             let place = (call.location.line, call.location.column)
             return place >= (start.line, start.column) && place < (end.line, end.column)
         }
+        calledNames.formUnion(read.calledNames)
     }
 }
