@@ -29,22 +29,27 @@ enum ChunkedMigration {
         let total = Double(chunks.count * (readingPasses + 1))
 
         // With `--stage all`, the call sites of each piece need to know which functions of the
-        // other pieces gain an alternative: the declarations stage of a piece says it.
+        // other pieces gain an alternative: the declarations stage of every piece runs first, and
+        // says it. Each piece's rewrite then takes its piece's outcome and adds the call sites.
         var gained = [Set<String>](repeating: [], count: chunks.count)
+        var declaredStages = [FileRewrite.DeclaredStage?](repeating: nil, count: chunks.count)
         var declarations = options
         declarations.stage = .declarations
-        func declarationsGain(_ tree: SourceFileSyntax, masked: String, chunk: SourceChunks.Chunk, converter: SourceLocationConverter,
-                              knowledge: MigrationIndex, importsVow: Bool) -> Set<String> {
-            var rewrite = FileRewrite(source: masked, fileName: fileName, tree: tree, converter: converter, options: declarations,
+        // A piece's rewrite reads the file's bytes (`bytes`, `unit`), never its text: the masked
+        // text is dropped once parsed (the parser keeps its own copy).
+        func runDeclarations(_ tree: SourceFileSyntax, number: Int, converter: SourceLocationConverter,
+                             knowledge: MigrationIndex, importsVow: Bool) {
+            var rewrite = FileRewrite(source: "", fileName: fileName, tree: tree, converter: converter, options: declarations,
                                       target: target, index: knowledge, bytes: bytes, unit: unit)
-            rewrite.ownedRange = chunk.owned
+            rewrite.ownedRange = chunks[number].owned
             rewrite.fileImportsVow = importsVow
             rewrite.vowImport = false
             rewrite.declaresSupport = false
             rewrite.run()
-            return Set(rewrite.findings.filter { $0.kind == .added || $0.kind == .alreadyMigrated || $0.kind == .replaced }.map {
+            gained[number] = Set(rewrite.findings.filter { $0.kind == .added || $0.kind == .alreadyMigrated || $0.kind == .replaced }.map {
                 IndexCalleeCatalog.gainedKey(swiftName: $0.function, line: $0.line)
             })
+            declaredStages[number] = rewrite.declaredStage
         }
 
         // 1. What the whole file declares, and where it spells `Result`.
@@ -67,8 +72,7 @@ enum ChunkedMigration {
         var converter: SourceLocationConverter?
         for (number, chunk) in chunks.enumerated() {
             progress?(MigrationProgress("reading", fraction: Double(number) / total))
-            let masked = chunk.masked(bytes)
-            let tree = Parser.parse(source: masked)
+            let tree = Parser.parse(source: chunk.masked(bytes))
             if tree.hasError { return nil }
             if converter == nil { converter = SourceLocationConverter(fileName: fileName, tree: tree) }
             let collector = DeclarationCollector()
@@ -103,7 +107,7 @@ enum ChunkedMigration {
             // With the index of the file at hand, from this parse (the imports, and so whether
             // the file imports Vow, are all above the first cut).
             if options.stage == .all && indexed, let index, let converter {
-                gained[number] = declarationsGain(tree, masked: masked, chunk: chunk, converter: converter, knowledge: index, importsVow: importsVow)
+                runDeclarations(tree, number: number, converter: converter, knowledge: index, importsVow: importsVow)
             }
         }
 
@@ -117,10 +121,9 @@ enum ChunkedMigration {
         if options.stage == .all && !indexed {
             for (number, chunk) in chunks.enumerated() {
                 progress?(MigrationProgress("reading", fraction: Double(chunks.count + number) / total))
-                let masked = chunk.masked(bytes)
-                let tree = Parser.parse(source: masked)
+                let tree = Parser.parse(source: chunk.masked(bytes))
                 guard !tree.hasError, let converter else { return nil }
-                gained[number] = declarationsGain(tree, masked: masked, chunk: chunk, converter: converter, knowledge: knowledge, importsVow: importsVow)
+                runDeclarations(tree, number: number, converter: converter, knowledge: knowledge, importsVow: importsVow)
             }
         }
         let allGained = gained.reduce(into: Set<String>()) { $0.formUnion($1) }
@@ -135,13 +138,12 @@ enum ChunkedMigration {
         for number in Array(1..<chunks.count) + [0] {
             let chunk = chunks[number]
             progress?(MigrationProgress("rewriting", fraction: Double(readingPasses * chunks.count + (number == 0 ? chunks.count - 1 : number - 1)) / total))
-            let masked = chunk.masked(bytes)
-            let tree = Parser.parse(source: masked)
+            let tree = Parser.parse(source: chunk.masked(bytes))
             if tree.hasError { return nil }
             guard let converter else { return nil }
             // The file's own bytes: within the piece they are the masked text's, and beyond it they
             // show what follows a function at the end of the piece.
-            var rewrite = FileRewrite(source: masked, fileName: fileName, tree: tree, converter: converter, options: options, target: target,
+            var rewrite = FileRewrite(source: "", fileName: fileName, tree: tree, converter: converter, options: options, target: target,
                                       index: knowledge, bytes: bytes, unit: unit)
             rewrite.ownedRange = chunk.owned
             rewrite.fileImportsVow = importsVow
@@ -154,6 +156,8 @@ enum ChunkedMigration {
             rewrite.gainedInOtherPieces = allGained.subtracting(gained[number])
             rewrite.otherPiecesMembers = typeMembers
             rewrite.otherPiecesProperties = typeProperties
+            rewrite.declared = declaredStages[number]
+            declaredStages[number] = nil
             rewrite.run()
             if number == 0 {
                 firstPiece = (rewrite.edits, rewrite.findings)
