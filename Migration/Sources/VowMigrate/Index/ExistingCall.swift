@@ -68,8 +68,9 @@ final class ExistingCallCollector: SyntaxVisitor {
     /// Keeps only calls of these base names, or every call when nil.
     private let names: Set<String>?
     private(set) var calls: [ExistingCall] = []
-    /// The base names of every call, kept or not (without a `names` filter only).
+    /// The base names of every call, kept or not, when asked for (``calls(in:fileName:converter:)``).
     private(set) var calledNames: Set<String> = []
+    private var collectsCalledNames = false
     private var scopes: [String] = []
     /// Names with the type syntax gives them, innermost last: a type's properties, then each
     /// function's parameters and locals. A name given two different types maps to nil (unknown).
@@ -357,6 +358,7 @@ final class ExistingCallCollector: SyntaxVisitor {
     static func calls(in tree: some SyntaxProtocol, fileName: String, converter: SourceLocationConverter)
         -> (calls: [ExistingCall], calledNames: Set<String>) {
         let collector = ExistingCallCollector(fileName: fileName, converter: converter)
+        collector.collectsCalledNames = true
         collector.walk(tree)
         let calls = collector.calls.map { call in
             var call = call
@@ -370,7 +372,14 @@ final class ExistingCallCollector: SyntaxVisitor {
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         // Every call's name, as the call-site stage reads it (a closure held in a variable too).
-        if names == nil, let name = PyramidReader.baseName(node) { calledNames.insert(name.filter { $0 != "`" }) }
+        if collectsCalledNames, let name = PyramidReader.baseName(node) { calledNames.insert(name.filter { $0 != "`" }) }
+        // A call of another name is not read at all (its place and receiver cost most of a walk).
+        if let names {
+            var callee = node.calledExpression
+            if let specialized = callee.as(GenericSpecializationExprSyntax.self) { callee = specialized.expression }
+            let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text ?? callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+            guard let name, names.contains(name.filter({ $0 != "`" })) else { return .visitChildren }
+        }
         if let shape = shape(of: node, scope: scopes.last ?? ""), names?.contains(shape.baseName) ?? true {
             calls.append(shape)
         }

@@ -276,6 +276,8 @@ public struct MigrationIndex: Sendable {
     private var completionFunctionList: [CompletionFunctionSummary] = []
     /// Base name to positions in `completionFunctionList` (one copy of each summary, not two).
     private var functionsByBaseName: [String: [Int]] = [:]
+    /// Those base names: a call of any other name reaches no completion-handler function.
+    private(set) var completionFunctionBaseNames: Set<String> = []
     /// `scope|swiftName` to the functions declared with that name (any kind).
     private var declarations: [String: [DeclaredFunction]] = [:]
     /// Every function by base name, with its parameters: what else a call of that name may reach.
@@ -805,6 +807,7 @@ extension MigrationIndex {
         completionFunctionList = list
         list = []
         functionsByBaseName = byBaseName
+        completionFunctionBaseNames = Set(byBaseName.keys)
         guard !uses.isEmpty else { return }
         // Every verdict is worked out from the unresolved summaries, then stored.
         var verdicts: [(Int, HandlerCalls)] = []
