@@ -9,16 +9,21 @@ import SwiftSyntax
 /// parse, a file declaring its own `Result`, functions of one name and scope in two pieces,
 /// `--replace`, `--from-promisekit`) returns `nil` and the caller reads the whole file.
 enum ChunkedMigration {
-    /// Files at least this big are read in pieces of about this size.
+    /// Files at least twice this big are read in pieces of about three quarters of it.
     static let pieceSize = 1 << 20
+
+    /// The size pieces are cut to. Each piece is parsed with the whole file's length (its line
+    /// breaks), so the pieces grow with the file, to keep that cost linear: at most about 32 of
+    /// them, under 800 KB for a 16 MB file (a piece's tree, walked, is most of a run's peak).
+    static func pieceTarget(_ fileSize: Int, _ pieceSize: Int) -> Int {
+        max(pieceSize * 3 / 4, fileSize / 32)
+    }
 
     static func migrate(source: String, fileName: String, options: MigrationOptions, target: MigrationTarget,
                         index: MigrationIndex? = nil, progress: ((MigrationProgress) -> Void)?, pieceSize: Int = pieceSize) -> FileMigration? {
         guard !options.replace, !options.fromPromiseKit, source.utf8.count >= 2 * pieceSize else { return nil }
         let bytes = Array(source.utf8)
-        // Each piece is parsed with the whole file's line breaks, so the pieces grow with the file
-        // (at most about 24 of them, under 1 MB for a 16 MB file) to keep that cost linear.
-        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 24)) else { return nil }
+        guard let chunks = SourceChunks.plan(bytes, targetSize: pieceTarget(bytes.count, pieceSize)) else { return nil }
         let unit = Indentation.detectUnit(in: source)
         // The index built from the whole tree already holds this file; otherwise the pieces'
         // declarations are joined into one summary of the file, as the whole-file path adds it.
@@ -214,7 +219,7 @@ extension ChunkedMigration {
     static func summarize(source: String, fileName: String, isContext: Bool, pieceSize: Int = pieceSize) -> FileSummary? {
         guard source.utf8.count >= 2 * pieceSize else { return nil }
         let bytes = Array(source.utf8)
-        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 24)) else { return nil }
+        guard let chunks = SourceChunks.plan(bytes, targetSize: pieceTarget(bytes.count, pieceSize)) else { return nil }
         var summary = FileSummary(file: fileName, isContext: isContext, aliases: [], types: [], functions: [])
         var converter: SourceLocationConverter?
         for chunk in chunks {
