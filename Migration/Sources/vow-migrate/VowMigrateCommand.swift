@@ -202,6 +202,8 @@ struct VowMigrateCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Large files' buffers handed back to the system when freed (the peak memory target).
+        AllocatorTuning.mapLargeBlocksApart()
         let standardError = FileHandle.standardError
         let discovery: SourceFiles.Discovery
         let contextDiscovery: SourceFiles.Discovery

@@ -298,9 +298,10 @@ final class ScaleTests: XCTestCase {
         let summaries = files.map { MigrationIndex.summarize(source: $1, fileName: $0) }
         let full = MigrationIndex(summaries: summaries)
         for options in [MigrationOptions(target: .promise), MigrationOptions(target: .async),
-                        MigrationOptions(target: .async, replace: true), MigrationOptions(target: .promise, stage: .all)] {
+                        MigrationOptions(target: .async, replace: true), MigrationOptions(target: .promise, stage: .all),
+                        MigrationOptions(target: .async, stage: .all)] {
             let lean = MigrationIndex(summaries: summaries, keepsSummaries: false, reading: options.indexReading)
-            XCTAssertEqual(lean.reading, options.stage == .declarations && !options.replace ? .handOffTargets : .all)
+            XCTAssertEqual(lean.reading, options.replace ? .all : options.stage == .declarations ? .handOffTargets : .calledOrHandedOff)
             for (name, source) in files {
                 let expected = SourceMigrator.migrate(source: source, fileName: name, options: options, index: full)
                 let actual = SourceMigrator.migrate(source: source, fileName: name, options: options, index: lean)
@@ -347,6 +348,49 @@ final class ScaleTests: XCTestCase {
         XCTAssertEqual(actual.output, expected.output)
         XCTAssertEqual(actual.findings, expected.findings)
         XCTAssertEqual(actual.findings.filter { $0.kind == .skipped }.map(\.function), ["twice(completion:)", "forward(completion:)", "again(completion:)"])
+    }
+
+    /// The call-site stage looks a callee up by the base name of a call it reads: its index reads
+    /// the functions some call names (a closure held in a variable of that name counts) or a
+    /// handler is handed to, and no other.
+    func testTheCallSiteIndexReadsTheFunctionsACallNamesAndNoOther() {
+        let source = """
+        final class S {
+            func load(completion: @escaping (Error?) -> Void) {
+                completion(nil)
+            }
+            func save(completion: @escaping (Error?) -> Void) {
+                store(completion: completion)
+            }
+            func store(completion: @escaping (Error?) -> Void) {
+                completion(nil)
+            }
+            func unused(completion: @escaping (Error?) -> Void) {
+                completion(nil)
+            }
+            func shadowed(completion: @escaping (Error?) -> Void) {
+                completion(nil)
+            }
+            func start(shadowed: () -> Void) {
+                load { _ in }
+                shadowed()
+            }
+        }
+        """
+        let summary = MigrationIndex.summarize(source: source, fileName: "S.swift")
+        let full = MigrationIndex(summaries: [summary])
+        let options = MigrationOptions(target: .async, stage: .all)
+        let lean = MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading)
+        for name in ["load", "store", "shadowed"] {
+            XCTAssertEqual(lean.completionFunctions(baseName: name), full.completionFunctions(baseName: name), name)
+            XCTAssertEqual(lean.completionFunctions(baseName: name).count, 1, name)
+        }
+        XCTAssertEqual(lean.completionFunctions(baseName: "save"), [])
+        XCTAssertEqual(lean.completionFunctions(baseName: "unused"), [])
+        let expected = SourceMigrator.migrate(source: source, fileName: "S.swift", options: options, index: full)
+        let actual = SourceMigrator.migrate(source: source, fileName: "S.swift", options: options, index: lean)
+        XCTAssertEqual(actual.output, expected.output)
+        XCTAssertEqual(actual.findings, expected.findings)
     }
 
     /// An index built without its summaries joins a file it was not built from to what it has.

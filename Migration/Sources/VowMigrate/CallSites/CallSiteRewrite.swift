@@ -29,6 +29,8 @@ struct CallSiteRewrite {
     /// The file imports Vow: its async alternatives throw `PMKError.invalidCallingConvention` for
     /// neither a value nor an error.
     var importsVow = false
+    /// Each type body's names, read once (the stage asks for them at every loop and callback).
+    private let memberNames = MemberNameCache()
 
     init(bytes: [UInt8], converter: SourceLocationConverter, target: MigrationTarget, catalog: CalleeCatalog,
          unit: String, excluded: [Range<Int>]) {
@@ -211,7 +213,7 @@ struct CallSiteRewrite {
         guard list[index].item.is(ForStmtSyntax.self) else { return nil }
         let place = FanOutRewrite.Place(functionBody: context.function.body, enclosingIsAsync: context.isAsync,
                                         startedCallback: context.startedCallback, codeAfterBlock: codeAfter,
-                                        selfMembers: Self.memberNames(around: list[index], otherPieces: otherPiecesMembers))
+                                        selfMembers: memberNames.names(around: list[index], otherPieces: otherPiecesMembers))
         guard let outcome = FanOutRewrite(bytes: bytes, target: target, reader: reader, unit: unit).rewrite(list, at: index, place: place) else {
             return nil
         }
@@ -282,7 +284,7 @@ struct CallSiteRewrite {
                         throw Refusal("the callback's code calls `\(name)` with a completion handler, which the compiler flags in async code (it has an async alternative)", at: call)
                     }
                     let writer = AsyncCallSiteWriter(pyramid: pyramid, bytes: bytes, enclosingIsAsync: isAsync,
-                                                     selfMembers: Self.memberNames(around: item, otherPieces: otherPiecesMembers))
+                                                     selfMembers: memberNames.names(around: item, otherPieces: otherPiecesMembers))
                     lines = try writer.write()
                     let count = pyramid.levels.count
                     message = "converted \(count == 1 ? "1 callback" : "\(count) nested callbacks") to `try await`"
@@ -347,7 +349,7 @@ struct CallSiteRewrite {
                 declared.insert(name)
             }
         }
-        writer.selfMembers = Self.memberNames(around: item, otherPieces: otherPiecesMembers).subtracting(declared)
+        writer.selfMembers = memberNames.names(around: item, otherPieces: otherPiecesMembers).subtracting(declared)
         if let list = item.parent?.as(CodeBlockItemListSyntax.self) {
             for before in list.prefix(while: { $0.id != item.id }) { writer.earlierNames.formUnion(InlinePyramidWriter.identifiers(in: before)) }
         }

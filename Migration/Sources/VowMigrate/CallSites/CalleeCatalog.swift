@@ -108,10 +108,11 @@ struct IndexCalleeCatalog: CalleeCatalog {
     var receivers: [Int: ExistingCall] = [:]
 
     /// The calls of `tree` by where their called expression ends, for ``receivers``; for a piece
-    /// of a large file, with the properties its types declare in the other pieces.
+    /// of a large file, with the properties its types declare in the other pieces. `names`: only
+    /// calls of these base names (those of completion-handler functions; no other call has callees).
     static func receivers(in tree: some SyntaxProtocol, fileName: String, converter: SourceLocationConverter,
-                          otherPiecesProperties: [Int: [String: String?]] = [:]) -> [Int: ExistingCall] {
-        let collector = ExistingCallCollector(fileName: fileName, converter: converter)
+                          otherPiecesProperties: [Int: [String: String?]] = [:], names: Set<String>? = nil) -> [Int: ExistingCall] {
+        let collector = ExistingCallCollector(fileName: fileName, converter: converter, names: names)
         collector.otherPiecesProperties = otherPiecesProperties
         collector.walk(tree)
         return Dictionary(collector.calls.map { ($0.calleeEnd, $0) }, uniquingKeysWith: { first, _ in first })

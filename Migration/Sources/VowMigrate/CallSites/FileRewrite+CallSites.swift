@@ -14,7 +14,8 @@ extension FileRewrite {
                                          gainedHere: gained, replacing: options.replace,
                                          trustsStoredHandlers: options.trustStoredHandlers)
         catalog.receivers = IndexCalleeCatalog.receivers(in: tree, fileName: fileName, converter: converter,
-                                                         otherPiecesProperties: otherPiecesProperties)
+                                                         otherPiecesProperties: otherPiecesProperties,
+                                                         names: index.completionFunctionBaseNames)
         var excluded = edits.filter { $0.removing > 0 }.map { $0.offset..<($0.offset + $0.removing) }
         var functions: PromiseFunctionToAsync?
         if options.replace && target == .async {

@@ -68,6 +68,9 @@ final class ExistingCallCollector: SyntaxVisitor {
     /// Keeps only calls of these base names, or every call when nil.
     private let names: Set<String>?
     private(set) var calls: [ExistingCall] = []
+    /// The base names of every call, kept or not, when asked for (``calls(in:fileName:converter:)``).
+    private(set) var calledNames: Set<String> = []
+    private var collectsCalledNames = false
     private var scopes: [String] = []
     /// Names with the type syntax gives them, innermost last: a type's properties, then each
     /// function's parameters and locals. A name given two different types maps to nil (unknown).
@@ -350,20 +353,33 @@ final class ExistingCallCollector: SyntaxVisitor {
         typeProperties.last?[name] ?? nil
     }
 
-    /// The calls of a file as the index keeps them: without offsets.
-    static func calls(in tree: some SyntaxProtocol, fileName: String, converter: SourceLocationConverter) -> [ExistingCall] {
+    /// The calls of a file as the index keeps them: without offsets; and the base names of all
+    /// its calls (``FileSummary/calledNames``).
+    static func calls(in tree: some SyntaxProtocol, fileName: String, converter: SourceLocationConverter)
+        -> (calls: [ExistingCall], calledNames: Set<String>) {
         let collector = ExistingCallCollector(fileName: fileName, converter: converter)
+        collector.collectsCalledNames = true
         collector.walk(tree)
-        return collector.calls.map { call in
+        let calls = collector.calls.map { call in
             var call = call
             call.argumentEnds = []
             call.afterLeftParen = nil
             call.calleeEnd = 0
             return call
         }
+        return (calls, collector.calledNames)
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        // Every call's name, as the call-site stage reads it (a closure held in a variable too).
+        if collectsCalledNames, let name = PyramidReader.baseName(node) { calledNames.insert(name.filter { $0 != "`" }) }
+        // A call of another name is not read at all (its place and receiver cost most of a walk).
+        if let names {
+            var callee = node.calledExpression
+            if let specialized = callee.as(GenericSpecializationExprSyntax.self) { callee = specialized.expression }
+            let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text ?? callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+            guard let name, names.contains(name.filter({ $0 != "`" })) else { return .visitChildren }
+        }
         if let shape = shape(of: node, scope: scopes.last ?? ""), names?.contains(shape.baseName) ?? true {
             calls.append(shape)
         }

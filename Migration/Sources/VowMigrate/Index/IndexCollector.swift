@@ -267,8 +267,9 @@ final class IndexCollector: SyntaxVisitor {
         let text = parameter.type.trimmedDescription
         if text.hasSubstring("->") || text.hasSubstring("@escaping") { return true }
         let words = "\(parameter.firstName.text) \(name) \(text)"
-        return CompletionFunctionReader.isCompletionName(words) || words.lowercased().hasSubstring("fail")
-            || words.lowercased().hasSubstring("success") || text.hasSuffix("Handler") || text.hasSuffix("Handler?")
+        if CompletionFunctionReader.isCompletionName(words) { return true }
+        let lowered = words.lowercased()
+        return lowered.hasSubstring("fail") || lowered.hasSubstring("success") || text.hasSuffix("Handler") || text.hasSuffix("Handler?")
             || text.hasSuffix("Callback") || text.hasSuffix("Block") || text.hasSuffix("Block?") || text.hasSuffix("Closure")
     }
 }

@@ -280,6 +280,8 @@ public struct MigrationIndex: Sendable {
     private var completionFunctionList: [CompletionFunctionSummary] = []
     /// Base name to positions in `completionFunctionList` (one copy of each summary, not two).
     private var functionsByBaseName: [String: [Int]] = [:]
+    /// Those base names: a call of any other name reaches no completion-handler function.
+    private(set) var completionFunctionBaseNames: Set<String> = []
     /// `scope|swiftName` to the functions declared with that name (any kind).
     private var declarations: [String: [DeclaredFunction]] = [:]
     /// Every function by base name, with its parameters: what else a call of that name may reach.
@@ -308,6 +310,8 @@ public struct MigrationIndex: Sendable {
     public private(set) var reading = FunctionReading.all
     /// Base names that some function hands its handler to, for `reading == .handOffTargets`.
     private var handOffTargets: Set<String> = []
+    /// Base names some call of the tree spells, for `reading == .calledOrHandedOff`.
+    private var calledNames: Set<String> = []
     /// Stored closure properties as `Type.property` (qualified and simple type name), to follow a
     /// handler stored in one.
     private var closureProperties: Set<String> = []
@@ -327,6 +331,13 @@ public struct MigrationIndex: Sendable {
         /// declarations asks of the index (the verdict of a callee a handler is handed to).
         /// ``completionFunctions(baseName:)`` finds no other function in such an index.
         case handOffTargets
+        /// Those, and the functions whose base name some call of the tree spells
+        /// (``FileSummary/calledNames``): all the call-site stage asks, since it looks a callee up
+        /// by the base name of a call it reads. A large file's thousands of functions nobody in
+        /// the tree calls are not read (their summaries were most of a run's index).
+        /// Like ``handOffTargets``, meant for an index built from every file of the run: a file
+        /// joined later (``adding(_:)``) finds no function of the others that only it calls.
+        case calledOrHandedOff
     }
 
     /// A declared function as a call's argument matching sees it.
@@ -644,9 +655,9 @@ extension MigrationIndex {
     static func summarize(tree: SourceFileSyntax, fileName: String, isContext: Bool) -> FileSummary {
         let collector = IndexCollector(fileName: fileName, converter: SourceLocationConverter(fileName: fileName, tree: tree))
         collector.walk(tree)
+        let read = ExistingCallCollector.calls(in: tree, fileName: fileName, converter: collector.converter)
         return FileSummary(file: fileName, isContext: isContext, aliases: collector.aliases,
-                           types: collector.types, functions: collector.functions,
-                           calls: ExistingCallCollector.calls(in: tree, fileName: fileName, converter: collector.converter))
+                           types: collector.types, functions: collector.functions, calls: read.calls, calledNames: read.calledNames)
     }
 
     /// Joins the files' summaries: resolves typealiases, `cancel()` and `Sendable` through
@@ -771,19 +782,22 @@ extension MigrationIndex {
         // A body that hands its handler to no function has its verdict at once, the one the
         // resolution would give it (a callee's verdict is read from the summary then).
         var uses: [String: HandlerUse] = [:]
-        if reading == .handOffTargets {
+        if reading != .all {
             for summary in summaries {
                 for record in summary.functions where record.mayBeCompletionFunction {
                     for use in record.handlerUses.values { handOffTargets.formUnion(use.handOffs.map(\.baseName)) }
                 }
+                if reading == .calledOrHandedOff { calledNames.formUnion(summary.calledNames) }
             }
         }
         for summary in summaries {
             for record in summary.functions where record.mayBeCompletionFunction {
                 // A function with a defaulted handler is read too: other files must know whether
                 // their calls that omit it are spelled out (``captureCheck(of:target:)``).
-                if reading == .handOffTargets && !handOffTargets.contains(Self.baseName(of: record.swiftName))
-                    && !record.hasDefaultedClosure { continue }
+                if reading != .all && !record.hasDefaultedClosure {
+                    let baseName = Self.baseName(of: record.swiftName)
+                    if !handOffTargets.contains(baseName) && !calledNames.contains(baseName) { continue }
+                }
                 guard var function = readCompletionFunction(record, file: summary.file, isContext: summary.isContext,
                                                             languageMode: summary.languageMode) else { continue }
                 if let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
@@ -806,6 +820,7 @@ extension MigrationIndex {
         completionFunctionList = list
         list = []
         functionsByBaseName = byBaseName
+        completionFunctionBaseNames = Set(byBaseName.keys)
         guard !uses.isEmpty else { return }
         // Every verdict is worked out from the unresolved summaries, then stored.
         var verdicts: [(Int, HandlerCalls)] = []
@@ -1011,6 +1026,9 @@ public struct FileSummary: Sendable {
     var functions: [FunctionRecord]
     /// Every call in the file (without the offsets only the file's own rewrite needs).
     var calls: [ExistingCall] = []
+    /// The base names of every call in the file, those of closures held in variables too: the
+    /// names the call-site stage looks functions up by (``MigrationIndex/FunctionReading/calledOrHandedOff``).
+    var calledNames: Set<String> = []
     /// The language mode the file is compiled in: in Swift 5 mode a promise's value need not be
     /// `Sendable`, so no promise alternative of the file is refused for it.
     public var languageMode: SwiftLanguageMode = .v6
@@ -1076,9 +1094,10 @@ public struct FileSummary: Sendable {
 
 extension MigrationOptions {
     /// The completion-handler functions a run with these options asks the index about: all of
-    /// them when it converts call sites (or whole functions, `replace`), else only those that a
-    /// handler is handed to.
+    /// them when it converts whole functions (`replace`), those some call names or a handler is
+    /// handed to when it converts call sites, else only those that a handler is handed to.
     public var indexReading: MigrationIndex.FunctionReading {
-        stage == .declarations && !replace ? .handOffTargets : .all
+        if replace { return .all }
+        return stage == .declarations ? .handOffTargets : .calledOrHandedOff
     }
 }

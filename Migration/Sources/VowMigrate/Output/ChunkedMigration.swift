@@ -9,16 +9,21 @@ import SwiftSyntax
 /// parse, a file declaring its own `Result`, functions of one name and scope in two pieces,
 /// `--replace`, `--from-promisekit`) returns `nil` and the caller reads the whole file.
 enum ChunkedMigration {
-    /// Files at least this big are read in pieces of about this size.
+    /// Files at least twice this big are read in pieces of about three quarters of it.
     static let pieceSize = 1 << 20
+
+    /// The size pieces are cut to. Each piece is parsed with the whole file's length (its line
+    /// breaks), so the pieces grow with the file, to keep that cost linear: at most about 32 of
+    /// them, under 800 KB for a 16 MB file (a piece's tree, walked, is most of a run's peak).
+    static func pieceTarget(_ fileSize: Int, _ pieceSize: Int) -> Int {
+        max(pieceSize * 3 / 4, fileSize / 32)
+    }
 
     static func migrate(source: String, fileName: String, options: MigrationOptions, target: MigrationTarget,
                         index: MigrationIndex? = nil, progress: ((MigrationProgress) -> Void)?, pieceSize: Int = pieceSize) -> FileMigration? {
         guard !options.replace, !options.fromPromiseKit, source.utf8.count >= 2 * pieceSize else { return nil }
         let bytes = Array(source.utf8)
-        // Each piece is parsed with the whole file's line breaks, so the pieces grow with the file
-        // (at most about 24 of them, under 1 MB for a 16 MB file) to keep that cost linear.
-        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 24)) else { return nil }
+        guard let chunks = SourceChunks.plan(bytes, targetSize: pieceTarget(bytes.count, pieceSize)) else { return nil }
         let unit = Indentation.detectUnit(in: source)
         // The index built from the whole tree already holds this file; otherwise the pieces'
         // declarations are joined into one summary of the file, as the whole-file path adds it.
@@ -29,22 +34,27 @@ enum ChunkedMigration {
         let total = Double(chunks.count * (readingPasses + 1))
 
         // With `--stage all`, the call sites of each piece need to know which functions of the
-        // other pieces gain an alternative: the declarations stage of a piece says it.
+        // other pieces gain an alternative: the declarations stage of every piece runs first, and
+        // says it. Each piece's rewrite then takes its piece's outcome and adds the call sites.
         var gained = [Set<String>](repeating: [], count: chunks.count)
+        var declaredStages = [FileRewrite.DeclaredStage?](repeating: nil, count: chunks.count)
         var declarations = options
         declarations.stage = .declarations
-        func declarationsGain(_ tree: SourceFileSyntax, masked: String, chunk: SourceChunks.Chunk, converter: SourceLocationConverter,
-                              knowledge: MigrationIndex, importsVow: Bool) -> Set<String> {
-            var rewrite = FileRewrite(source: masked, fileName: fileName, tree: tree, converter: converter, options: declarations,
+        // A piece's rewrite reads the file's bytes (`bytes`, `unit`), never its text: the masked
+        // text is dropped once parsed (the parser keeps its own copy).
+        func runDeclarations(_ tree: SourceFileSyntax, number: Int, converter: SourceLocationConverter,
+                             knowledge: MigrationIndex, importsVow: Bool) {
+            var rewrite = FileRewrite(source: "", fileName: fileName, tree: tree, converter: converter, options: declarations,
                                       target: target, index: knowledge, bytes: bytes, unit: unit)
-            rewrite.ownedRange = chunk.owned
+            rewrite.ownedRange = chunks[number].owned
             rewrite.fileImportsVow = importsVow
             rewrite.vowImport = false
             rewrite.declaresSupport = false
             rewrite.run()
-            return Set(rewrite.findings.filter { $0.kind == .added || $0.kind == .alreadyMigrated || $0.kind == .replaced }.map {
+            gained[number] = Set(rewrite.findings.filter { $0.kind == .added || $0.kind == .alreadyMigrated || $0.kind == .replaced }.map {
                 IndexCalleeCatalog.gainedKey(swiftName: $0.function, line: $0.line)
             })
+            declaredStages[number] = rewrite.declaredStage
         }
 
         // 1. What the whole file declares, and where it spells `Result`.
@@ -67,8 +77,7 @@ enum ChunkedMigration {
         var converter: SourceLocationConverter?
         for (number, chunk) in chunks.enumerated() {
             progress?(MigrationProgress("reading", fraction: Double(number) / total))
-            let masked = chunk.masked(bytes)
-            let tree = Parser.parse(source: masked)
+            let tree = Parser.parse(source: chunk.masked(bytes))
             if tree.hasError { return nil }
             if converter == nil { converter = SourceLocationConverter(fileName: fileName, tree: tree) }
             let collector = DeclarationCollector()
@@ -103,7 +112,7 @@ enum ChunkedMigration {
             // With the index of the file at hand, from this parse (the imports, and so whether
             // the file imports Vow, are all above the first cut).
             if options.stage == .all && indexed, let index, let converter {
-                gained[number] = declarationsGain(tree, masked: masked, chunk: chunk, converter: converter, knowledge: index, importsVow: importsVow)
+                runDeclarations(tree, number: number, converter: converter, knowledge: index, importsVow: importsVow)
             }
         }
 
@@ -117,10 +126,9 @@ enum ChunkedMigration {
         if options.stage == .all && !indexed {
             for (number, chunk) in chunks.enumerated() {
                 progress?(MigrationProgress("reading", fraction: Double(chunks.count + number) / total))
-                let masked = chunk.masked(bytes)
-                let tree = Parser.parse(source: masked)
+                let tree = Parser.parse(source: chunk.masked(bytes))
                 guard !tree.hasError, let converter else { return nil }
-                gained[number] = declarationsGain(tree, masked: masked, chunk: chunk, converter: converter, knowledge: knowledge, importsVow: importsVow)
+                runDeclarations(tree, number: number, converter: converter, knowledge: knowledge, importsVow: importsVow)
             }
         }
         let allGained = gained.reduce(into: Set<String>()) { $0.formUnion($1) }
@@ -135,13 +143,12 @@ enum ChunkedMigration {
         for number in Array(1..<chunks.count) + [0] {
             let chunk = chunks[number]
             progress?(MigrationProgress("rewriting", fraction: Double(readingPasses * chunks.count + (number == 0 ? chunks.count - 1 : number - 1)) / total))
-            let masked = chunk.masked(bytes)
-            let tree = Parser.parse(source: masked)
+            let tree = Parser.parse(source: chunk.masked(bytes))
             if tree.hasError { return nil }
             guard let converter else { return nil }
             // The file's own bytes: within the piece they are the masked text's, and beyond it they
             // show what follows a function at the end of the piece.
-            var rewrite = FileRewrite(source: masked, fileName: fileName, tree: tree, converter: converter, options: options, target: target,
+            var rewrite = FileRewrite(source: "", fileName: fileName, tree: tree, converter: converter, options: options, target: target,
                                       index: knowledge, bytes: bytes, unit: unit)
             rewrite.ownedRange = chunk.owned
             rewrite.fileImportsVow = importsVow
@@ -154,6 +161,8 @@ enum ChunkedMigration {
             rewrite.gainedInOtherPieces = allGained.subtracting(gained[number])
             rewrite.otherPiecesMembers = typeMembers
             rewrite.otherPiecesProperties = typeProperties
+            rewrite.declared = declaredStages[number]
+            declaredStages[number] = nil
             rewrite.run()
             if number == 0 {
                 firstPiece = (rewrite.edits, rewrite.findings)
@@ -210,7 +219,7 @@ extension ChunkedMigration {
     static func summarize(source: String, fileName: String, isContext: Bool, pieceSize: Int = pieceSize) -> FileSummary? {
         guard source.utf8.count >= 2 * pieceSize else { return nil }
         let bytes = Array(source.utf8)
-        guard let chunks = SourceChunks.plan(bytes, targetSize: max(pieceSize, bytes.count / 24)) else { return nil }
+        guard let chunks = SourceChunks.plan(bytes, targetSize: pieceTarget(bytes.count, pieceSize)) else { return nil }
         var summary = FileSummary(file: fileName, isContext: isContext, aliases: [], types: [], functions: [])
         var converter: SourceLocationConverter?
         for chunk in chunks {
@@ -242,9 +251,11 @@ extension FileSummary {
             let place = (function.location.line, function.location.column)
             return place >= (start.line, start.column) && place < (end.line, end.column)
         }
-        calls += ExistingCallCollector.calls(in: tree, fileName: fileName, converter: converter).filter { call in
+        let read = ExistingCallCollector.calls(in: tree, fileName: fileName, converter: converter)
+        calls += read.calls.filter { call in
             let place = (call.location.line, call.location.column)
             return place >= (start.line, start.column) && place < (end.line, end.column)
         }
+        calledNames.formUnion(read.calledNames)
     }
 }

@@ -47,6 +47,28 @@ struct FileRewrite {
     private(set) var addedVowImport = false
     /// Told where the rewrite is, function by function.
     var progress: ((MigrationProgress) -> Void)?
+    /// What an earlier rewrite of the same tree, with the same index, gave in the declarations
+    /// stage: `run()` takes it instead of running that stage again, and goes on with the call
+    /// sites. A piece of a large file (`ChunkedMigration`) runs its declarations stage before any
+    /// piece's call sites, which must know what every piece gains.
+    var declared: DeclaredStage?
+
+    /// The declarations stage's outcome (``declared``).
+    struct DeclaredStage {
+        var edits: [Edit]
+        var findings: [Finding]
+        fileprivate var generatedEdits: [Int]
+        var spelledOutOffsets: [Int]
+        var needsVow: Bool
+        var neededSupport: Set<SwiftOnlySupport>
+    }
+
+    /// This rewrite's outcome as ``declared`` takes it, after a `run()` of the declarations stage
+    /// alone that added neither `import Vow` nor support declarations.
+    var declaredStage: DeclaredStage {
+        DeclaredStage(edits: edits, findings: findings, generatedEdits: generatedEdits, spelledOutOffsets: spelledOutOffsets,
+                      needsVow: needsVow, neededSupport: neededSupport)
+    }
 
     /// `bytes` and `unit`, when given, are the file's (a masked piece of a large file reads them
     /// from the whole file, once).
@@ -69,6 +91,43 @@ struct FileRewrite {
         let collector = DeclarationCollector()
         collector.walk(tree)
         let importsVow = collector.importsVow || fileImportsVow
+        if let declared {
+            edits = declared.edits
+            findings = declared.findings
+            generatedEdits = declared.generatedEdits
+            spelledOutOffsets = declared.spelledOutOffsets
+            needsVow = declared.needsVow
+            neededSupport = declared.neededSupport
+        } else {
+            addDeclarations(collector: collector, importsVow: importsVow)
+        }
+        if options.stage != .declarations { addCallSites(collector: collector) }
+        if vowImport ?? (needsVow && !edits.isEmpty), !importsVow {
+            addedVowImport = true
+            insertAtTop("import Vow", after: collector.lastTopLevelImport)
+            let replaced = edits.filter { $0.removing > 0 }
+            for offset in ResultQualifier.unqualifiedResultOffsets(in: tree)
+            where !replaced.contains(where: { $0.offset <= offset && offset < $0.offset + $0.removing }) {
+                edits.append(Edit(offset: offset, removing: 0, text: "Swift."))
+            }
+            // Generated text copies parameter types (`transform: (Result<Int, Error>) -> Int`) too.
+            if !ResultQualifier.declaresResult(in: tree) {
+                for position in generatedEdits {
+                    edits[position].text = ResultQualifier.qualifyingBareResult(in: edits[position].text)
+                }
+            }
+        }
+        // Declared once per file (not `import Vow`): below the imports.
+        let missingSupport = neededSupport.union(otherPiecesSupport)
+            .subtracting(fileDeclaredSupport).subtracting(SwiftOnlySupport.declared(in: tree))
+        if declaresSupport && !missingSupport.isEmpty {
+            insertAtTop(SwiftOnlySupport.declarations(of: missingSupport).render(baseIndent: "", unit: unit), after: collector.lastTopLevelImport)
+        }
+    }
+
+    /// The declarations stage: an alternative beside each completion-handler function (or the
+    /// function replaced), and the calls an alternative would capture spelled out.
+    private mutating func addDeclarations(collector: DeclarationCollector, importsVow: Bool) {
         var protocolAlternatives: [(protocolDecl: ProtocolDeclSyntax, lines: [CodeLines], sendableAssociatedTypes: [String])] = []
         let replacer = options.replace
             ? BodyReplacer(collector: collector, index: index, target: target, tree: tree, bytes: bytes,
@@ -201,28 +260,6 @@ struct FileRewrite {
             insertExtension(for: entry.protocolDecl, members: entry.lines, sendableAssociatedTypes: entry.sendableAssociatedTypes)
         }
         if options.stage != .callSites && replacer == nil { spellOutCapturedCalls() }
-        if options.stage != .declarations { addCallSites(collector: collector) }
-        if vowImport ?? (needsVow && !edits.isEmpty), !importsVow {
-            addedVowImport = true
-            insertAtTop("import Vow", after: collector.lastTopLevelImport)
-            let replaced = edits.filter { $0.removing > 0 }
-            for offset in ResultQualifier.unqualifiedResultOffsets(in: tree)
-            where !replaced.contains(where: { $0.offset <= offset && offset < $0.offset + $0.removing }) {
-                edits.append(Edit(offset: offset, removing: 0, text: "Swift."))
-            }
-            // Generated text copies parameter types (`transform: (Result<Int, Error>) -> Int`) too.
-            if !ResultQualifier.declaresResult(in: tree) {
-                for position in generatedEdits {
-                    edits[position].text = ResultQualifier.qualifyingBareResult(in: edits[position].text)
-                }
-            }
-        }
-        // Declared once per file (not `import Vow`): below the imports.
-        let missingSupport = neededSupport.union(otherPiecesSupport)
-            .subtracting(fileDeclaredSupport).subtracting(SwiftOnlySupport.declared(in: tree))
-        if declaresSupport && !missingSupport.isEmpty {
-            insertAtTop(SwiftOnlySupport.declarations(of: missingSupport).render(baseIndent: "", unit: unit), after: collector.lastTopLevelImport)
-        }
     }
 
     /// Positions in `edits` of generated code (alternatives, replacements, extensions).

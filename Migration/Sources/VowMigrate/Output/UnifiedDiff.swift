@@ -7,17 +7,21 @@ public enum UnifiedDiff {
         let newLines = lines(of: new)
         let script = editScript(oldLines, newLines)
         var output = "--- \(oldName)\n+++ \(newName)\n"
+        // Room for every line of both texts with its mark: a large file's diff is not copied
+        // each time it outgrows its storage (room it does not use is never touched).
+        output.reserveCapacity(old.utf8.count + new.utf8.count + 2 * (oldLines.count + newLines.count) + 256)
         for hunk in hunks(script, context: context) {
-            let oldCount = hunk.filter { $0.kind != .insert }.count
-            let newCount = hunk.filter { $0.kind != .delete }.count
-            let oldStart = hunk.first!.oldIndex + (oldCount == 0 ? 0 : 1)
-            let newStart = hunk.first!.newIndex + (newCount == 0 ? 0 : 1)
+            let steps = script[hunk]
+            let oldCount = steps.count(where: { $0.kind != .insert })
+            let newCount = steps.count(where: { $0.kind != .delete })
+            let oldStart = Int(steps.first!.oldIndex) + (oldCount == 0 ? 0 : 1)
+            let newStart = Int(steps.first!.newIndex) + (newCount == 0 ? 0 : 1)
             output += "@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@\n"
-            for step in hunk {
+            for step in steps {
                 switch step.kind {
-                case .keep: output += " " + oldLines[step.oldIndex] + "\n"
-                case .delete: output += "-" + oldLines[step.oldIndex] + "\n"
-                case .insert: output += "+" + newLines[step.newIndex] + "\n"
+                case .keep: output += " " + oldLines[Int(step.oldIndex)] + "\n"
+                case .delete: output += "-" + oldLines[Int(step.oldIndex)] + "\n"
+                case .insert: output += "+" + newLines[Int(step.newIndex)] + "\n"
                 }
             }
         }
@@ -30,11 +34,18 @@ public enum UnifiedDiff {
         return result
     }
 
+    /// One line of the script; 12 bytes (a large file's script has a step per line of both texts).
     struct Step {
-        enum Kind { case keep, delete, insert }
+        enum Kind: UInt8 { case keep, delete, insert }
         var kind: Kind
-        var oldIndex: Int
-        var newIndex: Int
+        var oldIndex: Int32
+        var newIndex: Int32
+
+        init(kind: Kind, oldIndex: Int, newIndex: Int) {
+            self.kind = kind
+            self.oldIndex = Int32(oldIndex)
+            self.newIndex = Int32(newIndex)
+        }
     }
 
     /// Past this many differing lines the search would keep O(D²) memory; a greedy scan takes over.
@@ -101,6 +112,8 @@ public enum UnifiedDiff {
     /// line reappears later in old" (deletions) wins; otherwise the line is replaced.
     static func greedyScript(_ a: [Substring], _ b: [Substring], window: Int = 400) -> [Step] {
         var steps: [Step] = []
+        // At most a step per line of each: never copied as it grows.
+        steps.reserveCapacity(a.count + b.count)
         var x = 0, y = 0
         while x < a.count || y < b.count {
             if x < a.count && y < b.count && a[x] == b[y] {
@@ -122,22 +135,19 @@ public enum UnifiedDiff {
         return steps
     }
 
-    private static func hunks(_ script: [Step], context: Int) -> [[Step]] {
-        var result: [[Step]] = []
-        let changes = script.indices.filter { script[$0].kind != .keep }
-        guard !changes.isEmpty else { return [] }
-        var start = max(0, changes[0] - context)
-        var end = min(script.count - 1, changes[0] + context)
-        for index in changes.dropFirst() {
-            if index - context <= end + 1 {
-                end = min(script.count - 1, index + context)
+    /// The script's hunks as ranges of it (not copies: a large file's hunks hold most of it).
+    private static func hunks(_ script: [Step], context: Int) -> [ClosedRange<Int>] {
+        var result: [ClosedRange<Int>] = []
+        var current: ClosedRange<Int>?
+        for index in script.indices where script[index].kind != .keep {
+            if let open = current, index - context <= open.upperBound + 1 {
+                current = open.lowerBound...min(script.count - 1, index + context)
             } else {
-                result.append(Array(script[start...end]))
-                start = max(0, index - context)
-                end = min(script.count - 1, index + context)
+                if let open = current { result.append(open) }
+                current = max(0, index - context)...min(script.count - 1, index + context)
             }
         }
-        result.append(Array(script[start...end]))
+        if let open = current { result.append(open) }
         return result
     }
 }
