@@ -65,6 +65,26 @@ struct InlinePyramidWriter {
     /// there must not take one.
     var earlierNames: Set<String> = []
 
+    /// The call-site stage's own rewrite of a callback's statement that holds calls in closures
+    /// (a button's action, an alert's handler) or a loop of calls (a fan-out), as it would
+    /// rewrite them where they stand in the task's code: ``NestedPlace``. Without it such
+    /// calls are refused.
+    var nestedPlaces: ((_ statements: [CodeBlockItemSyntax], _ index: Int, _ codeAfter: Bool, _ taken: Set<String>) throws(Refusal) -> NestedPlace)?
+    /// What the nested rewrites reported, and the edits they made outside the callbacks (a
+    /// helper the file gets once).
+    private(set) var nestedFindings: [Finding] = []
+    private(set) var fileEdits: [TextEdit] = []
+    /// Calls the nested rewrites converted: no longer made with a handler.
+    private(set) var nestedCalls: [FunctionCallExprSyntax] = []
+
+    /// What the call-site stage made of the statements of a callback from one index on.
+    struct NestedPlace {
+        var edits: [TextEdit]
+        var findings: [Finding]
+        /// The last statement the rewrite covered (a fan-out covers its `notify` too).
+        var lastIndex: Int
+    }
+
     init(reader: PyramidReader, bytes: [UInt8], unit: String, enclosingIsAsync: Bool, enclosingReturnsValue: Bool,
          importsVow: Bool, taken: Set<String>) {
         self.reader = reader
@@ -180,10 +200,17 @@ struct InlinePyramidWriter {
             throw Refusal("`\(clash)` would need a new name in straight-line code, but the callback declares it again", at: closure)
         }
 
-        var lines = try bindings(callee: callee, call: call, constants: constants, types: types, renamed: scope.renamed)
+        // A split pair's failure callback: its code goes into the `catch` of the awaited call.
+        var failure: CodeLines?
+        if callee.failureIndex != nil {
+            failure = try failureBranch(call: call, callee: callee, success: closure, isOutermost: isOutermost,
+                                        constants: constants.compactMap { $0 }, renamed: scope.renamed)
+        }
+        var lines = try bindings(callee: callee, call: call, constants: constants, types: types, renamed: scope.renamed, failure: failure)
 
         // The callback's code, its inner calls written in place.
-        let inner = try innerCalls(in: statements, closure: closure)
+        let (inner, nestedIndices) = try innerCalls(in: statements, closure: closure)
+        let nestedEdits = try nestedRewrites(of: statements, at: nestedIndices, renamed: renamed)
         // A callback's `defer` ran as it returned, on the callee's queue, before what came next
         // there; in the task it runs at the end of the task's scope (after an inner callback's code).
         if let deferStatement = Self.firstDefer(in: statements) {
@@ -195,8 +222,24 @@ struct InlinePyramidWriter {
         // Names the block of the constants already has: declared, or read before (a later
         // declaration of a name read earlier in the same block does not compile).
         var unavailable = scope.declared.union(constants.compactMap { $0 })
-        for item in statements {
+        var skipUpTo = -1
+        for (position, item) in statements.enumerated() where position > skipUpTo {
             var replacements: [(Range<Int>, String)] = []
+            let start = item.positionAfterSkippingLeadingTrivia.utf8Offset
+            let end = item.endPositionBeforeTrailingTrivia.utf8Offset
+            // A nested rewrite's edits: one covering whole statements replaces them, one removing
+            // a statement (a fan-out's `let group = DispatchGroup()`) drops it.
+            if nestedEdits.contains(where: { $0.offset <= start && end <= $0.offset + $0.removing && $0.text.isEmpty }) { continue }
+            if let covering = nestedEdits.first(where: { $0.offset == start && $0.offset + $0.removing > end }) {
+                let last = statements.lastIndex { $0.endPositionBeforeTrailingTrivia.utf8Offset <= covering.offset + covering.removing } ?? position
+                skipUpTo = last
+                for line in text(of: item, renamed: [:], replacing: [(start..<end, covering.text)]) { lines.add(line, 0) }
+                for covered in statements[position...last] { unavailable.formUnion(Self.identifiers(in: covered)) }
+                continue
+            }
+            for edit in nestedEdits where start <= edit.offset && edit.offset + edit.removing <= end {
+                replacements.append((edit.offset..<(edit.offset + edit.removing), edit.text))
+            }
             for found in inner where item.range.contains(found.item.position) {
                 let isTopLevel = found.item.id == item.id
                 let innerScope = Scope(declared: isTopLevel ? unavailable : Self.namesBefore(found.item),
@@ -263,7 +306,7 @@ struct InlinePyramidWriter {
         } else if capture == "[weak self]", let use = Self.selfRead(in: [Syntax(call.calledExpression)], members: selfMembers) {
             throw Refusal("the first call reads `self`, which a `Task { [weak self] }` could only reach as `self?.`", at: use)
         }
-        for (position, argument) in call.arguments.enumerated() where position != callee.handlerIndex {
+        for (position, argument) in call.arguments.enumerated() where position != callee.handlerIndex && position != callee.failureIndex {
             guard Self.selfRead(in: [Syntax(argument.expression)], members: selfMembers) != nil else { continue }
             var text = StatementText(bytes: bytes)
             for name in ValueThreading.reads(in: [Syntax(argument.expression)]) where selfMembers.contains(name) {
@@ -354,10 +397,10 @@ struct InlinePyramidWriter {
 
     /// The declarations of the parameters' constants and the `do`/`catch` that sets them.
     private mutating func bindings(callee: CalleeSummary, call: FunctionCallExprSyntax, constants: [String?], types: [String],
-                                   renamed: [String: String]) throws(Refusal) -> CodeLines {
+                                   renamed: [String: String], failure: CodeLines? = nil) throws(Refusal) -> CodeLines {
         var text = StatementText(bytes: bytes)
         text.renamed = renamed
-        let arguments = call.arguments.enumerated().filter { $0.offset != callee.handlerIndex }.map { entry in
+        let arguments = call.arguments.enumerated().filter { $0.offset != callee.handlerIndex && $0.offset != callee.failureIndex }.map { entry in
             (entry.element.label.map { $0.text + ": " } ?? "") + (hoistedArguments[entry.element.expression.id] ?? text.text(of: entry.element.expression))
         }
         var called = text.text(of: call.calledExpression)
@@ -468,6 +511,9 @@ struct InlinePyramidWriter {
                 lines.add("let (\(pattern)): (\(types.joined(separator: ", "))) = \(awaited)", 0)
                 break
             }
+            if elements.contains(where: { !$0.unwraps }) {
+                return continuation(callee: callee, call: call, called: called, arguments: arguments, constants: constants, types: types)
+            }
             let caught = fresh("caught")
             let unwrapped = fresh("answer")
             declare()
@@ -488,19 +534,110 @@ struct InlinePyramidWriter {
             element = 0
             for position in constants.indices {
                 if position == errorIndex { failed.append(Self.neither(caught, errorText)); continue }
-                guard elements[element].unwraps else {
-                    throw Refusal("a value the handler passes even with an error would be lost", at: call)
-                }
                 failed.append("nil")
                 element += 1
             }
             assign(failed, 1)
             lines.add("}", 0)
         case .valueAndError:
-            throw Refusal("a `(T, Error?)` callback gets a value with its error too, which the alternative does not return", at: call)
+            return continuation(callee: callee, call: call, called: called, arguments: arguments, constants: constants, types: types)
         case .split:
-            throw Refusal("separate success and failure callbacks are not flattened", at: call)
+            if let constant = constants.first, let constant {
+                lines.add("let \(constant): \(types[0])", 0)
+                lines.add("do {", 0)
+                lines.add("\(constant) = \(awaited)", 1)
+            } else {
+                lines.add("do {", 0)
+                lines.add((types.isEmpty ? "" : "_ = ") + awaited, 1)
+            }
+            lines.add(failure ?? CodeLines(), indentedBy: 0)
+            lines.add("}", 0)
         }
+        return lines
+    }
+
+    /// The `catch` of a split `success:`/`failure:` pair: the failure callback's code, its error
+    /// bound by the `catch`, then `return`, since the call was the last thing on its path (the
+    /// success callback's code follows the `do`, where only a value gets).
+    private mutating func failureBranch(call: FunctionCallExprSyntax, callee: CalleeSummary, success: ClosureExprSyntax,
+                                        isOutermost: Bool, constants: [String], renamed: [String: String]) throws(Refusal) -> CodeLines {
+        guard let index = callee.failureIndex else { return CodeLines() }
+        let arguments = Array(call.arguments)
+        let expression = index < arguments.count ? arguments[index].expression : call.trailingClosure.map(ExprSyntax.init)
+        guard let failure = expression?.as(ClosureExprSyntax.self) else {
+            throw Refusal("the failure callback is not a closure written at the call; write it as one, or convert this call by hand", at: call)
+        }
+        let errorType = (callee.failureHandlerType ?? "").filter { $0 != " " }
+        if !["(Error)->", "(anyError)->", "(Swift.Error)->"].contains(where: errorType.contains) {
+            throw Refusal("the failure callback takes a typed error, which a `catch` gives as `any Error`; convert this call by hand", at: failure)
+        }
+        if let list = failure.signature?.capture {
+            let text = list.trimmedDescription.filter { $0 != " " }
+            if !isOutermost || text != success.signature?.capture?.trimmedDescription.filter({ $0 != " " }) {
+                throw Refusal("the failure callback's capture list is not the success callback's, which the task's code shares", at: list)
+            }
+        }
+        if enclosingIsAsync && enclosingReturnsValue {
+            throw Refusal("the failure callback's path ends the async function, which returns a value", at: failure)
+        }
+        let statements = Array(failure.statements)
+        let finder = KnownCallFinder(reader: reader)
+        for statement in statements { finder.walk(statement) }
+        if let (inner, _, _) = finder.calls.first {
+            throw Refusal("the failure callback calls a completion-handler function too, which is not flattened; convert it by hand", at: inner)
+        }
+        var renamed = renamed
+        var name = PyramidReader.parameterNames(failure)?.first
+        if failure.signature == nil {
+            try refuseNestedDollarUse(statements, at: failure)
+            let usesDollar = statements.contains { $0.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .dollarIdentifier("$0") } }
+            name = usesDollar ? fresh("error") : nil
+            if let name { renamed["$0"] = name }
+        }
+        let read = ValueThreading.reads(in: statements.map(Syntax.init)).union(Self.shorthandBindings(in: statements))
+        if let clash = constants.first(where: read.contains), clash != name {
+            throw Refusal("the failure callback reads `\(clash)`, which the success callback's value would hide in straight-line code", at: failure)
+        }
+        if let name, name != "_", read.contains(name) || renamed["$0"] == name { renamed[name] = nil } else { name = nil }
+        convertedHandlers.append(failure)
+        var lines = CodeLines()
+        // `catch _`: an implicit `error` would hide one the callback reads from outside.
+        lines.add("} catch " + (name.map { "let \($0)" } ?? "_") + " {", 0)
+        for item in statements {
+            for line in text(of: item, renamed: renamed, replacing: []) { lines.add(line, 1) }
+        }
+        if !(statements.last?.item.is(ReturnStmtSyntax.self) ?? false) { lines.add("return", 1) }
+        return lines
+    }
+
+    /// Every value the handler passes as it passes them, a value given with its error too,
+    /// awaited through a continuation around the original call: the alternative throws the error
+    /// and drops the values that came with it, which the callback may read (`(0, 0, error)`).
+    /// The continuation is resumed once, as the alternative's would be: the index gave the callee
+    /// an alternative only because it calls its handler once on every path.
+    private mutating func continuation(callee: CalleeSummary, call: FunctionCallExprSyntax, called: String, arguments: [String],
+                                       constants: [String?], types: [String]) -> CodeLines {
+        let continuation = fresh("continuation")
+        let values = types.indices.map { "$\($0)" }.joined(separator: ", ")
+        let resume = "{ \(continuation).resume(returning: (\(values))) }"
+        var invocation: String
+        if call.trailingClosure != nil && callee.handlerIndex >= call.arguments.count {
+            invocation = called + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + " " + resume
+        } else {
+            var all = arguments
+            let label = callee.labels[callee.handlerIndex].map { $0 + ": " } ?? ""
+            all.insert(label + resume, at: min(callee.handlerIndex, all.count))
+            invocation = called + "(" + all.joined(separator: ", ") + ")"
+        }
+        var lines = CodeLines()
+        let opening = "await withCheckedContinuation { \(continuation) in"
+        if constants.allSatisfy({ $0 == nil }) {
+            lines.add("_ = " + opening, 0)
+        } else {
+            lines.add("let (\(constants.map { $0 ?? "_" }.joined(separator: ", "))): (\(types.joined(separator: ", "))) = " + opening, 0)
+        }
+        lines.add(invocation, 1)
+        lines.add("}", 0)
         return lines
     }
 
@@ -526,13 +663,27 @@ struct InlinePyramidWriter {
 
     /// The calls of completion-handler functions in the callback: each must be the last thing the
     /// callback does on its path.
-    private func innerCalls(in statements: [CodeBlockItemSyntax], closure: ClosureExprSyntax) throws(Refusal) -> [InnerCall] {
+    /// Calls inside closures or loops are not levels of this pyramid: the statements of the
+    /// callback holding them are returned to be rewritten as places of their own, when the
+    /// stage can (``nestedPlaces``) and no level's call stands in the same statement.
+    private func innerCalls(in statements: [CodeBlockItemSyntax], closure: ClosureExprSyntax) throws(Refusal) -> ([InnerCall], [Int]) {
         let finder = KnownCallFinder(reader: reader)
         for statement in statements { finder.walk(statement) }
         var found: [InnerCall] = []
-        for (call, inClosure, inLoop) in finder.calls {
-            if inLoop { throw Refusal("a loop around a callback", at: call) }
-            if inClosure { throw Refusal("a callback inside a closure of a callback", at: call) }
+        var nested: [Int] = []
+        for (call, inClosure, inLoop) in finder.calls where inClosure || inLoop {
+            let reason = inLoop ? "a loop around a callback" : "a callback inside a closure of a callback"
+            guard nestedPlaces != nil, let index = statements.firstIndex(where: { $0.range.contains(call.position) }) else {
+                throw Refusal(reason + " (not a statement of the callback itself)", at: call)
+            }
+            // A loop is rewritten as a fan-out from its own `for` statement.
+            if inLoop && !statements[index].item.is(ForStmtSyntax.self) { throw Refusal(reason, at: call) }
+            if !nested.contains(index) { nested.append(index) }
+        }
+        for (call, inClosure, inLoop) in finder.calls where !inClosure && !inLoop {
+            if let index = nested.first(where: { statements[$0].range.contains(call.position) }) {
+                throw Refusal("a callback inside a closure or loop of a callback, beside another call in the same statement", at: statements[index])
+            }
             guard case .call(let matched) = reader.match(call) else {
                 throw Refusal("several functions named `\(PyramidReader.baseName(call) ?? "")` take these labels; the callee is ambiguous", at: call)
             }
@@ -542,7 +693,42 @@ struct InlinePyramidWriter {
             }
             found.append(InnerCall(item: item, call: call, matched: matched))
         }
-        return found
+        return (found, nested.sorted())
+    }
+
+    /// The nested rewrites of a callback's statements (``nestedPlaces``): their edits inside the
+    /// callback, the file's edits kept for the caller. A loop the stage leaves alone stays refused
+    /// (its callbacks would be made in async code); a closure's refusal is a report of its own.
+    private mutating func nestedRewrites(of statements: [CodeBlockItemSyntax], at indices: [Int], renamed: [String: String]) throws(Refusal) -> [TextEdit] {
+        guard let nestedPlaces, !indices.isEmpty else { return [] }
+        var edits: [TextEdit] = []
+        var coveredUpTo = -1
+        for index in indices where index > coveredUpTo {
+            let statement = statements[index]
+            if let name = Self.identifiers(in: statement).first(where: { renamed[$0] != nil }) {
+                throw Refusal("a callback inside a closure or loop of a callback reads `\(name)`, which needs a new name in straight-line code", at: statement)
+            }
+            let place = try nestedPlaces(statements, index, index < statements.count - 1, taken)
+            if statement.item.is(ForStmtSyntax.self) {
+                if let refusal = place.findings.first(where: { $0.kind == .callSiteRefused }) {
+                    throw Refusal("a loop around a callback: " + refusal.message, at: statement)
+                }
+                guard place.findings.contains(where: { $0.kind == .callSiteConverted }) else {
+                    throw Refusal("a loop around a callback", at: statement)
+                }
+                let finder = KnownCallFinder(reader: reader)
+                finder.walk(statement)
+                nestedCalls += finder.calls.map(\.0)
+            }
+            let range = statements[0].position.utf8Offset..<statements[statements.count - 1].endPosition.utf8Offset
+            for edit in place.edits {
+                if range.contains(edit.offset) { edits.append(edit) } else { fileEdits.append(edit) }
+                for word in edit.text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) { taken.insert(String(word)) }
+            }
+            nestedFindings += place.findings
+            coveredUpTo = place.lastIndex
+        }
+        return edits
     }
 
     /// Whether nothing but a bare `return` follows `item` up to the end of `closure`, through the
