@@ -176,7 +176,7 @@ struct InlinePyramidWriter {
             throw Refusal("the callback's parameters do not match the handler", at: closure)
         }
         // A parameter the callback never reads gets no constant (an unread one draws a warning).
-        let read = ValueThreading.reads(in: statements.map(Syntax.init)).union(Self.shorthandBindings(in: statements))
+        let read = Self.unshadowedReads(in: statements).union(Self.shorthandBindings(in: statements))
         if dollarNames.isEmpty { names = names.map { read.contains($0) ? $0 : "_" } }
 
         // Constants for the parameters: renamed where the block already declares the name.
@@ -827,6 +827,26 @@ struct InlinePyramidWriter {
         while taken.contains(name) { name = "\(base)\(suffix)"; suffix += 1 }
         taken.insert(name)
         return name
+    }
+
+    /// ``ValueThreading/reads(in:)``, less the reads inside a closure that takes a parameter of
+    /// that name (an inner callback's own `error`): they do not read the callback's.
+    private static func unshadowedReads(in statements: [CodeBlockItemSyntax]) -> Set<String> {
+        var names: Set<String> = []
+        for statement in statements {
+            for token in statement.tokens(viewMode: .sourceAccurate) {
+                guard case .identifier(let name) = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+                var parent = reference.parent
+                var shadowed = false
+                while let node = parent, !shadowed, node.id != statement.id {
+                    if let closure = node.as(ClosureExprSyntax.self) { shadowed = PyramidReader.parameterNames(closure)?.contains(name) ?? false }
+                    parent = node.parent
+                }
+                if !shadowed { names.insert(name) }
+            }
+        }
+        return names
     }
 
     /// Every name the statements declare, at any depth (constants, closure parameters, patterns).
