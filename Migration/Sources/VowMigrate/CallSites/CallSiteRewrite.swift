@@ -356,11 +356,12 @@ struct CallSiteRewrite {
         var nestedContext = context
         nestedContext.isAsync = true
         nestedContext.startedCallback = false
-        writer.nestedPlaces = { statements, index, codeAfter, taken throws(Refusal) in
+        writer.nestedPlaces = { statements, index, codeAfter, startedCallback, taken throws(Refusal) in
             var nested = snapshot
             nested.edits = []
             nested.findings = []
             var inner = nestedContext
+            inner.startedCallback = startedCallback
             inner.takenNames = taken
             let last = nested.rewriteInsideCallback(statements, at: index, codeAfter: codeAfter, context: &inner)
             return InlinePyramidWriter.NestedPlace(edits: nested.edits, findings: nested.findings, lastIndex: last)

@@ -69,7 +69,10 @@ struct InlinePyramidWriter {
     /// (a button's action, an alert's handler) or a loop of calls (a fan-out), as it would
     /// rewrite them where they stand in the task's code: ``NestedPlace``. Without it such
     /// calls are refused.
-    var nestedPlaces: ((_ statements: [CodeBlockItemSyntax], _ index: Int, _ codeAfter: Bool, _ taken: Set<String>) throws(Refusal) -> NestedPlace)?
+    /// `startedCallback`: an earlier statement of the callback started one, which could run
+    /// before a new `Task` there makes its first call.
+    var nestedPlaces: ((_ statements: [CodeBlockItemSyntax], _ index: Int, _ codeAfter: Bool, _ startedCallback: Bool,
+                        _ taken: Set<String>) throws(Refusal) -> NestedPlace)?
     /// What the nested rewrites reported, and the edits they made outside the callbacks (a
     /// helper the file gets once).
     private(set) var nestedFindings: [Finding] = []
@@ -697,8 +700,8 @@ struct InlinePyramidWriter {
     }
 
     /// The nested rewrites of a callback's statements (``nestedPlaces``): their edits inside the
-    /// callback, the file's edits kept for the caller. A loop the stage leaves alone stays refused
-    /// (its callbacks would be made in async code); a closure's refusal is a report of its own.
+    /// callback, the file's edits kept for the caller. A loop or closure whose call the stage
+    /// leaves alone keeps the whole pyramid as it is, with that reason.
     private mutating func nestedRewrites(of statements: [CodeBlockItemSyntax], at indices: [Int], renamed: [String: String]) throws(Refusal) -> [TextEdit] {
         guard let nestedPlaces, !indices.isEmpty else { return [] }
         var edits: [TextEdit] = []
@@ -708,11 +711,14 @@ struct InlinePyramidWriter {
             if let name = Self.identifiers(in: statement).first(where: { renamed[$0] != nil }) {
                 throw Refusal("a callback inside a closure or loop of a callback reads `\(name)`, which needs a new name in straight-line code", at: statement)
             }
-            let place = try nestedPlaces(statements, index, index < statements.count - 1, taken)
-            if statement.item.is(ForStmtSyntax.self) {
-                if let refusal = place.findings.first(where: { $0.kind == .callSiteRefused }) {
-                    throw Refusal("a loop around a callback: " + refusal.message, at: statement)
-                }
+            let place = try nestedPlaces(statements, index, index < statements.count - 1, coveredUpTo >= 0, taken)
+            let isLoop = statement.item.is(ForStmtSyntax.self)
+            // A call left alone there stays a callback in the task's code, where one in an async
+            // closure (`Task { }`) would draw the compiler's warning: the whole pyramid stays.
+            if let refusal = place.findings.first(where: { $0.kind == .callSiteRefused }) {
+                throw Refusal((isLoop ? "a loop around a callback: " : "a callback inside a closure of a callback: ") + refusal.message, at: statement)
+            }
+            if isLoop {
                 guard place.findings.contains(where: { $0.kind == .callSiteConverted }) else {
                     throw Refusal("a loop around a callback", at: statement)
                 }
