@@ -133,7 +133,7 @@ final class ProfileEditorViewModel: @unchecked Sendable {
         }
     }
 
-    // `defer` inside the callback: left alone.
+    // `defer` inside the callback: left alone in promise form (the async form keeps it, last).
     func discardDraft() {
         store.save(Data(), for: "draft") { error in
             defer { self.log("draft handled") }

@@ -200,7 +200,7 @@ final class HikerService: Sendable {
 }
 
 /// A screen whose callbacks hold the shapes the async form keeps as they are: a split pair, values
-/// given with an error, a call in a closure of a callback, a loop of calls in a callback.
+/// given with an error, a `defer`, a call in a closure of a callback, a loop of calls in a callback.
 final class HikerScreen: @unchecked Sendable {
     let service = HikerService()
     let shown: @Sendable (String) -> Void
@@ -261,6 +261,21 @@ final class HikerScreen: @unchecked Sendable {
                 service.replay { continuation.resume(returning: ($0, $1)) }
             }
             self.show(error == nil ? "sent \(sent)" : "sent \(sent), then \(error!)")
+        }
+    }
+
+    func recount() {
+        let service = self.service
+        Task {
+            let (sent, error): (Int, Error?) = await withCheckedContinuation { continuation in
+                service.replay { continuation.resume(returning: ($0, $1)) }
+            }
+            defer { self.show("recount over") }
+            if let error {
+                self.log("recount failed after \(sent): \(error)")
+                return
+            }
+            self.log("recounted \(sent)")
         }
     }
 

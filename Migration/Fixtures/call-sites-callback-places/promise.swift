@@ -173,7 +173,7 @@ final class HikerService: Sendable {
 }
 
 /// A screen whose callbacks hold the shapes the async form keeps as they are: a split pair, values
-/// given with an error, a call in a closure of a callback, a loop of calls in a callback.
+/// given with an error, a `defer`, a call in a closure of a callback, a loop of calls in a callback.
 final class HikerScreen: @unchecked Sendable {
     let service = HikerService()
     let shown: @Sendable (String) -> Void
@@ -213,6 +213,17 @@ final class HikerScreen: @unchecked Sendable {
     func replay() {
         service.replay { sent, error in
             self.show(error == nil ? "sent \(sent)" : "sent \(sent), then \(error!)")
+        }
+    }
+
+    func recount() {
+        service.replay { sent, error in
+            defer { self.show("recount over") }
+            if let error {
+                self.log("recount failed after \(sent): \(error)")
+                return
+            }
+            self.log("recounted \(sent)")
         }
     }
 

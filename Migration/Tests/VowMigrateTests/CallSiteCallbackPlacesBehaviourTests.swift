@@ -3,7 +3,7 @@ import XCTest
 
 /// `Fixtures/call-sites-callback-places`: callbacks the async form keeps as they are, holding a
 /// split `success:`/`failure:` pair, values given with an error (`(0, -1, error)`, `(2, error)`),
-/// a call in a closure that runs later (a prompt's action), and a loop of calls with its
+/// a `defer`, a call in a closure that runs later (a prompt's action), and a loop of calls with its
 /// `DispatchGroup`. Built with a driver before and after `--stage all`, both forms print the
 /// same effects for success and failure at each step, with the fakes answering on a queue of
 /// their own and before they return.
@@ -35,6 +35,8 @@ final class CallSiteCallbackPlacesBehaviourTests: XCTestCase {
             run("climb, fails", [.failure], synchronous: synchronous) { screen.climb("ridge") }
             run("replay", [], synchronous: synchronous) { screen.replay() }
             run("replay, fails", [.failure], synchronous: synchronous) { screen.replay() }
+            run("recount", [], synchronous: synchronous) { screen.recount() }
+            run("recount, fails", [.failure], synchronous: synchronous) { screen.recount() }
             run("suggest", [], synchronous: synchronous) { screen.suggest("ada") }
             run("suggest, follow", [], synchronous: synchronous) { Prompt.tap() }
             run("suggest again", [], synchronous: synchronous) { screen.suggest("bob") }
@@ -63,6 +65,7 @@ final class CallSiteCallbackPlacesBehaviourTests: XCTestCase {
         XCTAssertTrue(expected.contains("== followers, followers fail\nlog: found ada\nshow: followers of ada failed: down\n"), expected)
         XCTAssertTrue(expected.contains("== climb, fails\nshow: climb unknown (0, -1): down\n"), expected)
         XCTAssertTrue(expected.contains("== replay, fails\nshow: sent 2, then down\n"), expected)
+        XCTAssertTrue(expected.contains("== recount, fails\nlog: recount failed after 2: down\nshow: recount over\n"), expected)
         XCTAssertTrue(expected.contains("== suggest again, follow fails\nshow: could not follow bob\n"), expected)
         XCTAssertTrue(expected.contains("== rank\nshow: scores: bob 30, cy 20, dora 40\n"), expected)
         XCTAssertTrue(expected.hasSuffix("== done\n"), expected)

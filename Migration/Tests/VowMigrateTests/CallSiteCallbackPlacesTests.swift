@@ -50,6 +50,20 @@ final class CallSiteCallbackPlacesTests: XCTestCase {
         XCTAssertTrue(reasons.first?.hasPrefix("a loop around a callback") == true, "\(reasons)")
     }
 
+    func testADeferInACallbackThatMakesAnotherCallIsLeftAlone() {
+        // It ran as the outer callback returned, before `ping` called back.
+        XCTAssertEqual(refusals("""
+                func sync() {
+                    load { text, error in
+                        defer { self.show("loaded") }
+                        self.ping { _ in self.show("pong") }
+                    }
+                }
+
+            """), ["`defer` inside a callback that makes another call: it ran before that call's callback, "
+                   + "and would run after it in straight-line code; move its code to the end of each path"])
+    }
+
     func testACallInAClosureOfACallbackThatTheStageLeavesAloneKeepsThePyramid() {
         // The closure may run at once (`rows` is not known to run later), before the code after
         // the call in it: the call stays, and with it the whole pyramid.

@@ -30,10 +30,15 @@ import SwiftSyntax
 /// ```
 ///
 /// A `return` in a callback ends the task, which is what it did: nothing of the callback around
-/// it runs after an inner call. Refused: another call of a completion-handler function that is not
-/// the last thing its callback does (code after it ran before its callback), one inside a closure
-/// of a callback, `defer` in a callback with an inner call, a capture list that straight-line code
-/// cannot keep, a type the call site cannot spell.
+/// it runs after an inner call. A split `success:`/`failure:` pair's failure code goes into the
+/// `catch` (then `return`); values a handler passes beside its error (`(T, Error?)`, `(Int, Int,
+/// Error?)`) come through a continuation around the original call, which the alternative would
+/// drop; a statement of a callback holding calls in closures or a loop of calls is rewritten by
+/// the call-site stage itself (``nestedPlaces``), as a place of its own in the task's code.
+/// Refused: another call of a completion-handler function that is not the last thing its callback
+/// does (code after it ran before its callback), a closure's or loop's call the stage leaves alone,
+/// `defer` in a callback with an inner call, a capture list that straight-line code cannot keep, a
+/// type the call site cannot spell.
 struct InlinePyramidWriter {
     let reader: PyramidReader
     let bytes: [UInt8]
@@ -214,10 +219,13 @@ struct InlinePyramidWriter {
         // The callback's code, its inner calls written in place.
         let (inner, nestedIndices) = try innerCalls(in: statements, closure: closure)
         let nestedEdits = try nestedRewrites(of: statements, at: nestedIndices, renamed: renamed)
-        // A callback's `defer` ran as it returned, on the callee's queue, before what came next
-        // there; in the task it runs at the end of the task's scope (after an inner callback's code).
-        if let deferStatement = Self.firstDefer(in: statements) {
-            throw Refusal("`defer` inside a callback", at: deferStatement)
+        // A callback's `defer` ran as it returned, before an inner call's callback; in the task it
+        // runs at the end of its block, after that callback's code. Without an inner call the
+        // callback's code is the rest of its block (every later level and the code after the
+        // pyramid are refused), so it runs last there too.
+        if !inner.isEmpty || !nestedIndices.isEmpty, let deferStatement = Self.firstDefer(in: statements) {
+            throw Refusal("`defer` inside a callback that makes another call: it ran before that call's callback, "
+                          + "and would run after it in straight-line code; move its code to the end of each path", at: deferStatement)
         }
         if enclosingIsAsync && enclosingReturnsValue, let ret = Self.firstReturn(in: statements) {
             throw Refusal("a `return` in the callback would return from the async function, which returns a value", at: ret)
