@@ -183,6 +183,21 @@ final class HikerService: Sendable {
         }
     }
 
+    @available(*, renamed: "friends(of:)")
+    func friends(of name: String, completion: @escaping @Sendable (Result<[String], Error>) -> Void) {
+        let answer = Plan.next()
+        Plan.answer { completion(answer == .failure ? .failure(ServiceError.down) : .success(["bob", "cy"])) }
+    }
+
+    /// Async alternative to `friends(of:completion:)`, added by vow-migrate.
+    func friends(of name: String) async throws -> [String] {
+        try await withCheckedThrowingContinuation { continuation in
+            friends(of: name) { result in
+                continuation.resume(with: result)
+            }
+        }
+    }
+
     @available(*, renamed: "score(of:)")
     func score(of name: String, completion: @escaping @Sendable (Int) -> Void) {
         _ = Plan.next()
@@ -200,7 +215,8 @@ final class HikerService: Sendable {
 }
 
 /// A screen whose callbacks hold the shapes the async form keeps as they are: a split pair, values
-/// given with an error, a `defer`, a call in a closure of a callback, a loop of calls in a callback.
+/// given with an error, a `defer`, `$0` in the callback and in a closure inside it, a call in a
+/// closure of a callback, a loop of calls in a callback.
 final class HikerScreen: @unchecked Sendable {
     let service = HikerService()
     let shown: @Sendable (String) -> Void
@@ -276,6 +292,22 @@ final class HikerScreen: @unchecked Sendable {
                 return
             }
             self.log("recounted \(sent)")
+        }
+    }
+
+    func listFriends(of name: String) {
+        let service = self.service
+        Task {
+            let result: Result<[String], Error>
+            do {
+                result = .success(try await service.friends(of: name))
+            } catch {
+                result = .failure(error)
+            }
+            switch result {
+            case .success(let names): self.show(names.map { $0.uppercased() }.joined(separator: ", "))
+            case .failure(let error): self.show("no friends: \(error)")
+            }
         }
     }
 

@@ -105,6 +105,11 @@ final class HikerService: Sendable {
         Plan.answer { completion(answer == .failure ? ServiceError.down : nil) }
     }
 
+    func friends(of name: String, completion: @escaping @Sendable (Result<[String], Error>) -> Void) {
+        let answer = Plan.next()
+        Plan.answer { completion(answer == .failure ? .failure(ServiceError.down) : .success(["bob", "cy"])) }
+    }
+
     func score(of name: String, completion: @escaping @Sendable (Int) -> Void) {
         _ = Plan.next()
         Plan.answer { completion(name.count * 10) }
@@ -112,7 +117,8 @@ final class HikerService: Sendable {
 }
 
 /// A screen whose callbacks hold the shapes the async form keeps as they are: a split pair, values
-/// given with an error, a `defer`, a call in a closure of a callback, a loop of calls in a callback.
+/// given with an error, a `defer`, `$0` in the callback and in a closure inside it, a call in a
+/// closure of a callback, a loop of calls in a callback.
 final class HikerScreen: @unchecked Sendable {
     let service = HikerService()
     let shown: @Sendable (String) -> Void
@@ -163,6 +169,15 @@ final class HikerScreen: @unchecked Sendable {
                 return
             }
             self.log("recounted \(sent)")
+        }
+    }
+
+    func listFriends(of name: String) {
+        service.friends(of: name) {
+            switch $0 {
+            case .success(let names): self.show(names.map { $0.uppercased() }.joined(separator: ", "))
+            case .failure(let error): self.show("no friends: \(error)")
+            }
         }
     }
 

@@ -3,7 +3,7 @@ import XCTest
 
 /// `Fixtures/call-sites-callback-places`: callbacks the async form keeps as they are, holding a
 /// split `success:`/`failure:` pair, values given with an error (`(0, -1, error)`, `(2, error)`),
-/// a `defer`, a call in a closure that runs later (a prompt's action), and a loop of calls with its
+/// a `defer`, `$0` in a callback and in a closure inside it, a call in a closure that runs later (a prompt's action), and a loop of calls with its
 /// `DispatchGroup`. Built with a driver before and after `--stage all`, both forms print the
 /// same effects for success and failure at each step, with the fakes answering on a queue of
 /// their own and before they return.
@@ -37,6 +37,8 @@ final class CallSiteCallbackPlacesBehaviourTests: XCTestCase {
             run("replay, fails", [.failure], synchronous: synchronous) { screen.replay() }
             run("recount", [], synchronous: synchronous) { screen.recount() }
             run("recount, fails", [.failure], synchronous: synchronous) { screen.recount() }
+            run("friends", [], synchronous: synchronous) { screen.listFriends(of: "ada") }
+            run("friends, fails", [.failure], synchronous: synchronous) { screen.listFriends(of: "ada") }
             run("suggest", [], synchronous: synchronous) { screen.suggest("ada") }
             run("suggest, follow", [], synchronous: synchronous) { Prompt.tap() }
             run("suggest again", [], synchronous: synchronous) { screen.suggest("bob") }
@@ -66,6 +68,7 @@ final class CallSiteCallbackPlacesBehaviourTests: XCTestCase {
         XCTAssertTrue(expected.contains("== climb, fails\nshow: climb unknown (0, -1): down\n"), expected)
         XCTAssertTrue(expected.contains("== replay, fails\nshow: sent 2, then down\n"), expected)
         XCTAssertTrue(expected.contains("== recount, fails\nlog: recount failed after 2: down\nshow: recount over\n"), expected)
+        XCTAssertTrue(expected.contains("== friends\nshow: BOB, CY\n"), expected)
         XCTAssertTrue(expected.contains("== suggest again, follow fails\nshow: could not follow bob\n"), expected)
         XCTAssertTrue(expected.contains("== rank\nshow: scores: bob 30, cy 20, dora 40\n"), expected)
         XCTAssertTrue(expected.hasSuffix("== done\n"), expected)

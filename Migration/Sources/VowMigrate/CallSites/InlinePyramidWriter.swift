@@ -172,7 +172,6 @@ struct InlinePyramidWriter {
         var names = PyramidReader.parameterNames(closure) ?? []
         var dollarNames: [String: String] = [:]
         if closure.signature == nil && !types.isEmpty {
-            try refuseNestedDollarUse(statements, at: closure)
             names = []
             for (position, suggestion) in Self.suggestedNames(callee.shape).enumerated() {
                 let name = fresh(suggestion)
@@ -600,8 +599,11 @@ struct InlinePyramidWriter {
         var renamed = renamed
         var name = PyramidReader.parameterNames(failure)?.first
         if failure.signature == nil {
-            try refuseNestedDollarUse(statements, at: failure)
-            let usesDollar = statements.contains { $0.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .dollarIdentifier("$0") } }
+            let usesDollar = statements.contains { statement in
+                statement.tokens(viewMode: .sourceAccurate).contains {
+                    $0.tokenKind == .dollarIdentifier("$0") && !StatementText.isInnerClosureParameter($0, below: statement)
+                }
+            }
             name = usesDollar ? fresh("error") : nil
             if let name { renamed["$0"] = name }
         }
@@ -801,7 +803,10 @@ struct InlinePyramidWriter {
             for token in item.item.tokens(viewMode: .sourceAccurate) {
                 let name: String
                 switch token.tokenKind {
-                case .identifier(let text), .dollarIdentifier(let text): name = text
+                case .identifier(let text): name = text
+                case .dollarIdentifier(let text):
+                    if StatementText.isInnerClosureParameter(token, below: item) { continue }
+                    name = text
                 default: continue
                 }
                 guard let newName = renamed[name] else { continue }
@@ -914,21 +919,6 @@ struct InlinePyramidWriter {
             if case .identifier(let name) = token.tokenKind { names.insert(name) }
         }
         return names
-    }
-
-    private func refuseNestedDollarUse(_ statements: [CodeBlockItemSyntax], at closure: ClosureExprSyntax) throws(Refusal) {
-        for statement in statements {
-            for token in statement.tokens(viewMode: .sourceAccurate) {
-                guard case .dollarIdentifier = token.tokenKind else { continue }
-                var parent = token.parent
-                while let node = parent, node.id != closure.id {
-                    if node.is(ClosureExprSyntax.self) {
-                        throw Refusal("a closure inside the callback uses `$0` too", at: node)
-                    }
-                    parent = node.parent
-                }
-            }
-        }
     }
 
     private static func firstDefer(in statements: [CodeBlockItemSyntax]) -> DeferStmtSyntax? {
