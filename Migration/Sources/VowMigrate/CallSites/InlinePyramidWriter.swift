@@ -50,7 +50,7 @@ struct InlinePyramidWriter {
     /// for neither a value nor an error.
     let importsVow: Bool
     /// Every identifier the enclosing function uses: new names avoid them.
-    private(set) var taken: Set<String>
+    var taken: Set<String>
     /// What the enclosing type declares: the first call may read it without `self.`.
     var selfMembers: Set<String> = []
 
@@ -58,7 +58,7 @@ struct InlinePyramidWriter {
     /// code are checked by the caller.
     private(set) var convertedCalls: [FunctionCallExprSyntax] = []
     /// Their handlers, whose code moves into async code.
-    private(set) var convertedHandlers: [ClosureExprSyntax] = []
+    var convertedHandlers: [ClosureExprSyntax] = []
     private(set) var capture: String?
     /// `let api = self.api`: the first call's receiver, read before the task when the task holds
     /// `self` weakly.
@@ -80,10 +80,10 @@ struct InlinePyramidWriter {
                         _ taken: Set<String>) throws(Refusal) -> NestedPlace)?
     /// What the nested rewrites reported, and the edits they made outside the callbacks (a
     /// helper the file gets once).
-    private(set) var nestedFindings: [Finding] = []
-    private(set) var fileEdits: [TextEdit] = []
+    var nestedFindings: [Finding] = []
+    var fileEdits: [TextEdit] = []
     /// Calls the nested rewrites converted: no longer made with a handler.
-    private(set) var nestedCalls: [FunctionCallExprSyntax] = []
+    var nestedCalls: [FunctionCallExprSyntax] = []
 
     /// What the call-site stage made of the statements of a callback from one index on.
     struct NestedPlace {
@@ -566,94 +566,6 @@ struct InlinePyramidWriter {
         return lines
     }
 
-    /// The `catch` of a split `success:`/`failure:` pair: the failure callback's code, its error
-    /// bound by the `catch`, then `return`, since the call was the last thing on its path (the
-    /// success callback's code follows the `do`, where only a value gets).
-    private mutating func failureBranch(call: FunctionCallExprSyntax, callee: CalleeSummary, success: ClosureExprSyntax,
-                                        isOutermost: Bool, constants: [String], renamed: [String: String]) throws(Refusal) -> CodeLines {
-        guard let index = callee.failureIndex else { return CodeLines() }
-        let arguments = Array(call.arguments)
-        let expression = index < arguments.count ? arguments[index].expression : call.trailingClosure.map(ExprSyntax.init)
-        guard let failure = expression?.as(ClosureExprSyntax.self) else {
-            throw Refusal("the failure callback is not a closure written at the call; write it as one, or convert this call by hand", at: call)
-        }
-        let errorType = (callee.failureHandlerType ?? "").filter { $0 != " " }
-        if !["(Error)->", "(anyError)->", "(Swift.Error)->"].contains(where: errorType.contains) {
-            throw Refusal("the failure callback takes a typed error, which a `catch` gives as `any Error`; convert this call by hand", at: failure)
-        }
-        if let list = failure.signature?.capture {
-            let text = list.trimmedDescription.filter { $0 != " " }
-            if !isOutermost || text != success.signature?.capture?.trimmedDescription.filter({ $0 != " " }) {
-                throw Refusal("the failure callback's capture list is not the success callback's, which the task's code shares", at: list)
-            }
-        }
-        if enclosingIsAsync && enclosingReturnsValue {
-            throw Refusal("the failure callback's path ends the async function, which returns a value", at: failure)
-        }
-        let statements = Array(failure.statements)
-        let finder = KnownCallFinder(reader: reader)
-        for statement in statements { finder.walk(statement) }
-        if let (inner, _, _) = finder.calls.first {
-            throw Refusal("the failure callback calls a completion-handler function too, which is not flattened; convert it by hand", at: inner)
-        }
-        var renamed = renamed
-        var name = PyramidReader.parameterNames(failure)?.first
-        if failure.signature == nil {
-            let usesDollar = statements.contains { statement in
-                statement.tokens(viewMode: .sourceAccurate).contains {
-                    $0.tokenKind == .dollarIdentifier("$0") && !StatementText.isInnerClosureParameter($0, below: statement)
-                }
-            }
-            name = usesDollar ? fresh("error") : nil
-            if let name { renamed["$0"] = name }
-        }
-        let read = ValueThreading.reads(in: statements.map(Syntax.init)).union(Self.shorthandBindings(in: statements))
-        if let clash = constants.first(where: read.contains), clash != name {
-            throw Refusal("the failure callback reads `\(clash)`, which the success callback's value would hide in straight-line code", at: failure)
-        }
-        if let name, name != "_", read.contains(name) || renamed["$0"] == name { renamed[name] = nil } else { name = nil }
-        convertedHandlers.append(failure)
-        var lines = CodeLines()
-        // `catch _`: an implicit `error` would hide one the callback reads from outside.
-        lines.add("} catch " + (name.map { "let \($0)" } ?? "_") + " {", 0)
-        for item in statements {
-            for line in text(of: item, renamed: renamed, replacing: []) { lines.add(line, 1) }
-        }
-        if !(statements.last?.item.is(ReturnStmtSyntax.self) ?? false) { lines.add("return", 1) }
-        return lines
-    }
-
-    /// Every value the handler passes as it passes them, a value given with its error too,
-    /// awaited through a continuation around the original call: the alternative throws the error
-    /// and drops the values that came with it, which the callback may read (`(0, 0, error)`).
-    /// The continuation is resumed once, as the alternative's would be: the index gave the callee
-    /// an alternative only because it calls its handler once on every path.
-    private mutating func continuation(callee: CalleeSummary, call: FunctionCallExprSyntax, called: String, arguments: [String],
-                                       constants: [String?], types: [String]) -> CodeLines {
-        let continuation = fresh("continuation")
-        let values = types.indices.map { "$\($0)" }.joined(separator: ", ")
-        let resume = "{ \(continuation).resume(returning: (\(values))) }"
-        var invocation: String
-        if call.trailingClosure != nil && callee.handlerIndex >= call.arguments.count {
-            invocation = called + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + " " + resume
-        } else {
-            var all = arguments
-            let label = callee.labels[callee.handlerIndex].map { $0 + ": " } ?? ""
-            all.insert(label + resume, at: min(callee.handlerIndex, all.count))
-            invocation = called + "(" + all.joined(separator: ", ") + ")"
-        }
-        var lines = CodeLines()
-        let opening = "await withCheckedContinuation { \(continuation) in"
-        if constants.allSatisfy({ $0 == nil }) {
-            lines.add("_ = " + opening, 0)
-        } else {
-            lines.add("let (\(constants.map { $0 ?? "_" }.joined(separator: ", "))): (\(types.joined(separator: ", "))) = " + opening, 0)
-        }
-        lines.add(invocation, 1)
-        lines.add("}", 0)
-        return lines
-    }
-
     /// The thrown error as the callback's error parameter: `Error?`, or the callee's own error
     /// type, which is what the alternative rejects with (it throws exactly what the handler passed).
     private func errorValue(_ caught: String, callee: CalleeSummary) -> String {
@@ -709,44 +621,6 @@ struct InlinePyramidWriter {
         return (found, nested.sorted())
     }
 
-    /// The nested rewrites of a callback's statements (``nestedPlaces``): their edits inside the
-    /// callback, the file's edits kept for the caller. A loop or closure whose call the stage
-    /// leaves alone keeps the whole pyramid as it is, with that reason.
-    private mutating func nestedRewrites(of statements: [CodeBlockItemSyntax], at indices: [Int], renamed: [String: String]) throws(Refusal) -> [TextEdit] {
-        guard let nestedPlaces, !indices.isEmpty else { return [] }
-        var edits: [TextEdit] = []
-        var coveredUpTo = -1
-        for index in indices where index > coveredUpTo {
-            let statement = statements[index]
-            if let name = Self.identifiers(in: statement).first(where: { renamed[$0] != nil }) {
-                throw Refusal("a callback inside a closure or loop of a callback reads `\(name)`, which needs a new name in straight-line code", at: statement)
-            }
-            let place = try nestedPlaces(statements, index, index < statements.count - 1, coveredUpTo >= 0, taken)
-            let isLoop = statement.item.is(ForStmtSyntax.self)
-            // A call left alone there stays a callback in the task's code, where one in an async
-            // closure (`Task { }`) would draw the compiler's warning: the whole pyramid stays.
-            if let refusal = place.findings.first(where: { $0.kind == .callSiteRefused }) {
-                throw Refusal((isLoop ? "a loop around a callback: " : "a callback inside a closure of a callback: ") + refusal.message, at: statement)
-            }
-            if isLoop {
-                guard place.findings.contains(where: { $0.kind == .callSiteConverted }) else {
-                    throw Refusal("a loop around a callback", at: statement)
-                }
-                let finder = KnownCallFinder(reader: reader)
-                finder.walk(statement)
-                nestedCalls += finder.calls.map(\.0)
-            }
-            let range = statements[0].position.utf8Offset..<statements[statements.count - 1].endPosition.utf8Offset
-            for edit in place.edits {
-                if range.contains(edit.offset) { edits.append(edit) } else { fileEdits.append(edit) }
-                for word in edit.text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) { taken.insert(String(word)) }
-            }
-            nestedFindings += place.findings
-            coveredUpTo = place.lastIndex
-        }
-        return edits
-    }
-
     /// Whether nothing but a bare `return` follows `item` up to the end of `closure`, through the
     /// `if`, `switch`, `guard ... else` and `do` blocks around it.
     private static func isLast(_ item: CodeBlockItemSyntax, upTo closure: ClosureExprSyntax) -> Bool {
@@ -788,7 +662,7 @@ struct InlinePyramidWriter {
 
     /// The statement's lines, re-indented relative to its first, names renamed and inner calls
     /// replaced by their straight-line code.
-    private func text(of item: CodeBlockItemSyntax, renamed: [String: String], replacing: [(Range<Int>, String)]) -> [String] {
+    func text(of item: CodeBlockItemSyntax, renamed: [String: String], replacing: [(Range<Int>, String)]) -> [String] {
         var result: [String] = []
         for piece in item.leadingTrivia {
             switch piece {
@@ -840,7 +714,7 @@ struct InlinePyramidWriter {
 
     // MARK: - Names
 
-    private mutating func fresh(_ base: String) -> String {
+    mutating func fresh(_ base: String) -> String {
         var name = base
         var suffix = 2
         while taken.contains(name) { name = "\(base)\(suffix)"; suffix += 1 }
@@ -870,7 +744,7 @@ struct InlinePyramidWriter {
 
     /// Every name the statements declare, at any depth (constants, closure parameters, patterns).
     /// The names `if let x` / `guard let x` shorthand bindings read.
-    private static func shorthandBindings(in statements: [CodeBlockItemSyntax]) -> Set<String> {
+    static func shorthandBindings(in statements: [CodeBlockItemSyntax]) -> Set<String> {
         var names: Set<String> = []
         for statement in statements {
             for token in statement.tokens(viewMode: .sourceAccurate) {
@@ -948,7 +822,7 @@ private final class FirstFinder<Node: SyntaxProtocol>: SyntaxAnyVisitor {
 }
 
 /// Every call of a known completion-handler function, with whether it is inside a closure or a loop.
-private final class KnownCallFinder: LoopTrackingVisitor {
+final class KnownCallFinder: LoopTrackingVisitor {
     let reader: PyramidReader
     private(set) var calls: [(FunctionCallExprSyntax, Bool, Bool)] = []
     private var closureDepth = 0
