@@ -30,7 +30,7 @@ final class Feed: Sendable {
     }
 
     /// Async alternative to `item(at:completion:)`, added by vow-migrate.
-    func item(at index: Int) async throws -> String {
+    nonisolated(nonsending) func item(at index: Int) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             item(at: index) { value, error in
                 if let error {
@@ -50,7 +50,7 @@ final class Feed: Sendable {
     }
 
     /// Async alternative to `item(at:completion:)`, added by vow-migrate.
-    func item(at key: String) async throws -> String {
+    nonisolated(nonsending) func item(at key: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             item(at: key) { value, error in
                 if let error {
@@ -71,7 +71,7 @@ final class Feed: Sendable {
     }
 
     /// Async alternative to `count(completion:)`, added by vow-migrate.
-    func count<Failure: Error>() async throws(Failure) -> Int {
+    nonisolated(nonsending) func count<Failure: Error>() async throws(Failure) -> Int {
         let outcome: Swift.Result<Int, Failure> = await withCheckedContinuation { continuation in
             count { result in
                 continuation.resume(returning: result)

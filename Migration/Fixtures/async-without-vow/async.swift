@@ -50,7 +50,7 @@ final class Store: Sendable {
     }
 
     /// Async alternative to `load(key:completion:)`, added by vow-migrate.
-    func load(key: String) async throws -> String {
+    nonisolated(nonsending) func load(key: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             load(key: key) { value, error in
                 if let error {
@@ -71,7 +71,7 @@ final class Store: Sendable {
     }
 
     /// Async alternative to `save(_:completion:)`, added by vow-migrate.
-    func save(_ value: String) async throws {
+    nonisolated(nonsending) func save(_ value: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             save(value) { success, error in
                 if let error {
@@ -92,7 +92,7 @@ final class Store: Sendable {
     }
 
     /// Async alternative to `stats(completion:)`, added by vow-migrate.
-    func stats() async throws -> (count: Int, label: String) {
+    nonisolated(nonsending) func stats() async throws -> (count: Int, label: String) {
         try await withCheckedThrowingContinuation { continuation in
             stats { count, label, error in
                 if let error {
@@ -115,7 +115,7 @@ final class Store: Sendable {
     }
 
     /// Async alternative to `upload(_:completion:)`, added by vow-migrate.
-    func upload(_ value: String) async throws -> Int {
+    nonisolated(nonsending) func upload(_ value: String) async throws -> Int {
         let cancellation = PendingCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -138,7 +138,7 @@ final class Store: Sendable {
     }
 
     /// Async alternative to `download(key:completion:)`, added by vow-migrate.
-    func download(key: String) async throws -> String {
+    nonisolated(nonsending) func download(key: String) async throws -> String {
         let cancellation = PendingCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -170,7 +170,7 @@ final class Store: Sendable {
     }
 
     /// Async alternative to `sync(completion:)`, added by vow-migrate.
-    func sync() async throws {
+    nonisolated(nonsending) func sync() async throws {
         let cancellation = PendingCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

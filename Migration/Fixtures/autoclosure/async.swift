@@ -8,7 +8,7 @@ final class Logger: Sendable {
     }
 
     /// Async alternative to `log(_:completion:)`, added by vow-migrate.
-    func log(_ message: @autoclosure @Sendable () -> String) async throws {
+    nonisolated(nonsending) func log(_ message: @autoclosure @Sendable () -> String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             log(message()) { error in
                 if let error {

@@ -7,7 +7,7 @@ final class Pipeline: Sendable {
     }
 
     /// Async alternative to `run(retry:completion:)`, added by vow-migrate.
-    func run(retry: @escaping @Sendable (Result<Int, Error>) -> Bool) async throws -> Int {
+    nonisolated(nonsending) func run(retry: @escaping @Sendable (Result<Int, Error>) -> Bool) async throws -> Int {
         try await withCheckedThrowingContinuation { continuation in
             run(retry: retry) { result in
                 continuation.resume(with: result)

@@ -51,7 +51,7 @@ final class AccountService: Sendable {
     }
 
     /// Async alternative to `find(_:completion:)`, added by vow-migrate.
-    func find(_ name: String) async throws -> Account {
+    nonisolated(nonsending) func find(_ name: String) async throws -> Account {
         try await withCheckedThrowingContinuation { continuation in
             find(name) { value, error in
                 if let error {
@@ -79,7 +79,7 @@ final class AccountService: Sendable {
     }
 
     /// Async alternative to `approve(_:completion:)`, added by vow-migrate.
-    func approve(_ account: Account) async throws {
+    nonisolated(nonsending) func approve(_ account: Account) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             approve(account) { success, error in
                 if let error {
@@ -100,7 +100,7 @@ final class AccountService: Sendable {
     }
 
     /// Async alternative to `load(_:completion:)`, added by vow-migrate.
-    func load(_ name: String) async throws -> Account {
+    nonisolated(nonsending) func load(_ name: String) async throws -> Account {
         try await withCheckedThrowingContinuation { continuation in
             load(name) { result in
                 continuation.resume(with: result)
@@ -115,7 +115,7 @@ final class AccountService: Sendable {
     }
 
     /// Async alternative to `ping(completion:)`, added by vow-migrate.
-    func ping() async throws {
+    nonisolated(nonsending) func ping() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             ping { error in
                 if let error {
@@ -134,7 +134,7 @@ final class AccountService: Sendable {
     }
 
     /// Async alternative to `count(completion:)`, added by vow-migrate.
-    func count() async -> Int {
+    nonisolated(nonsending) func count() async -> Int {
         await withCheckedContinuation { continuation in
             count { value in
                 continuation.resume(returning: value)
@@ -156,7 +156,7 @@ final class AccountService: Sendable {
     }
 
     /// Async alternative to `avatar(for:completion:)`, added by vow-migrate.
-    func avatar(for account: Account) async throws -> (value: [UInt8], int: Int) {
+    nonisolated(nonsending) func avatar(for account: Account) async throws -> (value: [UInt8], int: Int) {
         try await withCheckedThrowingContinuation { continuation in
             avatar(for: account) { value, int, error in
                 if let error {

@@ -86,7 +86,7 @@ final class HikerService: Sendable {
     }
 
     /// Async alternative to `find(_:completion:)`, added by vow-migrate.
-    func find(_ name: String) async throws -> Account {
+    nonisolated(nonsending) func find(_ name: String) async throws -> Account {
         try await withCheckedThrowingContinuation { continuation in
             find(name) { value, error in
                 if let error {
@@ -110,7 +110,7 @@ final class HikerService: Sendable {
     }
 
     /// Async alternative to `followers(of:success:failure:)`, added by vow-migrate.
-    func followers(of account: Account) async throws -> [String] {
+    nonisolated(nonsending) func followers(of account: Account) async throws -> [String] {
         try await withCheckedThrowingContinuation { continuation in
             followers(of: account, success: { value in
                 continuation.resume(returning: value)
@@ -130,7 +130,7 @@ final class HikerService: Sendable {
     }
 
     /// Async alternative to `elevation(of:completion:)`, added by vow-migrate.
-    func elevation(of name: String) async throws -> (int: Int, int2: Int) {
+    nonisolated(nonsending) func elevation(of name: String) async throws -> (int: Int, int2: Int) {
         try await withCheckedThrowingContinuation { continuation in
             elevation(of: name) { int, int2, error in
                 if let error {
@@ -152,7 +152,7 @@ final class HikerService: Sendable {
     }
 
     /// Async alternative to `replay(completion:)`, added by vow-migrate.
-    func replay() async throws -> Int {
+    nonisolated(nonsending) func replay() async throws -> Int {
         try await withCheckedThrowingContinuation { continuation in
             replay { value, error in
                 if let error {
@@ -171,7 +171,7 @@ final class HikerService: Sendable {
     }
 
     /// Async alternative to `ping(completion:)`, added by vow-migrate.
-    func ping() async throws {
+    nonisolated(nonsending) func ping() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             ping { error in
                 if let error {
@@ -190,7 +190,7 @@ final class HikerService: Sendable {
     }
 
     /// Async alternative to `friends(of:completion:)`, added by vow-migrate.
-    func friends(of name: String) async throws -> [String] {
+    nonisolated(nonsending) func friends(of name: String) async throws -> [String] {
         try await withCheckedThrowingContinuation { continuation in
             friends(of: name) { result in
                 continuation.resume(with: result)
@@ -205,7 +205,7 @@ final class HikerService: Sendable {
     }
 
     /// Async alternative to `score(of:completion:)`, added by vow-migrate.
-    func score(of name: String) async -> Int {
+    nonisolated(nonsending) func score(of name: String) async -> Int {
         await withCheckedContinuation { continuation in
             score(of: name) { value in
                 continuation.resume(returning: value)

@@ -433,4 +433,30 @@ final class ChainScreen: @unchecked Sendable {
             self.present(error)
         }
     }
+
+    // A rejected first promise whose type only the links after it give (`Int($0)` makes it a
+    // `Promise<String>`): made on its own it would have none, so it is left alone.
+    func failingUntyped() {
+        Promise(error: LoadError.offline).compactMap { Int($0) }.done { value in
+            self.show("\(value)")
+        }.catch { error in
+            self.present(error)
+        }
+    }
+
+    // With its type written, it converts.
+    func failingTyped() {
+        let firstPromise = Promise<String>(error: LoadError.offline)
+        Task { @MainActor in
+            do {
+                let value = try await firstPromise.value
+                guard let value2 = Int(value) else { throw PMKError.compactMap(value, Int.self) }
+                self.show("\(value2)")
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                self.present(error)
+            }
+        }
+    }
 }

@@ -320,4 +320,23 @@ final class ChainScreen: @unchecked Sendable {
             self.present(error)
         }
     }
+
+    // A rejected first promise whose type only the links after it give (`Int($0)` makes it a
+    // `Promise<String>`): made on its own it would have none, so it is left alone.
+    func failingUntyped() {
+        Promise(error: LoadError.offline).compactMap { Int($0) }.done { value in
+            self.show("\(value)")
+        }.catch { error in
+            self.present(error)
+        }
+    }
+
+    // With its type written, it converts.
+    func failingTyped() {
+        Promise<String>(error: LoadError.offline).compactMap { Int($0) }.done { value in
+            self.show("\(value)")
+        }.catch { error in
+            self.present(error)
+        }
+    }
 }

@@ -21,7 +21,7 @@ final class CatalogService: Sendable {
     }
 
     /// Async alternative to `item(_:completion:)`, added by vow-migrate.
-    func item(_ id: Int) async throws -> Item {
+    nonisolated(nonsending) func item(_ id: Int) async throws -> Item {
         try await withCheckedThrowingContinuation { continuation in
             item(id) { result in
                 continuation.resume(with: result)
@@ -35,7 +35,7 @@ final class CatalogService: Sendable {
     }
 
     /// Async alternative to `thumbnail(for:completion:)`, added by vow-migrate.
-    func thumbnail(for id: Int) async throws -> Data {
+    nonisolated(nonsending) func thumbnail(for id: Int) async throws -> Data {
         try await withCheckedThrowingContinuation { continuation in
             thumbnail(for: id) { value, error in
                 if let error {
@@ -55,7 +55,7 @@ final class CatalogService: Sendable {
     }
 
     /// Async alternative to `markRead(_:completion:)`, added by vow-migrate.
-    func markRead(_ id: Int) async throws {
+    nonisolated(nonsending) func markRead(_ id: Int) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             markRead(id) { error in
                 if let error {
@@ -73,7 +73,7 @@ final class CatalogService: Sendable {
     }
 
     /// Async alternative to `count(of:completion:)`, added by vow-migrate.
-    func count(of shelf: String) async -> Int {
+    nonisolated(nonsending) func count(of shelf: String) async -> Int {
         await withCheckedContinuation { continuation in
             count(of: shelf) { value in
                 continuation.resume(returning: value)

@@ -19,7 +19,7 @@ final class Api: Sendable {
     }
 
     /// Async alternative to `login(_:completion:)`, added by vow-migrate.
-    func login(_ user: String) async throws -> String {
+    nonisolated(nonsending) func login(_ user: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             login(user) { value, error in
                 if let error {
@@ -39,7 +39,7 @@ final class Api: Sendable {
     }
 
     /// Async alternative to `profile(_:completion:)`, added by vow-migrate.
-    func profile(_ token: String) async throws -> Profile {
+    nonisolated(nonsending) func profile(_ token: String) async throws -> Profile {
         try await withCheckedThrowingContinuation { continuation in
             profile(token) { result in
                 continuation.resume(with: result)
@@ -54,7 +54,7 @@ func fetchNetworkData(completion: @escaping @Sendable (Bool) -> Void) {
 }
 
 /// Async alternative to `fetchNetworkData(completion:)`, added by vow-migrate.
-func fetchNetworkData() async -> Bool {
+nonisolated(nonsending) func fetchNetworkData() async -> Bool {
     await withCheckedContinuation { continuation in
         fetchNetworkData { value in
             continuation.resume(returning: value)
@@ -68,7 +68,7 @@ func fetchSystemData(completion: @escaping @Sendable (Bool) -> Void) {
 }
 
 /// Async alternative to `fetchSystemData(completion:)`, added by vow-migrate.
-func fetchSystemData() async -> Bool {
+nonisolated(nonsending) func fetchSystemData() async -> Bool {
     await withCheckedContinuation { continuation in
         fetchSystemData { value in
             continuation.resume(returning: value)

@@ -20,7 +20,7 @@ final class Store: @unchecked Sendable {
     }
 
     /// Async alternative to `fetch(_:completion:)`, added by vow-migrate.
-    func fetch(_ key: String) async throws -> String {
+    nonisolated(nonsending) func fetch(_ key: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             fetch(key) { value, error in
                 if let error {
@@ -44,7 +44,7 @@ final class Store: @unchecked Sendable {
     }
 
     /// Async alternative to `cached(_:completion:)`, added by vow-migrate.
-    func cached(_ key: String) async throws -> String {
+    nonisolated(nonsending) func cached(_ key: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             cached(key) { value, error in
                 if let error {
@@ -64,7 +64,7 @@ final class Store: @unchecked Sendable {
     }
 
     /// Async alternative to `ping(completion:)`, added by vow-migrate.
-    func ping() async {
+    nonisolated(nonsending) func ping() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             ping {
                 continuation.resume()

@@ -21,7 +21,7 @@ final class Api: Sendable {
     }
 
     /// Async alternative to `login(_:completion:)`, added by vow-migrate.
-    func login(_ user: String) async throws -> String {
+    nonisolated(nonsending) func login(_ user: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             login(user) { result in
                 continuation.resume(with: result)
@@ -37,7 +37,7 @@ final class Vault: Sendable {
     }
 
     /// Async alternative to `login(_:completion:)`, added by vow-migrate.
-    func login(_ user: String) async -> Bool {
+    nonisolated(nonsending) func login(_ user: String) async -> Bool {
         await withCheckedContinuation { continuation in
             login(user) { value in
                 continuation.resume(returning: value)
@@ -54,7 +54,7 @@ protocol TokenSource: Sendable {
 /// Promise and async alternatives to the completion-handler requirements, added by vow-migrate.
 extension TokenSource {
     /// Async alternative to `token(completion:)`, added by vow-migrate.
-    func token() async throws -> String {
+    nonisolated(nonsending) func token() async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             token { result in
                 continuation.resume(with: result)
@@ -70,7 +70,7 @@ final class Keychain: TokenSource {
     }
 
     /// Async alternative to `token(completion:)`, added by vow-migrate.
-    func token() async throws -> String {
+    nonisolated(nonsending) func token() async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             token { result in
                 continuation.resume(with: result)
@@ -86,7 +86,7 @@ final class Clock: Sendable {
     }
 
     /// Async alternative to `token(completion:)`, added by vow-migrate.
-    func token() async -> Int {
+    nonisolated(nonsending) func token() async -> Int {
         await withCheckedContinuation { continuation in
             token { value in
                 continuation.resume(returning: value)
@@ -103,7 +103,7 @@ final class JobQueue: Sendable {
     }
 
     /// Async alternative to `addBarrierBlock(_:)`, added by vow-migrate.
-    func addBarrierBlock() async {
+    nonisolated(nonsending) func addBarrierBlock() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             addBarrierBlock {
                 continuation.resume()
@@ -120,7 +120,7 @@ final class Feed: Sendable {
     }
 
     /// Async alternative to `items(_:completion:)`, added by vow-migrate.
-    func items(_ page: Int) async throws -> [String] {
+    nonisolated(nonsending) func items(_ page: Int) async throws -> [String] {
         try await withCheckedThrowingContinuation { continuation in
             items(page) { value, error in
                 if let error {
@@ -142,7 +142,7 @@ final class Archive: Sendable {
     }
 
     /// Async alternative to `items(_:completion:)`, added by vow-migrate.
-    func items(_ page: Int) async -> [String] {
+    nonisolated(nonsending) func items(_ page: Int) async -> [String] {
         await withCheckedContinuation { continuation in
             items(page) { value in
                 continuation.resume(returning: value)
@@ -163,7 +163,7 @@ class Screen: @unchecked Sendable {
     }
 
     /// Async alternative to `dismiss(animated:completion:)`, added by vow-migrate.
-    func dismiss(animated: Bool) async {
+    nonisolated(nonsending) func dismiss(animated: Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             dismiss(animated: animated) {
                 continuation.resume()
@@ -177,7 +177,7 @@ class Screen: @unchecked Sendable {
     }
 
     /// Async alternative to `ask(_:completion:)`, added by vow-migrate.
-    func ask(_ question: String) async -> Bool {
+    nonisolated(nonsending) func ask(_ question: String) async -> Bool {
         await withCheckedContinuation { continuation in
             ask(question) { value in
                 continuation.resume(returning: value)
@@ -193,7 +193,7 @@ final class Router: Sendable {
     }
 
     /// Async alternative to `dismiss(animated:completion:)`, added by vow-migrate.
-    func dismiss(animated: Bool) async throws {
+    nonisolated(nonsending) func dismiss(animated: Bool) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             dismiss(animated: animated) { error in
                 if let error {

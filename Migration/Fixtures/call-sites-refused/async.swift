@@ -24,7 +24,7 @@ final class Directory: Sendable {
     }
 
     /// Async alternative to `find(_:completion:)`, added by vow-migrate.
-    func find(_ name: String) async throws -> User {
+    nonisolated(nonsending) func find(_ name: String) async throws -> User {
         try await withCheckedThrowingContinuation { continuation in
             find(name) { value, error in
                 if let error {
@@ -44,7 +44,7 @@ final class Directory: Sendable {
     }
 
     /// Async alternative to `load(_:completion:)`, added by vow-migrate.
-    func load(_ name: String) async throws -> User {
+    nonisolated(nonsending) func load(_ name: String) async throws -> User {
         try await withCheckedThrowingContinuation { continuation in
             load(name) { result in
                 continuation.resume(with: result)
@@ -58,7 +58,7 @@ final class Directory: Sendable {
     }
 
     /// Async alternative to `save(_:completion:)`, added by vow-migrate.
-    func save(_ user: User) async throws {
+    nonisolated(nonsending) func save(_ user: User) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             save(user) { success, error in
                 if let error {
@@ -78,7 +78,7 @@ final class Directory: Sendable {
     }
 
     /// Async alternative to `ping(completion:)`, added by vow-migrate.
-    func ping() async throws {
+    nonisolated(nonsending) func ping() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             ping { error in
                 if let error {

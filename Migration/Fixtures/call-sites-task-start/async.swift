@@ -15,7 +15,7 @@ final class Api: Sendable {
     }
 
     /// Async alternative to `login(_:completion:)`, added by vow-migrate.
-    func login(_ user: String) async throws -> String {
+    nonisolated(nonsending) func login(_ user: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             login(user) { value, error in
                 if let error {
@@ -35,7 +35,7 @@ final class Api: Sendable {
     }
 
     /// Async alternative to `ping(completion:)`, added by vow-migrate.
-    func ping() async {
+    nonisolated(nonsending) func ping() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             ping {
                 continuation.resume()

@@ -19,7 +19,7 @@ final class Api: Sendable {
     }
 
     /// Async alternative to `login(_:completion:)`, added by vow-migrate.
-    func login(_ user: String) async throws -> String {
+    nonisolated(nonsending) func login(_ user: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             login(user) { value, error in
                 if let error {
@@ -39,7 +39,7 @@ final class Api: Sendable {
     }
 
     /// Async alternative to `profile(_:completion:)`, added by vow-migrate.
-    func profile(_ token: String) async throws -> Profile {
+    nonisolated(nonsending) func profile(_ token: String) async throws -> Profile {
         try await withCheckedThrowingContinuation { continuation in
             profile(token) { result in
                 continuation.resume(with: result)
@@ -53,7 +53,7 @@ final class Api: Sendable {
     }
 
     /// Async alternative to `avatar(_:token:completion:)`, added by vow-migrate.
-    func avatar(_ profile: Profile, token: String) async throws -> String {
+    nonisolated(nonsending) func avatar(_ profile: Profile, token: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             avatar(profile, token: token) { result in
                 continuation.resume(with: result)
@@ -67,7 +67,7 @@ final class Api: Sendable {
     }
 
     /// Async alternative to `allowed(_:completion:)`, added by vow-migrate.
-    func allowed(_ profile: Profile) async -> Bool {
+    nonisolated(nonsending) func allowed(_ profile: Profile) async -> Bool {
         await withCheckedContinuation { continuation in
             allowed(profile) { value in
                 continuation.resume(returning: value)
@@ -81,7 +81,7 @@ final class Api: Sendable {
     }
 
     /// Async alternative to `audit(_:completion:)`, added by vow-migrate.
-    func audit(_ entry: String) async throws {
+    nonisolated(nonsending) func audit(_ entry: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             audit(entry) { error in
                 if let error {
@@ -100,7 +100,7 @@ final class Api: Sendable {
     }
 
     /// Async alternative to `history(_:completion:)`, added by vow-migrate.
-    func history(_ token: String) async throws -> [String] {
+    nonisolated(nonsending) func history(_ token: String) async throws -> [String] {
         try await withCheckedThrowingContinuation { continuation in
             history(token) { result in
                 continuation.resume(with: result)

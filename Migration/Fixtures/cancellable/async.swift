@@ -43,7 +43,7 @@ final class Downloader: Sendable {
     }
 
     /// Async alternative to `download(from:completion:)`, added by vow-migrate.
-    func download(from url: URL) async throws -> Data {
+    nonisolated(nonsending) func download(from url: URL) async throws -> Data {
         let cancellation = PendingCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -70,7 +70,7 @@ final class Downloader: Sendable {
     }
 
     /// Async alternative to `thumbnail(for:completion:)`, added by vow-migrate.
-    func thumbnail(for url: URL) async throws -> Data {
+    nonisolated(nonsending) func thumbnail(for url: URL) async throws -> Data {
         let cancellation = PendingCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -14,7 +14,7 @@ final class Storage: @unchecked Sendable {
     }
 
     /// Async alternative to `delete(key:completion:)`, added by vow-migrate.
-    public func delete(key: String) async throws {
+    public nonisolated(nonsending) func delete(key: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             delete(key: key) { error in
                 if let error {
@@ -32,7 +32,7 @@ final class Storage: @unchecked Sendable {
     }
 
     /// Async alternative to `write(_:key:completion:)`, added by vow-migrate.
-    func write(_ data: Data, key: String) async throws {
+    nonisolated(nonsending) func write(_ data: Data, key: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             write(data, key: key) { error in
                 if let error {

@@ -19,7 +19,7 @@ final class Database: Sendable {
     }
 
     /// Async alternative to `query(_:callback:)`, added by vow-migrate.
-    func query(_ sql: String) async throws -> [Row] {
+    nonisolated(nonsending) func query(_ sql: String) async throws -> [Row] {
         try await withCheckedThrowingContinuation { continuation in
             query(sql) { error, value in
                 if let error {

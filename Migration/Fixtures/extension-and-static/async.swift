@@ -21,7 +21,7 @@ extension WeatherService {
     }
 
     /// Async alternative to `forecast(city:completion:)`, added by vow-migrate.
-    static func forecast(city: String) async throws -> Forecast {
+    static nonisolated(nonsending) func forecast(city: String) async throws -> Forecast {
         try await withCheckedThrowingContinuation { continuation in
             forecast(city: city) { value, error in
                 if let error {
@@ -52,7 +52,7 @@ public func ping(host: String, completion: @escaping @Sendable (Result<Double, E
 }
 
 /// Async alternative to `ping(host:completion:)`, added by vow-migrate.
-public func ping(host: String) async throws -> Double {
+public nonisolated(nonsending) func ping(host: String) async throws -> Double {
     try await withCheckedThrowingContinuation { continuation in
         ping(host: host) { result in
             continuation.resume(with: result)

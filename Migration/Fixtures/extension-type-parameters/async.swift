@@ -14,7 +14,7 @@ extension Box {
     }
 
     /// Async alternative to `load(completion:)`, added by vow-migrate.
-    func load() async throws -> Value where Value: Sendable {
+    nonisolated(nonsending) func load() async throws -> Value where Value: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             load { result in
                 continuation.resume(with: result)
@@ -30,7 +30,7 @@ extension Box where Value: Sendable {
     }
 
     /// Async alternative to `reload(completion:)`, added by vow-migrate.
-    func reload() async throws -> Value {
+    nonisolated(nonsending) func reload() async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             reload { result in
                 continuation.resume(with: result)
@@ -52,7 +52,7 @@ extension Cloud {
     }
 
     /// Async alternative to `run(delay:completion:)`, added by vow-migrate.
-    func run(delay: Double = 0) async throws -> ReturnType where ReturnType: Sendable {
+    nonisolated(nonsending) func run(delay: Double = 0) async throws -> ReturnType where ReturnType: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             run(delay: delay) { result in
                 continuation.resume(with: result)

@@ -18,7 +18,7 @@ final class Meter: Sendable {
 
     /// Async alternative to `reading(completion:)`, added by vow-migrate.
     /// `T` comes from the call's context, or from `as:` (`as: SomeType.self`).
-    func reading<T: Sendable>(as type: T.Type = T.self) async throws -> T where T: Numeric {
+    nonisolated(nonsending) func reading<T: Sendable>(as type: T.Type = T.self) async throws -> T where T: Numeric {
         try await withCheckedThrowingContinuation { continuation in
             reading { (value: T?, error: Error?) in
                 if let error {
@@ -38,7 +38,7 @@ final class Meter: Sendable {
     }
 
     /// Async alternative to `calibrated(_:completion:)`, added by vow-migrate.
-    func calibrated<T: BinaryInteger & Sendable>(_ offset: T) async throws -> T {
+    nonisolated(nonsending) func calibrated<T: BinaryInteger & Sendable>(_ offset: T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             calibrated(offset) { value, error in
                 if let error {
@@ -58,7 +58,7 @@ final class Meter: Sendable {
     }
 
     /// Async alternative to `status(completion:)`, added by vow-migrate.
-    func status<Failure: Error>() async throws(Failure) -> String {
+    nonisolated(nonsending) func status<Failure: Error>() async throws(Failure) -> String {
         let outcome: Swift.Result<String, Failure> = await withCheckedContinuation { continuation in
             status { result in
                 continuation.resume(returning: result)

@@ -16,7 +16,7 @@ final class API: Sendable {
 
     /// Async alternative to `get(path:completion:)`, added by vow-migrate.
     /// `T` comes from the call's context, or from `as:` (`as: SomeType.self`).
-    func get<T: Decodable & Sendable>(path: String, as type: T.Type = T.self) async throws -> T {
+    nonisolated(nonsending) func get<T: Decodable & Sendable>(path: String, as type: T.Type = T.self) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             get(path: path) { result in
                 continuation.resume(with: result)
@@ -31,7 +31,7 @@ final class API: Sendable {
     }
 
     /// Async alternative to `decode(_:from:completion:)`, added by vow-migrate.
-    func decode<T: Decodable & Sendable>(_ type: T.Type, from data: Data) async throws -> T {
+    nonisolated(nonsending) func decode<T: Decodable & Sendable>(_ type: T.Type, from data: Data) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             decode(type, from: data) { value, error in
                 if let error {

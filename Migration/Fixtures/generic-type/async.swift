@@ -18,7 +18,7 @@ final class Cache<Value>: @unchecked Sendable {
     }
 
     /// Async alternative to `value(forKey:completion:)`, added by vow-migrate.
-    func value(forKey key: String) async throws -> Value where Value: Sendable {
+    nonisolated(nonsending) func value(forKey key: String) async throws -> Value where Value: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             value(forKey: key) { value, error in
                 if let error {
@@ -39,7 +39,7 @@ final class Cache<Value>: @unchecked Sendable {
     }
 
     /// Async alternative to `removeAll(completion:)`, added by vow-migrate.
-    func removeAll() async {
+    nonisolated(nonsending) func removeAll() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             removeAll {
                 continuation.resume()

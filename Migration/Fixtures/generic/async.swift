@@ -20,7 +20,7 @@ final class JSONClient: Sendable {
     }
 
     /// Async alternative to `get(_:path:completion:)`, added by vow-migrate.
-    func get<Model: Decodable & Sendable>(_ type: Model.Type, path: String) async throws -> Model {
+    nonisolated(nonsending) func get<Model: Decodable & Sendable>(_ type: Model.Type, path: String) async throws -> Model {
         try await withCheckedThrowingContinuation { continuation in
             get(type, path: path) { result in
                 continuation.resume(with: result)
@@ -34,7 +34,7 @@ final class JSONClient: Sendable {
     }
 
     /// Async alternative to `first(of:completion:)`, added by vow-migrate.
-    func first<Element>(of items: [Element]) async throws -> Element where Element: Sendable {
+    nonisolated(nonsending) func first<Element>(of items: [Element]) async throws -> Element where Element: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             first(of: items) { value, error in
                 if let error {

@@ -55,7 +55,7 @@ final class ProfileStore: @unchecked Sendable {
     }
 
     /// Async alternative to `reload(id:completion:)`, added by vow-migrate.
-    func reload(id: Int) async throws -> Profile {
+    nonisolated(nonsending) func reload(id: Int) async throws -> Profile {
         try await withCheckedThrowingContinuation { continuation in
             reload(id: id) { value, error in
                 if let error {
@@ -76,7 +76,7 @@ final class ProfileStore: @unchecked Sendable {
     }
 
     /// Async alternative to `reloadCurrent(completion:)`, added by vow-migrate.
-    func reloadCurrent() async throws -> Profile {
+    nonisolated(nonsending) func reloadCurrent() async throws -> Profile {
         try await withCheckedThrowingContinuation { continuation in
             reloadCurrent { value, error in
                 if let error {

@@ -16,7 +16,7 @@ final class Uploader: Sendable {
     }
 
     /// Async alternative to `upload(_:completion:progress:)`, added by vow-migrate.
-    func upload(_ data: Data, progress: @escaping @Sendable (Double) -> Void) async throws -> URL {
+    nonisolated(nonsending) func upload(_ data: Data, progress: @escaping @Sendable (Double) -> Void) async throws -> URL {
         try await withCheckedThrowingContinuation { continuation in
             upload(data, completion: { value, error in
                 if let error {
@@ -36,7 +36,7 @@ final class Uploader: Sendable {
     }
 
     /// Async alternative to `download(from:completion:retries:)`, added by vow-migrate.
-    func download(from url: URL, retries: Int) async throws -> Data {
+    nonisolated(nonsending) func download(from url: URL, retries: Int) async throws -> Data {
         try await withCheckedThrowingContinuation { continuation in
             download(from: url, completion: { value, error in
                 if let error {

@@ -23,7 +23,7 @@ final class TokenService: @unchecked Sendable {
     }
 
     /// Async alternative to `validate(_:success:failure:)`, added by vow-migrate.
-    func validate(_ text: String) async throws -> Token {
+    nonisolated(nonsending) func validate(_ text: String) async throws -> Token {
         try await withCheckedThrowingContinuation { continuation in
             validate(text, success: { value in
                 continuation.resume(returning: value)
@@ -39,7 +39,7 @@ final class TokenService: @unchecked Sendable {
     }
 
     /// Async alternative to `check(_:completion:)`, added by vow-migrate.
-    func check(_ text: String) async -> Bool {
+    nonisolated(nonsending) func check(_ text: String) async -> Bool {
         await withCheckedContinuation { continuation in
             check(text) { value in
                 continuation.resume(returning: value)
@@ -64,7 +64,7 @@ final class TokenService: @unchecked Sendable {
     }
 
     /// Async alternative to `classify(_:completion:)`, added by vow-migrate.
-    func classify(_ text: String) async -> Int {
+    nonisolated(nonsending) func classify(_ text: String) async -> Int {
         await withCheckedContinuation { continuation in
             classify(text) { value in
                 continuation.resume(returning: value)
@@ -84,7 +84,7 @@ final class TokenService: @unchecked Sendable {
     }
 
     /// Async alternative to `parse(_:completion:)`, added by vow-migrate.
-    func parse(_ text: String) async throws -> Token {
+    nonisolated(nonsending) func parse(_ text: String) async throws -> Token {
         try await withCheckedThrowingContinuation { continuation in
             parse(text) { result in
                 continuation.resume(with: result)
@@ -102,7 +102,7 @@ final class TokenService: @unchecked Sendable {
     }
 
     /// Async alternative to `parseInline(_:completion:)`, added by vow-migrate.
-    func parseInline(_ text: String) async throws -> Token {
+    nonisolated(nonsending) func parseInline(_ text: String) async throws -> Token {
         try await withCheckedThrowingContinuation { continuation in
             parseInline(text) { result in
                 continuation.resume(with: result)

@@ -11,7 +11,7 @@ final class ItemClient: @unchecked Sendable {
     }
 
     /// Async alternative to `fetchLegacy(id:completion:)`, added by vow-migrate.
-    func fetchLegacy(id: Int) async throws -> Item {
+    nonisolated(nonsending) func fetchLegacy(id: Int) async throws -> Item {
         try await withCheckedThrowingContinuation { continuation in
             fetchLegacy(id: id) { result in
                 continuation.resume(with: result)
@@ -34,7 +34,7 @@ final class ItemClient: @unchecked Sendable {
     }
 
     /// Async alternative to `fetch(id:completion:)`, added by vow-migrate.
-    func fetch(id: Int) async throws -> Item {
+    nonisolated(nonsending) func fetch(id: Int) async throws -> Item {
         try await withCheckedThrowingContinuation { continuation in
             fetch(id: id) { result in
                 continuation.resume(with: result)
@@ -59,7 +59,7 @@ final class ItemClient: @unchecked Sendable {
     }
 
     /// Async alternative to `refresh(id:completion:)`, added by vow-migrate.
-    func refresh(id: Int) async throws {
+    nonisolated(nonsending) func refresh(id: Int) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             refresh(id: id) { error in
                 if let error {
@@ -84,7 +84,7 @@ final class ItemClient: @unchecked Sendable {
     }
 
     /// Async alternative to `remove(id:completion:)`, added by vow-migrate.
-    func remove(id: Int) async throws {
+    nonisolated(nonsending) func remove(id: Int) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             remove(id: id) { error in
                 if let error {
@@ -112,7 +112,7 @@ final class ItemClient: @unchecked Sendable {
     }
 
     /// Async alternative to `count(kind:completion:)`, added by vow-migrate.
-    func count(kind: Int) async -> Int {
+    nonisolated(nonsending) func count(kind: Int) async -> Int {
         await withCheckedContinuation { continuation in
             count(kind: kind) { value in
                 continuation.resume(returning: value)

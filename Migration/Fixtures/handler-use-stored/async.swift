@@ -52,7 +52,7 @@ final class PageLoader: @unchecked Sendable {
     }
 
     /// Async alternative to `load(number:completion:)`, added by vow-migrate.
-    func load(number: Int) async throws -> Page {
+    nonisolated(nonsending) func load(number: Int) async throws -> Page {
         try await withCheckedThrowingContinuation { continuation in
             load(number: number) { result in
                 continuation.resume(with: result)

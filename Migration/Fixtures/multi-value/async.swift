@@ -24,7 +24,7 @@ final class Transport: Sendable {
     }
 
     /// Async alternative to `get(url:completion:)`, added by vow-migrate.
-    func get(url: URL) async throws -> (data: Data, response: URLResponse) {
+    nonisolated(nonsending) func get(url: URL) async throws -> (data: Data, response: URLResponse) {
         try await withCheckedThrowingContinuation { continuation in
             get(url: url) { data, response, error in
                 if let error {
@@ -45,7 +45,7 @@ final class Transport: Sendable {
     }
 
     /// Async alternative to `head(url:completionHandler:)`, added by vow-migrate.
-    func head(url: URL) async throws -> (data: Data, response: HTTPURLResponse) {
+    nonisolated(nonsending) func head(url: URL) async throws -> (data: Data, response: HTTPURLResponse) {
         try await withCheckedThrowingContinuation { continuation in
             head(url: url) { data, response, error in
                 if let error {
@@ -66,7 +66,7 @@ final class Transport: Sendable {
     }
 
     /// Async alternative to `page(number:completion:)`, added by vow-migrate.
-    func page(number: Int) async throws -> (page: Page, int: Int) {
+    nonisolated(nonsending) func page(number: Int) async throws -> (page: Page, int: Int) {
         try await withCheckedThrowingContinuation { continuation in
             page(number: number) { error, page, int in
                 if let error {
@@ -85,7 +85,7 @@ final class Transport: Sendable {
     }
 
     /// Async alternative to `peek(completion:)`, added by vow-migrate.
-    func peek() async -> (string: String?, int: Int) {
+    nonisolated(nonsending) func peek() async -> (string: String?, int: Int) {
         await withCheckedContinuation { continuation in
             peek { string, int in
                 continuation.resume(returning: (string: string, int: int))

@@ -9,7 +9,7 @@ final class Analytics: Sendable {
     }
 
     /// Async alternative to `flush(completionHandler:)`, added by vow-migrate.
-    func flush() async {
+    nonisolated(nonsending) func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             flush {
                 continuation.resume()

@@ -17,7 +17,7 @@ final class NoteStore: Sendable {
     }
 
     /// Async alternative to `save(_:completion:)`, added by vow-migrate.
-    func save(_ note: Note) async throws {
+    nonisolated(nonsending) func save(_ note: Note) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             save(note) { error in
                 if let error {
@@ -36,7 +36,7 @@ final class NoteStore: Sendable {
     }
 
     /// Async alternative to `delete(id:force:completion:)`, added by vow-migrate.
-    func delete(id: Int, force: Bool = false) async throws {
+    nonisolated(nonsending) func delete(id: Int, force: Bool = false) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             delete(id: id, force: force) { error in
                 if let error {

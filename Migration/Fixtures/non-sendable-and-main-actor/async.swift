@@ -46,7 +46,7 @@ class Repository {
     }
 
     /// Async alternative to `item(id:completion:)`, added by vow-migrate.
-    func item(id: Int) async throws -> Item {
+    nonisolated(nonsending) func item(id: Int) async throws -> Item {
         try await withCheckedThrowingContinuation { continuation in
             item(id: id) { value, error in
                 if let error {
@@ -67,7 +67,7 @@ class Repository {
     }
 
     /// Async alternative to `load(completion:)`, added by vow-migrate.
-    func load() async throws -> [Item] {
+    nonisolated(nonsending) func load() async throws -> [Item] {
         let cancellation = PendingCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -87,7 +87,7 @@ class Repository {
     }
 
     /// Async alternative to `count(completion:)`, added by vow-migrate.
-    func count() async -> Int {
+    nonisolated(nonsending) func count() async -> Int {
         await withCheckedContinuation { continuation in
             count { value in
                 continuation.resume(returning: value)
@@ -102,7 +102,7 @@ class Repository {
     }
 
     /// Async alternative to `clear(completion:)`, added by vow-migrate.
-    func clear() async throws {
+    nonisolated(nonsending) func clear() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             clear { error in
                 if let error {

@@ -35,7 +35,7 @@ public protocol Strategy: Sendable {
 /// Promise and async alternatives to the completion-handler requirements, added by vow-migrate.
 public extension Strategy {
     /// Async alternative to `decide(attempt:decisionHandler:)`, added by vow-migrate.
-    func decide(attempt: Int) async -> Decision {
+    nonisolated(nonsending) func decide(attempt: Int) async -> Decision {
         await withCheckedContinuation { continuation in
             decide(attempt: attempt) { value in
                 continuation.resume(returning: value)
@@ -51,7 +51,7 @@ public final class Loader: Sendable {
     }
 
     /// Async alternative to `page(number:completion:)`, added by vow-migrate.
-    public func page(number: Int) async throws -> Page {
+    public nonisolated(nonsending) func page(number: Int) async throws -> Page {
         try await withCheckedThrowingContinuation { continuation in
             page(number: number) { value, error in
                 if let error {
@@ -71,7 +71,7 @@ public final class Loader: Sendable {
     }
 
     /// Async alternative to `marker(completion:)`, added by vow-migrate.
-    public func marker() async throws -> Marker {
+    public nonisolated(nonsending) func marker() async throws -> Marker {
         try await withCheckedThrowingContinuation { continuation in
             marker { result in
                 continuation.resume(with: result)

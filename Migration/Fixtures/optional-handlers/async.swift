@@ -11,7 +11,7 @@ final class Session: Sendable {
     }
 
     /// Async alternative to `refresh(completion:)`, added by vow-migrate.
-    func refresh() async throws {
+    nonisolated(nonsending) func refresh() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             refresh { error in
                 if let error {
@@ -30,7 +30,7 @@ final class Session: Sendable {
     }
 
     /// Async alternative to `signIn(user:success:failure:)`, added by vow-migrate.
-    func signIn(user: String) async throws -> String {
+    nonisolated(nonsending) func signIn(user: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             signIn(user: user, success: { value in
                 continuation.resume(returning: value)
@@ -47,7 +47,7 @@ final class Session: Sendable {
     }
 
     /// Async alternative to `signOut(completion:)`, added by vow-migrate.
-    func signOut() async {
+    nonisolated(nonsending) func signOut() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             signOut {
                 continuation.resume()

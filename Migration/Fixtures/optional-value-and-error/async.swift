@@ -24,7 +24,7 @@ final class UserClient: Sendable {
     }
 
     /// Async alternative to `fetchUser(id:completion:)`, added by vow-migrate.
-    func fetchUser(id: Int) async throws -> User {
+    nonisolated(nonsending) func fetchUser(id: Int) async throws -> User {
         try await withCheckedThrowingContinuation { continuation in
             fetchUser(id: id) { value, error in
                 if let error {

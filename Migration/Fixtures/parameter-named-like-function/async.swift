@@ -22,7 +22,7 @@ struct APIClient {
 
     /// Async alternative to `request(request:completion:)`, added by vow-migrate.
     /// `T` comes from the call's context, or from `as:` (`as: SomeType.self`).
-    func request<T: Decodable & Sendable>(request: Route, as type: T.Type = T.self) async throws -> T {
+    nonisolated(nonsending) func request<T: Decodable & Sendable>(request: Route, as type: T.Type = T.self) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             self.request(request: request) { result in
                 continuation.resume(with: result)
@@ -36,7 +36,7 @@ struct APIClient {
     }
 
     /// Async alternative to `route(route:completion:)`, added by vow-migrate.
-    static func route(route: String) async throws -> Route {
+    static nonisolated(nonsending) func route(route: String) async throws -> Route {
         try await withCheckedThrowingContinuation { continuation in
             self.route(route: route) { value, error in
                 if let error {

@@ -16,7 +16,7 @@ public protocol TokenSource: Sendable {
 /// Promise and async alternatives to the completion-handler requirements, added by vow-migrate.
 public extension TokenSource {
     /// Async alternative to `token(for:completion:)`, added by vow-migrate.
-    func token(for user: String) async throws -> Token {
+    nonisolated(nonsending) func token(for user: String) async throws -> Token {
         try await withCheckedThrowingContinuation { continuation in
             token(for: user) { result in
                 continuation.resume(with: result)
@@ -25,7 +25,7 @@ public extension TokenSource {
     }
 
     /// Async alternative to `refresh(_:completion:)`, added by vow-migrate.
-    func refresh(_ token: Token) async throws -> Token {
+    nonisolated(nonsending) func refresh(_ token: Token) async throws -> Token {
         try await withCheckedThrowingContinuation { continuation in
             refresh(token) { result in
                 continuation.resume(with: result)
@@ -46,7 +46,7 @@ extension TokenSource {
     }
 
     /// Async alternative to `renew(_:completion:)`, added by vow-migrate.
-    public func renew(_ old: Token) async throws -> Token {
+    public nonisolated(nonsending) func renew(_ old: Token) async throws -> Token {
         try await withCheckedThrowingContinuation { continuation in
             renew(old) { result in
                 continuation.resume(with: result)
@@ -62,7 +62,7 @@ struct FixedTokens: TokenSource {
     }
 
     /// Async alternative to `token(for:completion:)`, added by vow-migrate.
-    func token(for user: String) async throws -> Token {
+    nonisolated(nonsending) func token(for user: String) async throws -> Token {
         try await withCheckedThrowingContinuation { continuation in
             token(for: user) { result in
                 continuation.resume(with: result)

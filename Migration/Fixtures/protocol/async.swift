@@ -27,7 +27,7 @@ public protocol NoteRepository: Sendable {
 /// Promise and async alternatives to the completion-handler requirements, added by vow-migrate.
 public extension NoteRepository where ID: Sendable {
     /// Async alternative to `note(id:completion:)`, added by vow-migrate.
-    func note(id: ID) async throws -> Note {
+    nonisolated(nonsending) func note(id: ID) async throws -> Note {
         try await withCheckedThrowingContinuation { continuation in
             note(id: id) { result in
                 continuation.resume(with: result)
@@ -36,7 +36,7 @@ public extension NoteRepository where ID: Sendable {
     }
 
     /// Async alternative to `allIDs(completion:)`, added by vow-migrate.
-    func allIDs() async throws -> [ID] {
+    nonisolated(nonsending) func allIDs() async throws -> [ID] {
         try await withCheckedThrowingContinuation { continuation in
             allIDs { value, error in
                 if let error {
@@ -51,7 +51,7 @@ public extension NoteRepository where ID: Sendable {
     }
 
     /// Async alternative to `open(path:completion:)`, added by vow-migrate.
-    static func open(path: String) async throws -> Self {
+    static nonisolated(nonsending) func open(path: String) async throws -> Self {
         try await withCheckedThrowingContinuation { continuation in
             open(path: path) { result in
                 continuation.resume(with: result)
@@ -67,7 +67,7 @@ struct InMemoryNotes: NoteRepository {
     }
 
     /// Async alternative to `note(id:completion:)`, added by vow-migrate.
-    func note(id: String) async throws -> Note {
+    nonisolated(nonsending) func note(id: String) async throws -> Note {
         try await withCheckedThrowingContinuation { continuation in
             note(id: id) { result in
                 continuation.resume(with: result)
@@ -81,7 +81,7 @@ struct InMemoryNotes: NoteRepository {
     }
 
     /// Async alternative to `allIDs(completion:)`, added by vow-migrate.
-    func allIDs() async throws -> [String] {
+    nonisolated(nonsending) func allIDs() async throws -> [String] {
         try await withCheckedThrowingContinuation { continuation in
             allIDs { value, error in
                 if let error {
@@ -101,7 +101,7 @@ struct InMemoryNotes: NoteRepository {
     }
 
     /// Async alternative to `open(path:completion:)`, added by vow-migrate.
-    static func open(path: String) async throws -> InMemoryNotes {
+    static nonisolated(nonsending) func open(path: String) async throws -> InMemoryNotes {
         try await withCheckedThrowingContinuation { continuation in
             open(path: path) { result in
                 continuation.resume(with: result)

@@ -22,7 +22,7 @@ final class Client: Sendable {
     }
 
     /// Async alternative to `request(path:completion:)`, added by vow-migrate.
-    func request(path: String) async throws -> Data {
+    nonisolated(nonsending) func request(path: String) async throws -> Data {
         try await withCheckedThrowingContinuation { continuation in
             request(path: path) { result in
                 continuation.resume(with: result)
@@ -36,7 +36,7 @@ final class Client: Sendable {
     }
 
     /// Async alternative to `authorize(scope:completion:)`, added by vow-migrate.
-    func authorize(scope: String) async throws -> String {
+    nonisolated(nonsending) func authorize(scope: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             authorize(scope: scope) { result in
                 continuation.resume(with: result)
@@ -50,7 +50,7 @@ final class Client: Sendable {
     }
 
     /// Async alternative to `user(id:completion:)`, added by vow-migrate.
-    func user(id: Int) async throws -> User {
+    nonisolated(nonsending) func user(id: Int) async throws -> User {
         try await withCheckedThrowingContinuation { continuation in
             user(id: id) { result in
                 continuation.resume(with: result)

@@ -11,7 +11,7 @@ final class BillingAPI: Sendable {
     }
 
     /// Async alternative to `invoice(number:completion:)`, added by vow-migrate.
-    func invoice(number: String) async throws -> Invoice {
+    nonisolated(nonsending) func invoice(number: String) async throws -> Invoice {
         try await withCheckedThrowingContinuation { continuation in
             invoice(number: number) { result in
                 continuation.resume(with: result)
@@ -25,7 +25,7 @@ final class BillingAPI: Sendable {
     }
 
     /// Async alternative to `markPaid(number:completion:)`, added by vow-migrate.
-    func markPaid(number: String) async throws {
+    nonisolated(nonsending) func markPaid(number: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             markPaid(number: number) { result in
                 continuation.resume(with: result)

@@ -15,7 +15,7 @@ final class AuthClient: Sendable {
     }
 
     /// Async alternative to `signIn(user:password:success:failure:)`, added by vow-migrate.
-    func signIn(user: String, password: String) async throws -> Token {
+    nonisolated(nonsending) func signIn(user: String, password: String) async throws -> Token {
         try await withCheckedThrowingContinuation { continuation in
             signIn(user: user, password: password, success: { value in
                 continuation.resume(returning: value)
@@ -31,7 +31,7 @@ final class AuthClient: Sendable {
     }
 
     /// Async alternative to `signOut(onSuccess:onFailure:)`, added by vow-migrate.
-    func signOut() async throws {
+    nonisolated(nonsending) func signOut() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             signOut(onSuccess: {
                 continuation.resume()

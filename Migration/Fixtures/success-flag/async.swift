@@ -16,7 +16,7 @@ final class PhotoLibrary: Sendable {
     }
 
     /// Async alternative to `saveImage(named:completionHandler:)`, added by vow-migrate.
-    func saveImage(named name: String) async throws {
+    nonisolated(nonsending) func saveImage(named name: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             saveImage(named: name) { success, error in
                 if let error {

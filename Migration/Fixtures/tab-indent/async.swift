@@ -11,7 +11,7 @@ final class Player: Sendable {
 	}
 
 	/// Async alternative to `next(completion:)`, added by vow-migrate.
-	func next() async throws -> Song {
+	nonisolated(nonsending) func next() async throws -> Song {
 		try await withCheckedThrowingContinuation { continuation in
 			next { result in
 				continuation.resume(with: result)

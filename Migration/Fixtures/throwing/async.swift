@@ -20,7 +20,7 @@ final class ConfigLoader: Sendable {
     }
 
     /// Async alternative to `load(key:completion:)`, added by vow-migrate.
-    func load(key: String) async throws -> String {
+    nonisolated(nonsending) func load(key: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             do {
                 try load(key: key) { value, error in
@@ -44,7 +44,7 @@ final class ConfigLoader: Sendable {
     }
 
     /// Async alternative to `warmUp(completion:)`, added by vow-migrate.
-    func warmUp() async throws {
+    nonisolated(nonsending) func warmUp() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             do {
                 try warmUp {

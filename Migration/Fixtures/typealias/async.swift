@@ -22,7 +22,7 @@ final class ProfileService: Sendable {
     }
 
     /// Async alternative to `profile(userID:completion:)`, added by vow-migrate.
-    func profile(userID: Int) async throws -> Profile {
+    nonisolated(nonsending) func profile(userID: Int) async throws -> Profile {
         try await withCheckedThrowingContinuation { continuation in
             profile(userID: userID) { value, error in
                 if let error {
@@ -42,7 +42,7 @@ final class ProfileService: Sendable {
     }
 
     /// Async alternative to `count(completion:)`, added by vow-migrate.
-    func count() async throws -> Int {
+    nonisolated(nonsending) func count() async throws -> Int {
         try await withCheckedThrowingContinuation { continuation in
             count { result in
                 continuation.resume(with: result)

@@ -21,7 +21,7 @@ final class QuoteService: Sendable {
     }
 
     /// Async alternative to `quote(for:completion:)`, added by vow-migrate.
-    func quote(for symbol: String) async throws(NetworkError) -> Quote {
+    nonisolated(nonsending) func quote(for symbol: String) async throws(NetworkError) -> Quote {
         let outcome: Swift.Result<Quote, NetworkError> = await withCheckedContinuation { continuation in
             quote(for: symbol) { result in
                 continuation.resume(returning: result)

@@ -15,7 +15,7 @@ final class Runner: Sendable {
     }
 
     /// Async alternative to `run(_:execute:)`, added by vow-migrate.
-    func run(_ command: String) async throws -> Int {
+    nonisolated(nonsending) func run(_ command: String) async throws -> Int {
         try await withCheckedThrowingContinuation { continuation in
             run(command) { result in
                 continuation.resume(with: result)
@@ -29,7 +29,7 @@ final class Runner: Sendable {
     }
 
     /// Async alternative to `load(name:then:)`, added by vow-migrate.
-    func load(name: String) async throws -> String {
+    nonisolated(nonsending) func load(name: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             load(name: name) { value, error in
                 if let error {

@@ -25,7 +25,7 @@ final class Dispatcher: @unchecked Sendable {
     }
 
     /// Async alternative to `deliver(_:value:)`, added by vow-migrate.
-    func deliver<T: Sendable>(value: T) async -> T {
+    nonisolated(nonsending) func deliver<T: Sendable>(value: T) async -> T {
         await withCheckedContinuation { continuation in
             deliver({ value in
                 continuation.resume(returning: value)
@@ -40,7 +40,7 @@ final class Dispatcher: @unchecked Sendable {
     }
 
     /// Async alternative to `count(completion:)`, added by vow-migrate.
-    func count() async -> Int {
+    nonisolated(nonsending) func count() async -> Int {
         await withCheckedContinuation { continuation in
             count { value in
                 continuation.resume(returning: value)
@@ -56,7 +56,7 @@ final class Dispatcher: @unchecked Sendable {
     }
 
     /// Async alternative to `name(_:)`, added by vow-migrate.
-    func name() async throws -> String {
+    nonisolated(nonsending) func name() async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             name { value, error in
                 if let error {

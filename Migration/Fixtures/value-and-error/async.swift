@@ -14,7 +14,7 @@ struct FeedLoader {
     }
 
     /// Async alternative to `loadPage(_:completion:)`, added by vow-migrate.
-    func loadPage(_ number: Int) async throws -> Page {
+    nonisolated(nonsending) func loadPage(_ number: Int) async throws -> Page {
         try await withCheckedThrowingContinuation { continuation in
             loadPage(number) { value, error in
                 if let error {

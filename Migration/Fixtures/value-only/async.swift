@@ -14,7 +14,7 @@ final class SettingsStore: Sendable {
     }
 
     /// Async alternative to `loadSettings(completion:)`, added by vow-migrate.
-    func loadSettings() async -> Settings {
+    nonisolated(nonsending) func loadSettings() async -> Settings {
         await withCheckedContinuation { continuation in
             loadSettings { value in
                 continuation.resume(returning: value)

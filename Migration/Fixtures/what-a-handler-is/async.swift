@@ -36,7 +36,7 @@ final class APIClient: @unchecked Sendable {
     }
 
     /// Async alternative to `initialize(baseURL:authentication:completion:)`, added by vow-migrate.
-    func initialize(baseURL: String, authentication: (@Sendable (Challenge, @escaping @Sendable (Disposition) -> Void) -> Void)? = nil) async throws -> Configuration {
+    nonisolated(nonsending) func initialize(baseURL: String, authentication: (@Sendable (Challenge, @escaping @Sendable (Disposition) -> Void) -> Void)? = nil) async throws -> Configuration {
         try await withCheckedThrowingContinuation { continuation in
             initialize(baseURL: baseURL, authentication: authentication) { result in
                 continuation.resume(with: result)

@@ -10,6 +10,10 @@ public struct LanguageModes: Sendable {
     public var fallback: SwiftLanguageMode
     /// Files whose manifest decides a mode other than `fallback` (the others are absent).
     public private(set) var modes: [String: SwiftLanguageMode] = [:]
+    /// The default isolation of files nothing else decides (`--default-isolation`, else Swift's).
+    public var fallbackIsolation: DefaultIsolation = .nonisolated
+    /// Files whose manifest's target, or Xcode project, decides their default isolation.
+    public private(set) var isolations: [String: DefaultIsolation] = [:]
     /// What could not be read, one line per problem: `path/Package.swift: note: ...`.
     public private(set) var notes: [String] = []
 
@@ -20,8 +24,10 @@ public struct LanguageModes: Sendable {
 
     /// Finds the manifest of each file by walking up from its folder; a folder's manifest (or its
     /// absence) is looked up once, and each manifest read once.
-    public init(files: [String], fallback: SwiftLanguageMode) {
+    public init(files: [String], fallback: SwiftLanguageMode, fallbackIsolation: DefaultIsolation = .nonisolated) {
         self.fallback = fallback
+        self.fallbackIsolation = fallbackIsolation
+        var xcodeIsolationOfFolder: [String: DefaultIsolation?] = [:]
         var manifestOfFolder: [String: String?] = [:]
         var manifests: [String: PackageManifest] = [:]
         let currentDirectory = FileManager.default.currentDirectoryPath
@@ -29,7 +35,10 @@ public struct LanguageModes: Sendable {
             let absolute = file.hasPrefix("/") ? file : currentDirectory + "/" + file
             let path = (absolute as NSString).standardizingPath
             let folder = (path as NSString).deletingLastPathComponent
-            guard let manifestFolder = Self.manifestFolder(above: folder, cache: &manifestOfFolder) else { continue }
+            guard let manifestFolder = Self.manifestFolder(above: folder, cache: &manifestOfFolder) else {
+                if let isolation = Self.xcodeIsolation(above: folder, cache: &xcodeIsolationOfFolder) { isolations[file] = isolation }
+                continue
+            }
             let manifestPath = manifestFolder == "/" ? "/Package.swift" : manifestFolder + "/Package.swift"
             let manifest: PackageManifest
             if let known = manifests[manifestPath] {
@@ -50,7 +59,45 @@ public struct LanguageModes: Sendable {
             if let mode = manifest.languageMode(ofFileAt: relative), mode != fallback {
                 modes[file] = mode
             }
+            if let isolation = manifest.defaultIsolation(ofFileAt: relative) {
+                isolations[file] = isolation
+            } else if manifest.languageMode(ofFileAt: relative) != nil {
+                isolations[file] = .nonisolated
+            }
         }
+    }
+
+    /// The default isolation `file` is compiled with.
+    public func defaultIsolation(of file: String) -> DefaultIsolation {
+        isolations[file] ?? fallbackIsolation
+    }
+
+    /// What the nearest Xcode project at or above `folder` sets `SWIFT_DEFAULT_ACTOR_ISOLATION`
+    /// to: `MainActor` when any of its build settings says so (new app targets in Xcode 26 do),
+    /// since which target holds a file is not read; nil without a project. A project is an
+    /// `.xcodeproj` (its `project.pbxproj`), or the spec a generator makes one from (XcodeGen's
+    /// `project.yml`, Tuist's `Project.swift`), with the `.xcconfig` files beside it.
+    private static func xcodeIsolation(above folder: String, cache: inout [String: DefaultIsolation?]) -> DefaultIsolation? {
+        if let known = cache[folder] { return known }
+        var found: DefaultIsolation?
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "/" : folder)) ?? []
+        let projects = entries.filter { $0.hasSuffix(".xcodeproj") }.map { $0 + "/project.pbxproj" }
+            + entries.filter { ["project.yml", "project.yaml", "Project.swift"].contains($0) }
+        if !projects.isEmpty {
+            let settings = (projects + entries.filter { $0.hasSuffix(".xcconfig") }).sorted()
+                .compactMap { try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }
+            found = settings.contains(where: setsMainActorByDefault) ? .mainActor : .nonisolated
+        } else if folder != "/" && !folder.isEmpty {
+            found = xcodeIsolation(above: (folder as NSString).deletingLastPathComponent, cache: &cache)
+        }
+        cache[folder] = found
+        return found
+    }
+
+    /// `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor;` (pbxproj, xcconfig),
+    /// `SWIFT_DEFAULT_ACTOR_ISOLATION: MainActor` (YAML), `"SWIFT_DEFAULT_ACTOR_ISOLATION": "MainActor"` (Swift).
+    private static func setsMainActorByDefault(_ text: String) -> Bool {
+        text.range(of: #"SWIFT_DEFAULT_ACTOR_ISOLATION"?\s*[=:]\s*"?MainActor"#, options: .regularExpression) != nil
     }
 
     /// The mode `file` (as named in the run) is compiled in.

@@ -225,7 +225,10 @@ public struct MigrationRun: Sendable {
             return FileReport(path: path, changed: false, lines: 0, findings: [], error: error.reason)
         }
         var options = options
-        if let languageModes { options.languageMode = languageModes.mode(of: path) }
+        if let languageModes {
+            options.languageMode = languageModes.mode(of: path)
+            options.defaultIsolation = languageModes.defaultIsolation(of: path)
+        }
         let migration = SourceMigrator.migrate(source: source.text, fileName: path, options: options, index: index) { stage in
             progress?.stage(path, stage.name, fraction: stage.fraction)
         }

@@ -6,6 +6,7 @@ import VowMigrateDriver
 extension MigrationTarget: ExpressibleByArgument {}
 extension MigrationStage: ExpressibleByArgument {}
 extension SwiftLanguageMode: ExpressibleByArgument {}
+extension DefaultIsolation: ExpressibleByArgument {}
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text
@@ -105,7 +106,8 @@ struct VowMigrateCommand: ParsableCommand {
           3   files left alone: they do not parse, are not valid UTF-8, could not be read, or
               (--in-place) could not be written, such as read-only files; the others were done
           64  invalid command-line usage
-        """
+        """,
+        version: "vow-migrate 0.9.0 (swift-syntax 603.0.1)"
     )
 
     @Argument(help: "Swift files or directories to migrate (directories are searched for .swift files, hidden entries skipped).")
@@ -157,6 +159,15 @@ struct VowMigrateCommand: ParsableCommand {
             + "In Swift 5 mode a promise's value need not be Sendable, so no promise alternative is refused for it and none adds a Sendable requirement.",
         valueName: "5|6"))
     var swiftVersion: SwiftLanguageMode?
+
+    @Option(name: .customLong("default-isolation"), help: ArgumentHelp(
+        "The default actor isolation of files nothing else decides: nonisolated (Swift's default) or MainActor. "
+            + "A file in a package target gets it from the nearest Package.swift (.defaultIsolation(MainActor.self)); "
+            + "a file under an Xcode project is MainActor when the project sets SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor. "
+            + "An async alternative of a function that is provably not isolated is nonisolated(nonsending), so the original is "
+            + "called on the caller's actor as before; under MainActor the alternatives share their original's isolation instead.",
+        valueName: "nonisolated|MainActor"))
+    var defaultIsolation: DefaultIsolation?
 
     @Option(help: ArgumentHelp("Files processed at once (default: all cores).", visibility: .hidden))
     var jobs: Int?
@@ -211,7 +222,7 @@ struct VowMigrateCommand: ParsableCommand {
         // Each file's language mode from its package manifest, each manifest read once; what a
         // manifest does not say as a literal is noted once and falls back.
         let languageModes = to == nil ? LanguageModes(fallback: fallbackMode)
-            : LanguageModes(files: discovery.paths + contextPaths, fallback: fallbackMode)
+            : LanguageModes(files: discovery.paths + contextPaths, fallback: fallbackMode, fallbackIsolation: defaultIsolation ?? .nonisolated)
         migrationRun.languageModes = languageModes
         if !languageModes.notes.isEmpty {
             standardError.write(Data(languageModes.notes.map { $0 + "\n" }.joined().utf8))

@@ -112,7 +112,7 @@ final class CallSiteTests: XCTestCase {
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), [
             "recovering(_:)", "recoveringToAValue(_:)", "recoveringByThrowing(_:)", "spinning(_:)",
             "ensuringInTheMiddle(_:)", "ensuringBeforeDone(_:)", "counting(_:)", "saving(_:)", "both(_:)", "onTheSettlingThread(_:)",
-            "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)", "onlyOnTheSettlingThread(_:)",
+            "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)", "onlyOnTheSettlingThread(_:)", "failingTyped()",
         ])
         XCTAssertEqual(refusals(migration), [
             "172:29 tappingTheResult(_:): a `tap` handler that reads the `Result`",
@@ -124,6 +124,8 @@ final class CallSiteTests: XCTestCase {
             "262:30 withFlags(_:): a chain link with `flags: .barrier`: only `on:` the main queue and `policy:` are converted",
             "296:66 shorthandTuple(_:): a chain handler using `$1`, or `$0` both in it and in a closure inside it",
             "315:29 mappingOnTheMainQueue(_:): a chain with handlers `on: nil` and a `map` on the main queue: one task cannot run both where they ran",
+            "327:9 failingUntyped(): its first promise, `Promise(error: LoadError.offline)`, takes its type from the links after it; "
+                + "write its type (`Promise<Value>(error: ...)`) to convert it",
         ])
         XCTAssertEqual(migration.output, try TestSupport.fixture("call-sites-chain-constructs", "async.swift"))
         // What each construct became, where a regression would change the meaning.

@@ -167,6 +167,27 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.standardOutput.contains("--check"))
     }
 
+    func testVersionNamesTheToolAndItsSwiftSyntax() throws {
+        let result = try TestSupport.migrate(["--version"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.standardOutput, "vow-migrate 0.9.0 (swift-syntax 603.0.1)\n")
+    }
+
+    /// The install script says how to use it, and refuses what it does not know before building.
+    func testTheInstallScriptExplainsItselfAndRefusesUnknownOptions() throws {
+        let script = TestSupport.packageDirectory.deletingLastPathComponent().appendingPathComponent("scripts/install-vow-migrate")
+        let bash = URL(fileURLWithPath: "/bin/bash")
+        let help = try TestSupport.run(bash, [script.path, "--help"])
+        XCTAssertEqual(help.status, 0, help.standardError)
+        XCTAssertTrue(help.standardOutput.contains("scripts/install-vow-migrate --prefix /usr/local"), help.standardOutput)
+        let unknown = try TestSupport.run(bash, [script.path, "--bogus"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertEqual(unknown.standardError, "install-vow-migrate: unknown option '--bogus' (use --prefix FOLDER, --dry-run or --help)\n")
+        let missing = try TestSupport.run(bash, [script.path, "--prefix"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.standardError.contains("--prefix needs a folder"), missing.standardError)
+    }
+
     func testTheSampleCommandFromTheReadmePrintsADiff() throws {
         let result = try TestSupport.migrate(["Migration/Samples/LegacyService.swift", "--to", "promise"],
                                              in: TestSupport.packageDirectory.deletingLastPathComponent())

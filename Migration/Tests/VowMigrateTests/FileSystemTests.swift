@@ -269,7 +269,7 @@ final class FileSystemTests: XCTestCase {
         let api = try write(callbackFile.replacingOccurrences(of: "(Error?) -> Void", with: "Done"), "App/Api.swift", in: directory)
         let result = try TestSupport.migrate([api, "--context", link, "--to", "async"])
         XCTAssertEqual(result.status, 0, result.standardError)
-        XCTAssertTrue(result.standardOutput.contains("+    func ping() async throws {"), result.standardOutput)
+        XCTAssertTrue(result.standardOutput.contains("+    nonisolated(nonsending) func ping() async throws {"), result.standardOutput)
         XCTAssertTrue(result.standardError.contains("1 candidate: 1 alternative added"), result.standardError)
     }
 

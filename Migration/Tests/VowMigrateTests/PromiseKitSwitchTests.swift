@@ -1,5 +1,5 @@
 import SwiftParser
-import VowMigrate
+@testable import VowMigrate
 import XCTest
 
 /// `--from-promisekit`: the import becomes Vow's, PromiseKit's synchronous `.value` on evident
@@ -223,6 +223,55 @@ final class PromiseKitSwitchTests: XCTestCase {
         let review = result.findings.filter { $0.kind == .review }
         XCTAssertEqual(review.map(\.function), ["#if canImport(PromiseKit)"])
         XCTAssertEqual(review.map { [$0.line, $0.column] }, [[1, 1]])
+    }
+
+    func testModuleQualifiedNamesBecomeVowsAndANameVowLacksIsReported() throws {
+        let source = """
+        import PromiseKit
+        import Foundation
+
+        func configure() {
+            PromiseKit.conf.Q.map = .main
+            let log: @Sendable (PromiseKit.LogEvent) -> Void = { _ in }
+            PromiseKit.conf.logHandler = log
+            let first: PromiseKit.Promise<Int> = PromiseKit.Promise.value(1)
+            let (pending, resolver) = PromiseKit.Promise<Int>.pending()
+            resolver.fulfill(2)
+            _ = PromiseKit.when(fulfilled: [first, pending])
+            PromiseKit.legacyHelper()
+        }
+
+        """
+        let result = switched(source)
+        let expected = source.replacingOccurrences(of: "import PromiseKit", with: "import Vow")
+            .replacingOccurrences(of: "PromiseKit.legacyHelper", with: "KEEP")
+            .replacingOccurrences(of: "PromiseKit.", with: "Vow.")
+            .replacingOccurrences(of: "KEEP", with: "PromiseKit.legacyHelper")
+        XCTAssertEqual(result.output, expected)
+        let review = result.findings.filter { $0.kind == .review }
+        XCTAssertEqual(review.map(\.function), ["PromiseKit.legacyHelper"])
+        XCTAssertEqual(review.map { [$0.line, $0.column] }, [[12, 5]])
+        XCTAssertEqual(result.findings.filter { $0.kind == .switched && $0.function.hasPrefix("PromiseKit.") }.count, 7)
+        // Without the line Vow lacks, the switched file builds against Vow.
+        let directory = try TestSupport.temporaryDirectory(self)
+        let file = directory.appendingPathComponent("Configure.swift")
+        try result.output.replacingOccurrences(of: "    PromiseKit.legacyHelper()\n", with: "").write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertNil(try TestSupport.typecheckTogether([file]))
+    }
+
+    /// The names the switch may qualify with `Vow.` are exactly Vow's public top-level names.
+    func testTheListOfVowNamesMatchesVowsSources() throws {
+        let sources = TestSupport.packageDirectory.deletingLastPathComponent().appendingPathComponent("Sources/Vow")
+        var declared: Set<String> = []
+        let pattern = try NSRegularExpression(pattern: "^public (?:final class|class|struct|enum|protocol|func|var|let|typealias|actor) ([A-Za-z_][A-Za-z0-9_]*)",
+                                              options: .anchorsMatchLines)
+        for path in FileManager.default.enumerator(atPath: sources.path)?.compactMap({ $0 as? String }) ?? [] where path.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                declared.insert((text as NSString).substring(with: match.range(at: 1)))
+            }
+        }
+        XCTAssertEqual(PromiseKitSwitch.vowTopLevelNames, declared)
     }
 
     func testWindowsLineEndingsSurviveTheRemovalOfADuplicateImport() {

@@ -40,10 +40,10 @@ final class SafetyTests: XCTestCase {
     func testIndentationFollowsTheFile() {
         let twoSpaces = "import Foundation\n\nstruct S {\n  func f(completion: @escaping @Sendable (Error?) -> Void) {\n    completion(nil)\n  }\n}\n"
         let output = SourceMigrator.migrate(source: twoSpaces, fileName: "S.swift", options: .init(target: .async)).output
-        XCTAssertTrue(output.contains("\n  func f() async throws {\n    try await withCheckedThrowingContinuation"), output)
+        XCTAssertTrue(output.contains("\n  nonisolated(nonsending) func f() async throws {\n    try await withCheckedThrowingContinuation"), output)
         let tabs = twoSpaces.replacingOccurrences(of: "    ", with: "\t\t").replacingOccurrences(of: "  ", with: "\t")
         let tabbed = SourceMigrator.migrate(source: tabs, fileName: "S.swift", options: .init(target: .async)).output
-        XCTAssertTrue(tabbed.contains("\n\tfunc f() async throws {\n\t\ttry await"), tabbed)
+        XCTAssertTrue(tabbed.contains("\n\tnonisolated(nonsending) func f() async throws {\n\t\ttry await"), tabbed)
     }
 
     func testImportVowIsAddedOnceAfterTheLastImport() {

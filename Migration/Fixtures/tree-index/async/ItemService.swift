@@ -29,7 +29,7 @@ final class ItemService: Sendable {
     }
 
     /// Async alternative to `fetch(id:completion:)`, added by vow-migrate.
-    func fetch(id: Int) async throws -> Item {
+    nonisolated(nonsending) func fetch(id: Int) async throws -> Item {
         let cancellation = PendingCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -55,7 +55,7 @@ final class ItemService: Sendable {
     }
 
     /// Async alternative to `upload(_:completion:)`, added by vow-migrate.
-    func upload(_ item: Item) async throws {
+    nonisolated(nonsending) func upload(_ item: Item) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             upload(item) { error in
                 if let error {

@@ -33,7 +33,7 @@ public final class CredentialService: Sendable {
     }
 
     /// Async alternative to `credential(completion:)`, added by vow-migrate.
-    public func credential() async throws -> RefreshedCredential {
+    public nonisolated(nonsending) func credential() async throws -> RefreshedCredential {
         try await withCheckedThrowingContinuation { continuation in
             credential { value, error in
                 if let error {
@@ -53,7 +53,7 @@ public final class CredentialService: Sendable {
     }
 
     /// Async alternative to `profile(completion:)`, added by vow-migrate.
-    public func profile() async throws -> Profile {
+    public nonisolated(nonsending) func profile() async throws -> Profile {
         try await withCheckedThrowingContinuation { continuation in
             profile { result in
                 continuation.resume(with: result)

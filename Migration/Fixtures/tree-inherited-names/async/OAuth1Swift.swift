@@ -29,7 +29,7 @@ open class OAuth1Swift: OAuthSwift {
     }
 
     /// Async alternative to `authorize(withCallbackURL:completionHandler:)`, added by vow-migrate.
-    open func authorize(withCallbackURL url: URL) async throws -> TokenSuccess {
+    open nonisolated(nonsending) func authorize(withCallbackURL url: URL) async throws -> TokenSuccess {
         let cancellation = PendingCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -54,7 +54,7 @@ public final class OAuth2Swift: OAuth1Swift {
     }
 
     /// Async alternative to `renewAccessToken(withRefreshToken:completionHandler:)`, added by vow-migrate.
-    public func renewAccessToken(withRefreshToken refreshToken: String) async throws -> TokenSuccess {
+    public nonisolated(nonsending) func renewAccessToken(withRefreshToken refreshToken: String) async throws -> TokenSuccess {
         let cancellation = PendingCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -29,7 +29,7 @@ public final class MemoryTokenStore: TokenStore, @unchecked Sendable {
     }
 
     /// Async alternative to `save(_:completion:)`, added by vow-migrate.
-    public func save(_ token: String) async throws {
+    public nonisolated(nonsending) func save(_ token: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             save(token) { error in
                 if let error {
@@ -47,7 +47,7 @@ public final class MemoryTokenStore: TokenStore, @unchecked Sendable {
     }
 
     /// Async alternative to `load(completion:)`, added by vow-migrate.
-    public func load() async throws -> String {
+    public nonisolated(nonsending) func load() async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             load { value, error in
                 if let error {

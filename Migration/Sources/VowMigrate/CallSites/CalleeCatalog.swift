@@ -73,9 +73,14 @@ protocol CalleeCatalog {
     /// The completion-handler functions named `baseName` that `call` may reach, as the compiler
     /// would find them from what syntax shows of its receiver.
     func callees(named baseName: String, calledBy call: FunctionCallExprSyntax) -> [CalleeSummary]
+    /// Where the tree assigns `conf.Q` or `conf.D`, so chain handlers naming no queue may not
+    /// run on the main queue (``DefaultQueueAssignment``).
+    var defaultQueueAssignment: MigrationIndex.Location? { get }
 }
 
 extension CalleeCatalog {
+    var defaultQueueAssignment: MigrationIndex.Location? { nil }
+
     /// Without receivers to read, every function of the name.
     func callees(named baseName: String, calledBy call: FunctionCallExprSyntax) -> [CalleeSummary] {
         callees(named: baseName)
@@ -88,6 +93,7 @@ extension CalleeCatalog {
 /// migrated by the same `--stage all` run).
 struct IndexCalleeCatalog: CalleeCatalog {
     let index: MigrationIndex
+    var defaultQueueAssignment: MigrationIndex.Location? { index.defaultQueueAssignment }
     let fileName: String
     /// `--stage all`: the declarations stage runs on every file of the tree too.
     let addingAlternatives: Bool

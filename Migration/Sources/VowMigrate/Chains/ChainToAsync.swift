@@ -6,7 +6,9 @@ import SwiftSyntax
 /// still made where the statement stood (`let tokenPromise = api.login(user)`), as `firstly` made it.
 ///
 /// The chain's handlers name no queue (or the main one), so they ran on `conf.Q`'s default, the
-/// main queue: the task runs on the main actor. Its `catch` skipped cancellation errors (the
+/// main queue: the task runs on the main actor. A tree that assigns `conf.Q` or `conf.D` anywhere
+/// (``DefaultQueueAssignment``) changes that default, so there only handlers naming the main
+/// queue are converted. Its `catch` skipped cancellation errors (the
 /// default policy), so the `catch` block returns early for them. Calls with an async alternative
 /// the index knows are awaited directly; anything else through `.value`. The steps after the first
 /// run when the task does (reported).
@@ -128,6 +130,11 @@ struct ChainToAsync {
     private func readLink(_ kind: Kind, _ call: FunctionCallExprSyntax) throws(Refusal) -> Link {
         var allErrors = false
         var settlingArgument: LabeledExprSyntax?
+        if kind != .asVoid, !call.arguments.contains(where: { $0.label?.text == "on" }),
+           let assignment = catalog.defaultQueueAssignment {
+            throw Refusal("a chain link on the default queue, which this tree changes (`conf.Q`/`conf.D` assigned at \(assignment)): "
+                          + "its handlers need not run on the main queue; write the queue (`on: .main`) where that is where they run", at: call.calledExpression)
+        }
         for argument in call.arguments {
             let value = argument.expression.trimmedDescription.filter { $0 != " " }
             let written = argument.detached.with(\.trailingComma, nil).trimmedDescription
@@ -220,6 +227,17 @@ struct ChainToAsync {
         return effects ? root : value
     }
 
+    /// The first promise is made on its own (`let firstPromise = ...`), so it must have a type
+    /// without the links after it: `Promise(error: e)` takes its type from them
+    /// (`.compactMap { Int($0) }` makes it `Promise<String>`), and alone it has none.
+    private func requireOwnType(_ root: ExprSyntax) throws(Refusal) {
+        guard let call = root.as(FunctionCallExprSyntax.self),
+              let name = call.calledExpression.as(DeclReferenceExprSyntax.self), ["Promise", "Guarantee"].contains(name.baseName.text),
+              call.arguments.first?.label?.text == "error" else { return }
+        throw Refusal("its first promise, `\(root.trimmedDescription)`, takes its type from the links after it; "
+                      + "write its type (`\(name.baseName.text)<Value>(error: ...)`) to convert it", at: root)
+    }
+
     // MARK: Writing
 
     /// The task's code, whether it runs on the main actor (handlers on the default queue) or not
@@ -235,6 +253,7 @@ struct ChainToAsync {
         }
         links.removeLast()
         root = try rootExpression(root)
+        try requireOwnType(root)
 
         // `[weak self]` on every handler that uses `self`, or on none.
         let handlers = links + [catchLink] + (finallyLink.map { [$0] } ?? [])

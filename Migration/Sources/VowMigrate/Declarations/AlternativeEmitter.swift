@@ -37,6 +37,11 @@ struct AlternativeEmitter {
     /// (a to-do app's model), which a bare `Task { }` would mean.
     var taskType = "Task"
 
+    /// The async form is `nonisolated(nonsending)`: it runs on its caller's actor, so the original
+    /// is called where the caller's code runs (see ``ActorContext``). Only for a function that is
+    /// provably not isolated; an isolated one's alternative shares its isolation already.
+    var runsOnCallersActor = false
+
     init(function: CompletionFunction, target: MigrationTarget, enclosingTypeParameters: [String] = [], isMember: Bool = true) {
         self.function = function
         self.target = target
@@ -307,7 +312,12 @@ struct AlternativeEmitter {
     func signature() -> CodeLines {
         var lines = CodeLines()
         for attribute in keptAttributes { lines.add(attribute, 0) }
-        var head = keptModifiers.joined(separator: " ")
+        var modifiers = keptModifiers
+        if target == .async && runsOnCallersActor {
+            modifiers.removeAll { $0 == "nonisolated" }
+            modifiers.append("nonisolated(nonsending)")
+        }
+        var head = modifiers.joined(separator: " ")
         if !head.isEmpty { head += " " }
         head += "func \(function.name)\(genericClause)(\(parameterList))\(effectsText)\(returnText)"
         var requirements = function.decl.genericWhereClause.map { [$0.requirements.trimmedDescription] } ?? []

@@ -17,6 +17,8 @@ final class DeclarationCollector: SyntaxVisitor {
         /// In an extension: its `where` clause (`where T: Sendable`), and that it is one, since
         /// the extended type's parameters come from the index.
         var extensionWhere: String? = nil
+        /// What decides the function's isolation: its own attributes, else its type's.
+        var actorContext: ActorContext = .fileScope
     }
 
     private(set) var functions: [FunctionSite] = []
@@ -27,15 +29,18 @@ final class DeclarationCollector: SyntaxVisitor {
     private var protocols: [ProtocolDeclSyntax?] = []
     private var typeParameters: [[String]] = []
     private var extensionWheres: [String?] = []
+    /// Each enclosing scope's isolation: `.isolated` for an actor or a global actor, else the type.
+    private var actorContexts: [ActorContext] = []
 
     init() {
         super.init(viewMode: .sourceAccurate)
     }
 
-    private func enter(_ name: String, protocolDecl: ProtocolDeclSyntax? = nil,
+    private func enter(_ name: String, protocolDecl: ProtocolDeclSyntax? = nil, isolated: Bool,
                        generics: GenericParameterClauseSyntax? = nil, whereClause: GenericWhereClauseSyntax? = nil) {
         let qualified = scopes.last.map { $0.isEmpty ? name : "\($0).\(name)" } ?? name
         scopes.append(qualified)
+        actorContexts.append(isolated ? .isolated : .member(of: qualified))
         protocols.append(protocolDecl)
         let whereText = whereClause?.trimmedDescription ?? ""
         let nonSendable = (generics?.parameters ?? []).compactMap { parameter -> String? in
@@ -52,6 +57,7 @@ final class DeclarationCollector: SyntaxVisitor {
         protocols.removeLast()
         typeParameters.removeLast()
         extensionWheres.removeLast()
+        actorContexts.removeLast()
     }
 
     override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
@@ -63,27 +69,31 @@ final class DeclarationCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        enter(node.name.text, isolated: ActorContext.hasGlobalActor(node.attributes), generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        if node.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "objcMembers" }),
+           actorContexts.last != .isolated {
+            actorContexts[actorContexts.count - 1] = .objcExposed
+        }
         return .visitChildren
     }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        enter(node.name.text, isolated: ActorContext.hasGlobalActor(node.attributes), generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: StructDeclSyntax) { leave() }
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        enter(node.name.text, isolated: ActorContext.hasGlobalActor(node.attributes), generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: EnumDeclSyntax) { leave() }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        enter(node.name.text, isolated: true, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: ActorDeclSyntax) { leave() }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, protocolDecl: node)
+        enter(node.name.text, protocolDecl: node, isolated: ActorContext.hasGlobalActor(node.attributes))
         return .visitChildren
     }
     override func visitPost(_ node: ProtocolDeclSyntax) { leave() }
@@ -93,6 +103,7 @@ final class DeclarationCollector: SyntaxVisitor {
         var name = node.extendedType.trimmedDescription
         if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
         scopes.append(name)
+        actorContexts.append(ActorContext.hasGlobalActor(node.attributes) ? .isolated : .member(of: name))
         protocols.append(nil)
         typeParameters.append([])
         extensionWheres.append(node.genericWhereClause?.trimmedDescription ?? "")
@@ -111,7 +122,8 @@ final class DeclarationCollector: SyntaxVisitor {
             protocolDecl: protocolDecl,
             protocolIsTopLevel: protocolDecl != nil && scopes.count == 1,
             nonSendableTypeParameters: typeParameters.last ?? [],
-            extensionWhere: extensionWheres.last ?? nil
+            extensionWhere: extensionWheres.last ?? nil,
+            actorContext: ActorContext.declared(by: node) ?? actorContexts.last ?? .fileScope
         ))
         // Local functions inside bodies are implementation details: leave them.
         return .skipChildren

@@ -49,7 +49,8 @@ final class IndexCollector: SyntaxVisitor {
     }
 
     private func enter(_ name: String, inheritance: InheritanceClauseSyntax?, isProtocol: Bool = false,
-                       isExtension: Bool = false, isIsolated: Bool = false, notImplicitlySendable: String? = nil,
+                       isExtension: Bool = false, isIsolated: Bool = false, keepsPlainAlternatives: Bool = false,
+                       notImplicitlySendable: String? = nil,
                        typeParameters: [String] = [], isPublicExtension: Bool = false) {
         let qualified = isExtension || scope.isEmpty ? name : "\(scope).\(name)"
         let inherited = (inheritance?.inheritedTypes ?? []).map { inherited -> String in
@@ -61,7 +62,8 @@ final class IndexCollector: SyntaxVisitor {
         }
         types.append(.init(name: qualified, isExtension: isExtension, inherited: inherited, hasCancel: false,
                            isSendable: isIsolated || inherited.contains("Sendable") || inherited.contains("Swift.Sendable"),
-                           notImplicitlySendable: notImplicitlySendable, nonSendableTypeParameters: typeParameters))
+                           isIsolated: isIsolated || keepsPlainAlternatives, notImplicitlySendable: notImplicitlySendable,
+                           nonSendableTypeParameters: typeParameters))
         scopes.append(qualified)
         inProtocol.append(isProtocol)
         inPublicExtension.append(isPublicExtension)
@@ -77,17 +79,17 @@ final class IndexCollector: SyntaxVisitor {
         // A class is never Sendable by inference; one isolated to a global actor is, and so are
         // its subclasses (which inherit the isolation): recorded as Sendable, so the index
         // passes it down the class hierarchy.
-        let isolated = node.attributes.contains { element in
-            element.as(AttributeSyntax.self)?.attributeName.trimmedDescription.hasSuffix("Actor") == true
-        }
-        enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: isolated, notImplicitlySendable: isolated ? nil : "a class",
+        let isolated = ActorContext.hasGlobalActor(node.attributes)
+        let objcMembers = node.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "objcMembers" }
+        enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: isolated, keepsPlainAlternatives: objcMembers,
+              notImplicitlySendable: isolated ? nil : "a class",
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
         recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
     }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, inheritance: node.inheritanceClause,
+        enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: ActorContext.hasGlobalActor(node.attributes),
               notImplicitlySendable: Self.publicWithoutInference(node.modifiers, node.attributes) ? "a public struct" : nil,
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
         recordPropertyCalls(in: node.memberBlock)
@@ -95,7 +97,7 @@ final class IndexCollector: SyntaxVisitor {
     }
     override func visitPost(_ node: StructDeclSyntax) { leave() }
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, inheritance: node.inheritanceClause,
+        enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: ActorContext.hasGlobalActor(node.attributes),
               notImplicitlySendable: Self.publicWithoutInference(node.modifiers, node.attributes) ? "a public enum" : nil,
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
         return .visitChildren
@@ -116,7 +118,8 @@ final class IndexCollector: SyntaxVisitor {
     }
     override func visitPost(_ node: ActorDeclSyntax) { leave() }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, inheritance: node.inheritanceClause, isProtocol: true, typeParameters: Self.nonSendable(node.memberBlock))
+        enter(node.name.text, inheritance: node.inheritanceClause, isProtocol: true, keepsPlainAlternatives: ActorContext.hasGlobalActor(node.attributes),
+              typeParameters: Self.nonSendable(node.memberBlock))
         return .visitChildren
     }
     override func visitPost(_ node: ProtocolDeclSyntax) { leave() }

@@ -271,7 +271,11 @@ public struct MigrationIndex: Sendable {
     /// Generic parameters and associated types not constrained to `Sendable`, by type name.
     private var typeParameters: [String: [String]] = [:]
     /// Names of declared types (qualified and simple), to tell a module qualifier from a type.
-    private var typeNames: Set<String> = []
+    private(set) var typeNames: Set<String> = []
+    /// Actors and types declared with a global actor (qualified and simple names): their
+    /// members' alternatives share their isolation (see ``ActorContext``). `@objcMembers`
+    /// classes too, whose members are exposed to Objective-C: theirs keep the plain form.
+    private(set) var isolatedTypes: Set<String> = []
     /// Every completion-handler function, once, in the order the summaries list them.
     private var completionFunctionList: [CompletionFunctionSummary] = []
     /// Base name to positions in `completionFunctionList` (one copy of each summary, not two).
@@ -292,6 +296,9 @@ public struct MigrationIndex: Sendable {
     private(set) var defaultedHandlerNames: Set<String> = []
     /// Files the index was built from.
     public private(set) var files: Set<String> = []
+    /// Where a file of the run (or of `--context`) assigns `conf.Q` or `conf.D`: chain handlers
+    /// that name no queue then need not run on the main queue (see ``DefaultQueueAssignment``).
+    public private(set) var defaultQueueAssignment: Location?
     /// The summaries it was built from (text and locations only), for ``adding(_:)`` to rebuild
     /// from; nil for an index built without them (``init(summaries:keepsSummaries:reading:)``).
     private var summaries: [FileSummary]? = []
@@ -630,6 +637,7 @@ extension MigrationIndex {
             summary = summarize(tree: Parser.parse(source: source), fileName: fileName, isContext: isContext)
         }
         summary.languageMode = languageMode
+        summary.defaultQueueAssignment = DefaultQueueAssignment.first(in: source, fileName: fileName)
         return summary
     }
 
@@ -668,6 +676,7 @@ extension MigrationIndex {
     private mutating func join(_ summaries: [FileSummary]) {
         for summary in summaries {
             files.insert(summary.file)
+            if defaultQueueAssignment == nil { defaultQueueAssignment = summary.defaultQueueAssignment }
             for alias in summary.aliases where aliases[alias.qualifiedName] == nil {
                 aliases[alias.qualifiedName] = alias
                 aliasesBySimpleName[Self.lastComponent(alias.qualifiedName), default: []].append(alias.qualifiedName)
@@ -688,6 +697,10 @@ extension MigrationIndex {
                 if !type.isExtension, let kind = type.notImplicitlySendable {
                     notImplicitlySendable[type.name] = kind
                     notImplicitlySendable[Self.lastComponent(type.name), default: kind] = kind
+                }
+                if !type.isExtension, type.isIsolated {
+                    isolatedTypes.insert(type.name)
+                    isolatedTypes.insert(Self.lastComponent(type.name))
                 }
                 if type.isSendable {
                     sendableTypes.insert(type.name)
@@ -1001,6 +1014,8 @@ public struct FileSummary: Sendable {
     /// The language mode the file is compiled in: in Swift 5 mode a promise's value need not be
     /// `Sendable`, so no promise alternative of the file is refused for it.
     public var languageMode: SwiftLanguageMode = .v6
+    /// The first assignment of `conf.Q` or `conf.D` in the file, if any.
+    var defaultQueueAssignment: MigrationIndex.Location?
 
     /// A type, protocol or extension: what it inherits and whether it has `cancel()`.
     struct TypeRecord: Sendable {
@@ -1009,6 +1024,9 @@ public struct FileSummary: Sendable {
         var inherited: [String]
         var hasCancel: Bool
         var isSendable: Bool
+        /// An actor, declared with a global actor (`@MainActor class`), or an `@objcMembers` class:
+        /// its members' async alternatives are not `nonisolated(nonsending)`.
+        var isIsolated = false
         /// Why Swift does not infer `Sendable` for it ("a class", "a public enum"), for a type
         /// declaration (not an extension) that could otherwise be implicitly `Sendable`: nil.
         var notImplicitlySendable: String? = nil

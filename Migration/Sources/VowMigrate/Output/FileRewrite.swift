@@ -111,6 +111,7 @@ struct FileRewrite {
                 emitter.tokenTypeIsShadowed = index.declaresType("CancellationToken")
                 emitter.swiftOnly = !importsVow
                 if index.declaresType("Task") { emitter.taskType = "Swift.Task" }
+                emitter.runsOnCallersActor = runsOnCallersActor(site.actorContext)
                 let existing = emitter.counterpartNames.compactMap { name in
                     index.existingAlternative(named: name, in: site.scope, for: target).map { (name, $0) }
                 }.first
@@ -230,6 +231,17 @@ struct FileRewrite {
     /// trap a continuation ("resumed more than once") and be lost to a promise; one never called
     /// would leave an awaiting caller waiting forever.
     /// `trusted`: the stored handler `--trust-stored-handlers` let through, for the finding to say so.
+    /// Whether a function in this context is provably not isolated, so its async alternative
+    /// can run on its caller's actor (``ActorContext``).
+    private func runsOnCallersActor(_ context: ActorContext) -> Bool {
+        switch context {
+        case .isolated, .objcExposed: return false
+        case .explicitlyNonisolated: return true
+        case .fileScope: return options.defaultIsolation == .nonisolated
+        case .member(let type): return options.defaultIsolation == .nonisolated && index.isProvablyNonisolated(type)
+        }
+    }
+
     private func handlerCallsReason(_ function: CompletionFunction, _ decl: FunctionDeclSyntax, scope: String,
                                     trusted: inout MigrationIndex.StoredHandler?) -> String? {
         guard let body = decl.body else { return nil }

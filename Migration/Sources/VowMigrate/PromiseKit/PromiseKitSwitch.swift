@@ -29,6 +29,7 @@ struct PromiseKitSwitch {
         // A file that already imports Vow may still hold the old spelling (a partial migration);
         // one that imports neither is left alone.
         guard importsPromiseKit || finder.imports.contains(where: { $0.path.first?.name.text == "Vow" }) else { return }
+        switchQualifiedNames(finder.qualifiedNames)
         let evidence = PromiseEvidence(tree: tree)
         for read in finder.valueReads {
             guard let base = read.base else { continue }
@@ -69,6 +70,48 @@ struct PromiseKitSwitch {
                        "`\(module.text)` is a PromiseKit extension module and has no Vow counterpart; wrap the calls you use in `Promise { seal in ... }` and remove the import")
             }
         }
+    }
+
+    // MARK: - Module-qualified names
+
+    /// Vow's top-level declarations: the names `PromiseKit.X` can become `Vow.X` for
+    /// (`VowNamesTests` holds the list to Vow's sources).
+    static let vowTopLevelNames: Set<String> = [
+        "CancellableError", "CancellationToken", "CancellationTokenRegistration", "CancellationTokenSource", "CatchMixin",
+        "CatchPolicy", "CompletionOrderResults", "CompletionOrderValues", "CreationSite", "Diagnostic", "Guarantee", "LogEvent",
+        "MainActorQueue", "PMKConfiguration", "PMKError", "PMKFinalizer", "PMKNamespacer", "Promise", "Resolver", "Result",
+        "Thenable", "UnhandledRejection", "VowError", "VowSendableMetatype", "after", "conf", "firstly", "hang", "race", "when",
+        "withCallback", "withCancellationToken", "withValueCallback",
+    ]
+
+    /// `PromiseKit.conf.Q.map`, `(PromiseKit.LogEvent) -> Void`: the module's name becomes `Vow`
+    /// where Vow declares the name; elsewhere the name is reported, since the file no longer
+    /// imports PromiseKit.
+    private mutating func switchQualifiedNames(_ names: [TokenSyntax]) {
+        for module in names {
+            guard let member = Self.qualifiedMember(after: module) else { continue }
+            if Self.vowTopLevelNames.contains(member.text) {
+                let start = module.positionAfterSkippingLeadingTrivia.utf8Offset
+                edits.append(TextEdit(offset: start, removing: module.endPositionBeforeTrailingTrivia.utf8Offset - start, text: "Vow"))
+                report(.switched, "PromiseKit.\(member.text)", at: module, "`PromiseKit.\(member.text)` became `Vow.\(member.text)`")
+            } else {
+                report(.review, "PromiseKit.\(member.text)", at: module,
+                       "Vow has no `\(member.text)`; the switched file no longer imports PromiseKit, so replace this use")
+            }
+        }
+    }
+
+    /// The name after `PromiseKit.` in an expression or a type.
+    private static func qualifiedMember(after module: TokenSyntax) -> TokenSyntax? {
+        if let reference = module.parent?.as(DeclReferenceExprSyntax.self),
+           let access = reference.parent?.as(MemberAccessExprSyntax.self), access.base?.id == reference.id {
+            return access.declName.baseName
+        }
+        if let identifier = module.parent?.as(IdentifierTypeSyntax.self),
+           let memberType = identifier.parent?.as(MemberTypeSyntax.self), memberType.baseType.id == identifier.id {
+            return memberType.name
+        }
+        return nil
     }
 
     /// `#if canImport(PromiseKit)` turns false once PromiseKit is gone, taking the switched code with it.
@@ -143,6 +186,8 @@ struct PromiseKitSwitch {
 private final class ValueReadFinder: SyntaxVisitor {
     private(set) var imports: [ImportDeclSyntax] = []
     private(set) var valueReads: [MemberAccessExprSyntax] = []
+    /// Each `PromiseKit` that qualifies a name (`PromiseKit.conf`, `PromiseKit.LogEvent`).
+    private(set) var qualifiedNames: [TokenSyntax] = []
 
     init() {
         super.init(viewMode: .sourceAccurate)
@@ -151,6 +196,16 @@ private final class ValueReadFinder: SyntaxVisitor {
     override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
         imports.append(node)
         return .skipChildren
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.baseName.text == "PromiseKit", node.parent?.is(MemberAccessExprSyntax.self) == true { qualifiedNames.append(node.baseName) }
+        return .visitChildren
+    }
+
+    override func visit(_ node: MemberTypeSyntax) -> SyntaxVisitorContinueKind {
+        if let base = node.baseType.as(IdentifierTypeSyntax.self), base.name.text == "PromiseKit" { qualifiedNames.append(base.name) }
+        return .visitChildren
     }
 
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {

@@ -29,6 +29,11 @@ public struct MigrationOptions: Sendable, Equatable {
     /// stays pending. The async form resumes through a resume-once bridge (a continuation resumed
     /// twice traps) that locks with `NSLock`, so it needs a file that imports Foundation.
     public var trustStoredHandlers: Bool
+    /// The file's default actor isolation (the driver reads it per file from the package
+    /// manifest or Xcode project, else `--default-isolation`). Under `MainActor` every type the
+    /// file declares without saying otherwise is main-actor isolated, so no async alternative is
+    /// `nonisolated(nonsending)` (it could not call its isolated original).
+    public var defaultIsolation: DefaultIsolation = .nonisolated
 
     public init(target: MigrationTarget?, replace: Bool = false, fromPromiseKit: Bool = false, stage: MigrationStage = .declarations,
                 languageMode: SwiftLanguageMode = .v6, trustStoredHandlers: Bool = false) {
@@ -39,6 +44,13 @@ public struct MigrationOptions: Sendable, Equatable {
         self.languageMode = languageMode
         self.trustStoredHandlers = trustStoredHandlers
     }
+}
+
+/// A module's default actor isolation (SE-0466): Swift's default, or `MainActor`
+/// (`.defaultIsolation(MainActor.self)`, `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor`).
+public enum DefaultIsolation: String, Sendable, Codable, CaseIterable {
+    case nonisolated
+    case mainActor = "MainActor"
 }
 
 /// The Swift language mode a file is compiled in, as far as the migration cares: whether a

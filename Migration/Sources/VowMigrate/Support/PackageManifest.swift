@@ -16,6 +16,9 @@ public struct PackageManifest: Sendable, Equatable {
         public var folders: [String]
         /// What `swiftSettings` says, or nil (the package's mode applies).
         public var languageMode: SwiftLanguageMode?
+        /// `.defaultIsolation(MainActor.self)` (or `-default-isolation MainActor`): `.mainActor`;
+        /// `.defaultIsolation(nil)`: `.nonisolated`; nil when the target says nothing.
+        public var defaultIsolation: DefaultIsolation? = nil
     }
 
     /// `5.9` for `// swift-tools-version:5.9`; nil when the first line does not say.
@@ -25,6 +28,10 @@ public struct PackageManifest: Sendable, Equatable {
     public var targets: [Target]
     /// What could not be read, one line each (`line 12: swiftSettings is not a literal array`).
     public var problems: [String]
+    /// The manifest mentions a default isolation it does not write as a literal this reads (a
+    /// shared settings array): every file is taken as `MainActor` by default, which only keeps
+    /// async alternatives sharing their original's isolation.
+    public var defaultIsolationUnread = false
 
     /// Reads a manifest's text. `fallback` is the mode used when the tools version is unreadable.
     public init(source: String, fallback: SwiftLanguageMode) {
@@ -45,24 +52,37 @@ public struct PackageManifest: Sendable, Equatable {
         }
         packageMode = mode
         targets = reader.targets
+        defaultIsolationUnread = reader.defaultIsolationUnread
         self.problems = problems + reader.problems
+    }
+
+    /// The default isolation of a file at `relativePath`, or nil when no target holds it or its
+    /// target says nothing (Swift's default, nonisolated, applies).
+    public func defaultIsolation(ofFileAt relativePath: String) -> DefaultIsolation? {
+        if defaultIsolationUnread { return .mainActor }
+        return target(holding: relativePath)?.defaultIsolation
     }
 
     /// The mode of a file at `relativePath` (from the manifest's folder), or nil when no target
     /// of the manifest holds it (a file SwiftPM does not compile, such as an example app's).
     /// The target with the longest matching folder wins.
     public func languageMode(ofFileAt relativePath: String) -> SwiftLanguageMode? {
-        var best: (length: Int, mode: SwiftLanguageMode)?
+        target(holding: relativePath).map { $0.languageMode ?? packageMode }
+    }
+
+    /// The target whose folder holds the file; the longest matching folder wins.
+    private func target(holding relativePath: String) -> Target? {
+        var best: (length: Int, target: Target)?
         for target in targets {
             for path in target.folders {
                 let folder = path.hasSuffix("/") ? path : path + "/"
                 let isInside = folder == "./" || folder == "/" || relativePath.hasPrefix(folder)
                 if isInside, folder.count > best?.length ?? -1 {
-                    best = (folder.count, target.languageMode ?? packageMode)
+                    best = (folder.count, target)
                 }
             }
         }
-        return best?.mode
+        return best?.target
     }
 
     /// The version from a first line `// swift-tools-version:5.9` (spaces allowed; a `;` and what
@@ -107,6 +127,7 @@ private final class ManifestReader: SyntaxVisitor {
     var targets: [PackageManifest.Target] = []
     var packageModes: SwiftLanguageMode?
     var problems: [String] = []
+    var defaultIsolationUnread = false
     /// Positions of the mode mentions read, so the others are reported.
     private var read: Set<AbsolutePosition> = []
 
@@ -152,6 +173,10 @@ private final class ManifestReader: SyntaxVisitor {
             let text = token.text
             if Self.modeLists.contains(text) || Self.modeSettings.contains(text) {
                 problems.append("line \(line(token)): `\(text)` is not written as a literal this tool reads; its files keep the package's mode")
+            } else if text == "defaultIsolation" || text == "-default-isolation" {
+                defaultIsolationUnread = true
+                problems.append("line \(line(token)): the default isolation is not written as a literal this tool reads; "
+                                + "taking every file as MainActor by default (no async alternative is made nonisolated(nonsending))")
             } else if case .stringSegment = token.tokenKind, text == "-swift-version" {
                 problems.append("line \(line(token)): `-swift-version` is not in a literal `.unsafeFlags([...])`; its files keep the package's mode")
             }
@@ -181,6 +206,7 @@ private final class ManifestReader: SyntaxVisitor {
         var name: String?
         var path: String?
         var mode: SwiftLanguageMode?
+        var isolation: DefaultIsolation?
         for argument in call.arguments {
             switch argument.label?.text {
             case "name":
@@ -196,6 +222,7 @@ private final class ManifestReader: SyntaxVisitor {
                 }
                 for element in settings.elements {
                     if let setting = readSetting(element.expression) { mode = setting }
+                    if let setting = readIsolation(element.expression) { isolation = setting }
                 }
             default:
                 continue
@@ -206,7 +233,32 @@ private final class ManifestReader: SyntaxVisitor {
         for index in folders.indices {
             while folders[index].hasPrefix("./") { folders[index].removeFirst(2) }
         }
-        targets.append(.init(name: name, folders: folders, languageMode: mode))
+        targets.append(.init(name: name, folders: folders, languageMode: mode, defaultIsolation: isolation))
+    }
+
+    /// `.defaultIsolation(MainActor.self)`, `.defaultIsolation(nil)`,
+    /// `.unsafeFlags(["-default-isolation", "MainActor"])`.
+    private func readIsolation(_ expression: ExprSyntax) -> DefaultIsolation? {
+        guard let call = expression.as(FunctionCallExprSyntax.self), let name = Self.calleeName(call) else { return nil }
+        if name == "defaultIsolation", let argument = call.arguments.first {
+            let text = argument.expression.trimmedDescription
+            let isolation: DefaultIsolation? = text == "nil" ? .nonisolated : text == "MainActor.self" ? .mainActor : nil
+            if isolation != nil, let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+                read.insert(member.declName.baseName.position)
+            }
+            return isolation
+        }
+        if name == "unsafeFlags", let flags = call.arguments.first?.expression.as(ArrayExprSyntax.self) {
+            let elements = Array(flags.elements)
+            for (position, element) in elements.enumerated()
+            where PackageManifest.stringLiteral(element.expression) == "-default-isolation" && position + 1 < elements.count {
+                let value = PackageManifest.stringLiteral(elements[position + 1].expression)
+                guard value == "MainActor" || value == "nonisolated" else { return nil }
+                if let token = element.expression.as(StringLiteralExprSyntax.self)?.segments.first { read.insert(token.position) }
+                return value == "MainActor" ? .mainActor : .nonisolated
+            }
+        }
+        return nil
     }
 
     /// `.swiftLanguageMode(.v5)`, `.swiftLanguageVersion(.v5)`, `.unsafeFlags(["-swift-version", "5"])`.

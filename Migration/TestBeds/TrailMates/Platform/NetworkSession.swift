@@ -4,9 +4,10 @@ import Foundation
 // A stand-in for URLSession: data tasks answer on the session's own serial queue, in the order
 // they were resumed, with what the installed server says; a task cancelled before its answer
 // answers with a cancellation error, as URLSession's do. An answer waits until the main queue
-// has gone quiet (what it had to do, and what that queued on it in turn, a few hops deep), so
-// a round trip is slower than any screen update, every time: the effects come in one order,
-// run after run.
+// has gone quiet (what it had to do, and what that queued on it in turn, a few hops deep), with
+// a millisecond between hops for the thread pool's tasks to run as well (a real round trip takes
+// far longer than a hop), so a round trip is slower than any screen update, every time: the
+// effects come in one order, run after run.
 
 struct HTTPRequest: Sendable {
     var method: String
@@ -68,7 +69,7 @@ final class NetworkSession: @unchecked Sendable {
     func dataTask(with request: HTTPRequest, completionHandler: @escaping @Sendable (String?, HTTPResponse?, Error?) -> Void) -> DataTask {
         DataTask { task in
             self.queue.async {
-                for _ in 0..<5 { DispatchQueue.main.sync {} }
+                for _ in 0..<5 { DispatchQueue.main.sync {}; usleep(1_000) }
                 if task.isCancelled {
                     Effects.shared.record("network: \(request.method) \(request.path) cancelled")
                     completionHandler(nil, nil, NetworkError(code: .cancelled))

@@ -24,7 +24,7 @@ public final class Loader: Sendable {
     }
 
     /// Async alternative to `page(number:completion:)`, added by vow-migrate.
-    public func page(number: Int) async throws -> Page {
+    public nonisolated(nonsending) func page(number: Int) async throws -> Page {
         try await withCheckedThrowingContinuation { continuation in
             page(number: number) { value, error in
                 if let error {
@@ -45,7 +45,7 @@ public final class Loader: Sendable {
     }
 
     /// Async alternative to `first(of:completion:)`, added by vow-migrate.
-    public func first<T: Sendable>(of items: [T]) async -> T? {
+    public nonisolated(nonsending) func first<T: Sendable>(of items: [T]) async -> T? {
         await withCheckedContinuation { continuation in
             first(of: items) { value in
                 continuation.resume(returning: value)
@@ -66,7 +66,7 @@ public final class Cache<Value>: @unchecked Sendable {
     }
 
     /// Async alternative to `value(completion:)`, added by vow-migrate.
-    public func value() async -> Value? where Value: Sendable {
+    public nonisolated(nonsending) func value() async -> Value? where Value: Sendable {
         await withCheckedContinuation { continuation in
             value { value in
                 continuation.resume(returning: value)
@@ -85,7 +85,7 @@ public protocol Feed {
 /// Promise and async alternatives to the completion-handler requirements, added by vow-migrate.
 public extension Feed where Item: Sendable {
     /// Async alternative to `next(completion:)`, added by vow-migrate.
-    func next() async -> Item? {
+    nonisolated(nonsending) func next() async -> Item? {
         await withCheckedContinuation { continuation in
             next { value in
                 continuation.resume(returning: value)
