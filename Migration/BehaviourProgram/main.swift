@@ -1,9 +1,14 @@
 import Dispatch
 import Foundation
+import Vow
 
 // Runs every scenario and prints the effects in order, with the thread of each; the behaviour
 // test compares this output before and after migration.
 DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+// A cauterized failure is one scenario's final effect.
+conf.logHandler = { event in
+    if case .cauterized(let error) = event { Trace.shared.record("cauterized: \(error)", final: true) }
+}
 let flows = Flows()
 let places = Places()
 let fanOuts = FanOuts()
@@ -44,6 +49,8 @@ let scenarios: [(name: String, failing: Set<String>, run: @Sendable () -> Void)]
     ("settling", [], { flows.settling("lee") }),
     ("settling, login fails", ["login"], { flows.settling("lee") }),
     ("settling, profile fails", ["profile"], { flows.settling("lee") }),
+    ("cauterizing", [], { flows.cauterizing("max") }),
+    ("cauterizing, login fails", ["login"], { flows.cauterizing("max") }),
     ("hopping", [], { flows.hopping("joe") }),
     ("hopping, login fails", ["login"], { flows.hopping("joe") }),
     ("hopping, profile fails", ["profile"], { flows.hopping("joe") }),

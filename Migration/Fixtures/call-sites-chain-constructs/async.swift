@@ -459,4 +459,48 @@ final class ChainScreen: @unchecked Sendable {
             }
         }
     }
+
+    // `cauterize()` is a `catch` handing the error to Vow's log (`conf.logHandler`).
+    func cauterizing(_ user: String) {
+        let tokenPromise = api.login(user)
+        Task { @MainActor in
+            do {
+                let token = try await tokenPromise.value
+                self.show(token)
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                conf.logHandler(.cauterized(error))
+            }
+        }
+    }
+
+    // A bare `cauterize()` on a promise is no chain: nothing to convert.
+    func cauterizingOnly(_ user: String) {
+        api.login(user).cauterize()
+    }
+
+    // `[unowned self]` on every handler that uses `self`: the task captures it the same way.
+    func unownedly(_ user: String) {
+        let tokenPromise = api.login(user)
+        Task { @MainActor [unowned self] in
+            do {
+                let token = try await tokenPromise.value
+                self.show(token)
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                self.present(error)
+            }
+        }
+    }
+
+    // Weak in one handler and unowned in another: one task cannot capture `self` both ways.
+    func mixingCaptures(_ user: String) {
+        api.login(user).done { [weak self] token in
+            self?.show(token)
+        }.catch { [unowned self] error in
+            self.present(error)
+        }
+    }
 }

@@ -339,4 +339,34 @@ final class ChainScreen: @unchecked Sendable {
             self.present(error)
         }
     }
+
+    // `cauterize()` is a `catch` handing the error to Vow's log (`conf.logHandler`).
+    func cauterizing(_ user: String) {
+        api.login(user).done { token in
+            self.show(token)
+        }.cauterize()
+    }
+
+    // A bare `cauterize()` on a promise is no chain: nothing to convert.
+    func cauterizingOnly(_ user: String) {
+        api.login(user).cauterize()
+    }
+
+    // `[unowned self]` on every handler that uses `self`: the task captures it the same way.
+    func unownedly(_ user: String) {
+        api.login(user).done { [unowned self] token in
+            self.show(token)
+        }.catch { [unowned self] error in
+            self.present(error)
+        }
+    }
+
+    // Weak in one handler and unowned in another: one task cannot capture `self` both ways.
+    func mixingCaptures(_ user: String) {
+        api.login(user).done { [weak self] token in
+            self?.show(token)
+        }.catch { [unowned self] error in
+            self.present(error)
+        }
+    }
 }

@@ -116,7 +116,7 @@ final class LegacyService: @unchecked Sendable {
     }
 
     /// Nested callbacks: the pyramid the promise and async alternatives flatten for callers.
-    func dashboard(accountID: Int) async throws -> Dashboard {
+    nonisolated(nonsending) func dashboard(accountID: Int) async throws -> Dashboard {
         let account = try await self.account(id: accountID)
         let avatar = try await self.avatar(for: account)
         return Dashboard(account: account, avatar: avatar)

@@ -38,9 +38,17 @@ final class ProfileService: Sendable {
     }
 
     func printToken() {
-        token("ada").done { token in
-            print(token)
-        }.cauterize()
+        let tokenPromise = token("ada")
+        Task { @MainActor in
+            do {
+                let token = try await tokenPromise.value
+                print(token)
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                conf.logHandler(.cauterized(error))
+            }
+        }
     }
 
     // A chain with its own `catch` does not return a promise; one with `[weak self]` is left alone.

@@ -19,22 +19,22 @@ enum CheckoutError: Error {
 final class Checkout: Sendable {
     private let prices: [String: Int] = ["tea": 3, "cake": 4]
 
-    func cart(user: String) async throws -> [String] {
+    nonisolated(nonsending) func cart(user: String) async throws -> [String] {
         return ["tea", "cake"]
     }
 
-    func price(of items: [String]) async throws -> Int {
+    nonisolated(nonsending) func price(of items: [String]) async throws -> Int {
         guard !items.isEmpty else {
             throw CheckoutError.emptyCart
         }
         return items.reduce(0) { $0 + (prices[$1] ?? 0) }
     }
 
-    func place(total: Int) async throws -> Order {
+    nonisolated(nonsending) func place(total: Int) async throws -> Order {
         return Order(id: 7, total: total)
     }
 
-    func charge(_ order: Order) async throws {
+    nonisolated(nonsending) func charge(_ order: Order) async throws {
         if order.total > 100 {
             throw CheckoutError.declined
         } else {
@@ -42,14 +42,14 @@ final class Checkout: Sendable {
         }
     }
 
-    func queueLength() async -> Int {
+    nonisolated(nonsending) func queueLength() async -> Int {
         return 2
     }
 
     // Four callbacks deep, values from several levels up, a local declared between two calls,
     // checks that fail between two calls, and a last step that decides: one flat chain in
     // promise form (the checks throw), the values threaded through tuples.
-    func buy(user: String) async throws -> Receipt {
+    nonisolated(nonsending) func buy(user: String) async throws -> Receipt {
         let items = try await cart(user: user)
         let note = "\(items.count) items for \(user)"
         let total = try await self.price(of: items)
@@ -69,14 +69,14 @@ final class Checkout: Sendable {
     }
 
     // A step that cannot fail first, then one that can: the chain becomes a promise.
-    func quote() async throws -> Int {
+    nonisolated(nonsending) func quote() async throws -> Int {
         let length = await queueLength()
         let total = try await self.price(of: Array(repeating: "tea", count: length))
         return total + length
     }
 
     // Only steps that cannot fail: a guarantee chain.
-    func waitingTwice() async -> Int {
+    nonisolated(nonsending) func waitingTwice() async -> Int {
         let first = await queueLength()
         let second = await self.queueLength()
         return first + second

@@ -11,7 +11,7 @@ enum SensorError: Error {
 final class Thermometer: Sendable {
     private let online = true
 
-    func reading() async throws -> Temperature {
+    nonisolated(nonsending) func reading() async throws -> Temperature {
         if online {
             return Temperature(celsius: 21)
         } else {
@@ -20,16 +20,16 @@ final class Thermometer: Sendable {
     }
 
     // Passes its handler straight on: becomes a plain forward.
-    func currentReading() async throws -> Temperature {
+    nonisolated(nonsending) func currentReading() async throws -> Temperature {
         return try await reading()
     }
 
     // Cannot fail: a Guarantee, or a non-throwing async function.
-    func unit() async -> String {
+    nonisolated(nonsending) func unit() async -> String {
         return "°C"
     }
 
-    func calibrate() async throws {
+    nonisolated(nonsending) func calibrate() async throws {
         guard online else {
             throw SensorError.offline
         }

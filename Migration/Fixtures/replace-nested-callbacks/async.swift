@@ -22,7 +22,7 @@ final class AccountService: Sendable {
     private let accounts: [Int: Account] = [1: Account(id: 1, email: "ada@example.com")]
 
     // Answers from memory: converted.
-    func account(id: Int) async throws -> Account {
+    nonisolated(nonsending) func account(id: Int) async throws -> Account {
         guard let account = accounts[id] else {
             throw LookupError.notFound
         }
@@ -30,7 +30,7 @@ final class AccountService: Sendable {
     }
 
     // Answers through a Result: converted.
-    func avatar(for account: Account) async throws -> Avatar {
+    nonisolated(nonsending) func avatar(for account: Account) async throws -> Avatar {
         if account.email.isEmpty {
             throw LookupError.notFound
         } else {
@@ -40,7 +40,7 @@ final class AccountService: Sendable {
     }
 
     // Waits only for functions that are converted too: the pyramid becomes straight-line code.
-    func dashboard(accountID: Int) async throws -> Dashboard {
+    nonisolated(nonsending) func dashboard(accountID: Int) async throws -> Dashboard {
         let account = try await self.account(id: accountID)
         let avatar = try await self.avatar(for: account)
         return Dashboard(account: account, avatar: avatar)

@@ -20,7 +20,7 @@ final class Accounts: @unchecked Sendable {
     var cache: [Int: Account] = [:]
 
     // Both nil: a broken calling convention, as the alternatives treat it.
-    func nothing() async throws -> Account {
+    nonisolated(nonsending) func nothing() async throws -> Account {
         throw NeitherValueNorError(function: "nothing(completion:)")
     }
 
@@ -42,7 +42,7 @@ final class Accounts: @unchecked Sendable {
     }
 
     // A value known to be there.
-    func make(id: Int) async throws -> Account {
+    nonisolated(nonsending) func make(id: Int) async throws -> Account {
         return Account(id: id)
     }
 }

@@ -63,6 +63,8 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var callSitesRefused = 0
     /// Refused call sites by reason, for the summary.
     public var refusalReasons: [String: Int] = [:]
+    /// Call sites left alone for the shape of their callback's own code (``CallbackShapeReasons``).
+    public var callbackShapeRefusals = 0
     /// Paths inside the named directories that were not migrated (link cycles, duplicates,
     /// broken links, unreadable folders), each reported on its own line.
     public var skippedPaths = 0
@@ -95,6 +97,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
             case .callSiteRefused:
                 callSitesRefused += 1
                 refusalReasons[finding.message, default: 0] += 1
+                if CallbackShapeReasons.isCallbackShape(finding.message) { callbackShapeRefusals += 1 }
             }
         }
     }

@@ -56,7 +56,7 @@ struct VowMigrateCommand: ParsableCommand {
         `(false, nil)` answers, code after the pyramid in async form...) is left alone and reported \
         with file:line:column and the reason. --stage all does declarations and call sites in one \
         run; or run --stage declarations first and --stage call-sites later. With --to async the \
-        stage also turns existing promise chains ending in .catch { } (then, map, compactMap, get, \
+        stage also turns existing promise chains ending in .catch { } or .cauterize() (then, map, compactMap, get, \
         done, recover, ensure, finally, tap, asVoid, firstly, when, race; handlers on the main \
         queue or on: nil) into `try await` inside `Task { @MainActor in }` (`Task { }` where \
         handlers say on: nil), and with --replace a function \
@@ -350,6 +350,12 @@ struct VowMigrateCommand: ParsableCommand {
         // A rate is meaningful once there is enough work to time.
         if seconds >= 0.05 && summary.lines > 0 {
             text += " (\(Int(Double(summary.lines) / seconds)) lines/s)"
+        }
+        if to == .promise && summary.callbackShapeRefusals > 0 {
+            let count = summary.callbackShapeRefusals
+            text += "\nvow-migrate: note: \(count) call site\(count == 1 ? " was" : "s were") left alone for the shape of the callback's own code "
+                + "(a `guard`, code before the error check, an answer it gives meaning to...), which a promise chain's handlers cannot hold "
+                + "as written; --to async keeps such code as it is, after constants holding what the callback received"
         }
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }

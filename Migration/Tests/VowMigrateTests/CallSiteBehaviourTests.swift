@@ -38,14 +38,14 @@ final class CallSiteBehaviourTests: XCTestCase {
         try FileManager.default.copyItem(at: promise, to: onward)
         let onwardRun = try TestSupport.migrate([onward.path, "--to", "async", "--stage", "call-sites", "--in-place"])
         XCTAssertEqual(onwardRun.status, 0, onwardRun.standardError)
-        XCTAssertTrue(onwardRun.standardError.contains("16 call sites converted, 1 left alone"), onwardRun.standardError)
+        XCTAssertTrue(onwardRun.standardError.contains("17 call sites converted, 1 left alone"), onwardRun.standardError)
         // Handlers `on: nil` after a callee that may answer at once ran before the code after the chain.
         XCTAssertTrue(onwardRun.standardError.contains("Places.swift:115:9: call site left alone in `peek()`: code after the chain: its handlers run `on: nil`"),
                       onwardRun.standardError)
 
         // What was converted and what was refused, so a regression shows here first.
         XCTAssertTrue(promiseRun.standardError.contains("17 call sites converted, 0 left alone"), promiseRun.standardError)
-        XCTAssertTrue(asyncRun.standardError.contains("22 call sites converted, 2 left alone"), asyncRun.standardError)
+        XCTAssertTrue(asyncRun.standardError.contains("23 call sites converted, 2 left alone"), asyncRun.standardError)
         let chains = try String(contentsOf: async.appendingPathComponent("Chains.swift"), encoding: .utf8)
         XCTAssertTrue(chains.contains("let tokenPromise = promisedLogin(user)\n        Task { @MainActor in"), chains)
         XCTAssertTrue(asyncRun.standardError.contains("Flows.swift:77:9: call site left alone in `kick()`: code after the call runs before its callback (the callee calls back later on every path)"),
@@ -55,6 +55,15 @@ final class CallSiteBehaviourTests: XCTestCase {
         XCTAssertTrue(flows.contains("case CheckFailure.fetchSystemData:"), flows)
         XCTAssertTrue(flows.contains("return api.profile(token).recover(on: nil, policy: .allErrors) { error -> Promise<Profile> in throw RefreshFailure.profile(error) }"), flows)
         XCTAssertTrue(flows.contains("case RefreshFailure.login(let error):"), flows)
+
+        // The yardstick: nested completion closures (a pyramid level) fall to at most 20%
+        // of the original's in each form.
+        let before = try CallbackPyramids.count(in: TestSupport.swiftFiles(in: original))
+        let promiseAfter = try CallbackPyramids.count(in: TestSupport.swiftFiles(in: promise))
+        let asyncAfter = try CallbackPyramids.count(in: TestSupport.swiftFiles(in: async))
+        XCTAssertEqual([before.nested, promiseAfter.nested, asyncAfter.nested], [10, 0, 0])
+        XCTAssertLessThanOrEqual(promiseAfter.nested * 5, before.nested)
+        XCTAssertLessThanOrEqual(asyncAfter.nested * 5, before.nested)
 
         let expected = try buildAndRun(original)
         XCTAssertTrue(expected.contains("== check, system declined\n[background] fetchNetworkData called\n[background] fetchSystemData called\n[background] show: no system\n"), expected)

@@ -112,7 +112,7 @@ final class CallSiteTests: XCTestCase {
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), [
             "recovering(_:)", "recoveringToAValue(_:)", "recoveringByThrowing(_:)", "spinning(_:)",
             "ensuringInTheMiddle(_:)", "ensuringBeforeDone(_:)", "counting(_:)", "saving(_:)", "both(_:)", "onTheSettlingThread(_:)",
-            "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)", "onlyOnTheSettlingThread(_:)", "failingTyped()",
+            "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)", "onlyOnTheSettlingThread(_:)", "failingTyped()", "cauterizing(_:)", "unownedly(_:)",
         ])
         XCTAssertEqual(refusals(migration), [
             "172:29 tappingTheResult(_:): a `tap` handler that reads the `Result`",
@@ -126,6 +126,7 @@ final class CallSiteTests: XCTestCase {
             "315:29 mappingOnTheMainQueue(_:): a chain with handlers `on: nil` and a `map` on the main queue: one task cannot run both where they ran",
             "327:9 failingUntyped(): its first promise, `Promise(error: LoadError.offline)`, takes its type from the links after it; "
                 + "write its type (`Promise<Value>(error: ...)`) to convert it",
+            "368:17 mixingCaptures(_:): a chain that captures `self` weakly in some handlers and unowned in others",
         ])
         XCTAssertEqual(migration.output, try TestSupport.fixture("call-sites-chain-constructs", "async.swift"))
         // What each construct became, where a regression would change the meaning.
@@ -153,7 +154,7 @@ final class CallSiteTests: XCTestCase {
         let migration = SourceMigrator.migrate(source: input, fileName: "input.swift", options: options)
         XCTAssertEqual(migration.output, try TestSupport.fixture(name, "async.swift"))
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function),
-                       ["profileName(_:)", "touch(_:)", "title(_:)"])
+                       ["profileName(_:)", "touch(_:)", "printToken()", "title(_:)"])
         XCTAssertEqual(refusals(migration), [
             "45:9 token(_:): this file uses the promise the function returns here (not awaited); --replace would break this call",
             "52:29 weakly(_:): a `[weak self]` handler, which straight-line code in a method cannot keep",
@@ -162,6 +163,14 @@ final class CallSiteTests: XCTestCase {
         // Without --replace, or in promise form, or in the declarations stage, such functions stay.
         for options in [MigrationOptions(target: .async, stage: .all), MigrationOptions(target: .promise, replace: true, stage: .all),
                         MigrationOptions(target: .async, replace: true)] {
+            let output = SourceMigrator.migrate(source: input, fileName: "input.swift", options: options).output
+            for function in ["profileName(_ user: String) -> Promise<String>", "touch(_ user: String) -> Promise<Void>",
+                             "title(_ user: String) -> Promise<String>"] {
+                XCTAssertTrue(output.contains("func " + function + " {"), "\(options): \(function)")
+            }
+        }
+        // The promise form and the declarations stage leave chains alone too.
+        for options in [MigrationOptions(target: .promise, replace: true, stage: .all), MigrationOptions(target: .async, replace: true)] {
             XCTAssertFalse(SourceMigrator.migrate(source: input, fileName: "input.swift", options: options).changed)
         }
     }

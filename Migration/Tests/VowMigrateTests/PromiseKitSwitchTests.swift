@@ -300,3 +300,25 @@ final class PromiseKitSwitchTests: XCTestCase {
         XCTAssertEqual(result.findings.filter { $0.kind == .review }, [])
     }
 }
+
+/// The README's worked example is what the tool does: its PromiseKit block, switched and then
+/// migrated with `--to async --stage all --replace`, gives its last block.
+final class WorkedExampleTests: XCTestCase {
+    func testTheReadmesWorkedExampleIsWhatTheToolWrites() throws {
+        let readme = try String(contentsOf: TestSupport.packageDirectory.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try XCTUnwrap(readme.components(separatedBy: "### Worked example: one feature from PromiseKit to async/await").dropFirst().first)
+        let blocks = section.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```").first ?? "" }
+        XCTAssertGreaterThanOrEqual(blocks.count, 2)
+        let before = try XCTUnwrap(blocks.first)
+        let after = try XCTUnwrap(blocks.dropFirst().first)
+        XCTAssertTrue(before.hasPrefix("import PromiseKit\n"), before)
+        let switched = SourceMigrator.migrate(source: before, fileName: "Weather.swift", options: MigrationOptions(target: nil, fromPromiseKit: true))
+        XCTAssertEqual(switched.output, before.replacingOccurrences(of: "import PromiseKit\n", with: "import Vow\n"))
+        let migrated = SourceMigrator.migrate(source: switched.output, fileName: "Weather.swift",
+                                              options: MigrationOptions(target: .async, replace: true, stage: .all))
+        XCTAssertEqual(migrated.output, "import Vow\n\n" + after)
+        let again = SourceMigrator.migrate(source: migrated.output, fileName: "Weather.swift",
+                                           options: MigrationOptions(target: .async, replace: true, stage: .all))
+        XCTAssertFalse(again.changed)
+    }
+}

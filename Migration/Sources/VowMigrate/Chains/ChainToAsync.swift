@@ -44,7 +44,7 @@ struct ChainToAsync {
 
     enum Kind: String {
         case then, map, compactMap, done, get, tap, asVoid, recover, ensure
-        case `catch`, finally
+        case `catch`, finally, cauterize
     }
 
     private struct Link {
@@ -55,7 +55,8 @@ struct ChainToAsync {
         var statements: [CodeBlockItemSyntax]
         /// `policy: .allErrors`: cancellation errors reach the handler too.
         var allErrors = false
-        var weakSelf = false
+        /// `weak self` or `unowned self`: the handler's capture list, the only ones converted.
+        var selfCapture: String?
         /// `on: nil`: the handler ran on the thread that settled the promise.
         var onSettlingThread = false
         /// The `on: nil` argument, for refusals.
@@ -64,6 +65,8 @@ struct ChainToAsync {
         var comments: [String] = []
         /// On the main queue in a chain otherwise `on: nil`: its code hops to the main actor.
         var hopsToMain = false
+        /// `.cauterize()`: a `catch` on the default queue that hands the error to Vow's log.
+        var cauterizes = false
 
         /// Where a refusal about the handler points.
         var node: Syntax { closure.map(Syntax.init) ?? Syntax(call) }
@@ -84,17 +87,22 @@ struct ChainToAsync {
 
     /// Chain methods with no closure of their own that are not converted.
     private static let otherMethods: Set<String> = [
-        "ensureThen", "cauterize", "mapValues", "flatMapValues", "compactMapValues", "thenMap", "thenFlatMap",
+        "ensureThen", "mapValues", "flatMapValues", "compactMapValues", "thenMap", "thenFlatMap",
         "filterValues", "sortedValues", "wait",
     ]
 
-    /// Whether the statement is a chain this stage should look at (ends in `.catch { }`, or in
-    /// `.catch { }.finally { }`).
+    /// Whether the statement is a chain this stage should look at (ends in `.catch { }`, in
+    /// `.cauterize()`, or in either then `.finally { }`).
     static func isChain(_ call: FunctionCallExprSyntax) -> Bool {
-        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), call.trailingClosure != nil else { return false }
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return false }
         switch member.declName.baseName.text {
-        case "catch": return true
-        case "finally": return member.base?.as(FunctionCallExprSyntax.self).map(isChain) ?? false
+        case "catch": return call.trailingClosure != nil
+        case "finally": return call.trailingClosure != nil && (member.base?.as(FunctionCallExprSyntax.self).map(isChain) ?? false)
+        // `.cauterize()` after at least one link: `p.done { }.cauterize()`, not a bare `p.cauterize()`.
+        case "cauterize":
+            guard call.arguments.isEmpty, call.trailingClosure == nil,
+                  let base = member.base?.as(FunctionCallExprSyntax.self) else { return false }
+            return base.calledExpression.as(MemberAccessExprSyntax.self).map { Kind(rawValue: $0.declName.baseName.text) != nil } ?? false
         default: return false
         }
     }
@@ -157,6 +165,11 @@ struct ChainToAsync {
                 throw Refusal("a chain link with `\(written)`: only `on:` the main queue and `policy:` are converted", at: argument)
             }
         }
+        if kind == .cauterize {
+            // Vow's `cauterize()` is `catch { error in conf.logHandler(.cauterized(error)) }`.
+            guard call.trailingClosure == nil, call.arguments.isEmpty else { throw Refusal("a `cauterize` with arguments", at: call) }
+            return Link(kind: .catch, call: call, closure: nil, parameters: ["error"], statements: [], cauterizes: true)
+        }
         if kind == .asVoid {
             guard call.trailingClosure == nil, call.arguments.isEmpty else { throw Refusal("an `asVoid` with arguments", at: call) }
             return Link(kind: kind, call: call, closure: nil, parameters: [], statements: [], onSettlingThread: true)
@@ -193,18 +206,19 @@ struct ChainToAsync {
         if (kind == .ensure || kind == .finally) && !names.isEmpty {
             throw Refusal("an `\(kind.rawValue)` handler with parameters", at: closure)
         }
-        var weakSelf = false
+        var selfCapture: String?
         if let capture = closure.signature?.capture {
-            guard capture.trimmedDescription.filter({ $0 != " " }) == "[weakself]" else {
-                throw Refusal("a chain handler with a capture list other than `[weak self]`", at: capture)
+            let items = capture.items.map { $0.trimmedDescription.split(separator: " ").joined(separator: " ") }
+            guard items.count == 1, let only = items.first, only == "weak self" || only == "unowned self" else {
+                throw Refusal("a chain handler with a capture list other than `[weak self]` or `[unowned self]`", at: capture)
             }
-            weakSelf = true
+            selfCapture = only
         }
         // A bare `return` ending a handler does nothing there; in straight-line code it would end the task.
         var statements = Array(closure.statements)
         if let last = statements.last?.item.as(ReturnStmtSyntax.self), last.expression == nil { statements.removeLast() }
         return Link(kind: kind, call: call, closure: closure, parameters: names, statements: statements,
-                    allErrors: allErrors, weakSelf: weakSelf, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
+                    allErrors: allErrors, selfCapture: selfCapture, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
     }
 
     /// `firstly { expression }` becomes the expression, made at once as `firstly` made it; a
@@ -255,11 +269,17 @@ struct ChainToAsync {
         root = try rootExpression(root)
         try requireOwnType(root)
 
-        // `[weak self]` on every handler that uses `self`, or on none.
+        // `[weak self]` (or `[unowned self]`) on every handler that uses `self`, or on none: the
+        // task captures `self` as the handlers did.
         let handlers = links + [catchLink] + (finallyLink.map { [$0] } ?? [])
-        let weakSelf = handlers.contains { $0.weakSelf }
-        if weakSelf, let strong = handlers.first(where: { !$0.weakSelf && StatementText.mentionsSelf($0.statements) }) {
-            throw Refusal("a chain that captures `self` weakly in some handlers and strongly in others", at: strong.node)
+        let captures = Set(handlers.compactMap(\.selfCapture))
+        if captures.count > 1, let unowned = handlers.first(where: { $0.selfCapture == "unowned self" }) {
+            throw Refusal("a chain that captures `self` weakly in some handlers and unowned in others", at: unowned.node)
+        }
+        let selfCapture = captures.first
+        if let selfCapture, let strong = handlers.first(where: { $0.selfCapture == nil && StatementText.mentionsSelf($0.statements) }) {
+            throw Refusal("a chain that captures `self` \(selfCapture == "weak self" ? "weakly" : "unowned") in some handlers and strongly in others",
+                          at: strong.node)
         }
 
         // Handlers on the main queue run in a task on the main actor; handlers that all ran on
@@ -294,11 +314,11 @@ struct ChainToAsync {
         try check(catchLink.statements)
         var lines = CodeLines()
         lines.add("let \(started) = \(StatementText(bytes: bytes).text(of: root))", 0)
-        switch (onMainActor, weakSelf) {
-        case (true, false): lines.add("Task { @MainActor in", 0)
-        case (true, true): lines.add("Task { @MainActor [weak self] in", 0)
-        case (false, false): lines.add("Task {", 0)
-        case (false, true): lines.add("Task { [weak self] in", 0)
+        switch (onMainActor, selfCapture) {
+        case (true, nil): lines.add("Task { @MainActor in", 0)
+        case (true, let capture?): lines.add("Task { @MainActor [\(capture)] in", 0)
+        case (false, nil): lines.add("Task {", 0)
+        case (false, let capture?): lines.add("Task { [\(capture)] in", 0)
         }
         if let finallyLink {
             try check(finallyLink.statements)
@@ -313,7 +333,8 @@ struct ChainToAsync {
             lines.add("// The chain's `catch` skipped cancellations (its default policy).", 2)
             lines.add("if error.isCancelled { return }", 2)
         }
-        lines.add(Self.hopping(catchLink, catchLink.comments + catchText.lines(catchLink.statements)), indentedBy: 2)
+        let catchLines = catchLink.cauterizes ? ["conf.logHandler(.cauterized(error))"] : catchText.lines(catchLink.statements)
+        lines.add(Self.hopping(catchLink, catchLink.comments + catchLines), indentedBy: 2)
         lines.add("}", 1)
         lines.add("}", 0)
         return (lines, onMainActor, started)
@@ -328,8 +349,8 @@ struct ChainToAsync {
         if let link = links.first(where: { $0.kind == .catch || $0.kind == .finally }) {
             throw Refusal("a function returning a promise whose chain has a `\(link.kind.rawValue)`", at: link.call.calledExpression)
         }
-        if let link = links.first(where: { $0.weakSelf }) {
-            throw Refusal("a `[weak self]` handler, which straight-line code in a method cannot keep", at: link.node)
+        if let link = links.first(where: { $0.selfCapture != nil }), let capture = link.selfCapture {
+            throw Refusal("a `[\(capture)]` handler, which straight-line code in a method cannot keep", at: link.node)
         }
         if let argument = links.first(where: { $0.settlingArgument != nil })?.settlingArgument {
             throw Refusal("a chain link with `on: nil` runs on the thread that settles the promise, which a function on the main actor would not keep", at: argument)
@@ -403,7 +424,7 @@ struct ChainToAsync {
                 case .get where !link.readsValue: continue
                 case .compactMap: return true
                 case .then, .map, .done, .get, .tap: return link.readsValue
-                case .asVoid, .catch, .finally: return false
+                case .asVoid, .catch, .finally, .cauterize: return false
                 }
             }
             return valueReturned
@@ -548,7 +569,7 @@ struct ChainToAsync {
             }
         case .recover:
             try writeRecover(link, at: index, &writer)
-        case .catch, .finally:
+        case .catch, .finally, .cauterize:
             throw Refusal("a promise chain with `catch` in the middle", at: link.call)
         }
     }
@@ -659,7 +680,7 @@ struct ChainToAsync {
         let throwing = link.statements.contains { item in
             item.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) || $0.tokenKind == .keyword(.throw) }
         }
-        result.add((throwing ? "try " : "") + "await MainActor.run {" + (link.weakSelf ? " [weak self] in" : ""), 0)
+        result.add((throwing ? "try " : "") + "await MainActor.run {" + (link.selfCapture.map { " [\($0)] in" } ?? ""), 0)
         for line in lines { result.add(line, 1) }
         result.add("}", 0)
         return result

@@ -23,19 +23,24 @@ struct BodyReplacer {
     private var candidates: [String: CompletionFunction] = [:]
     private var results: [String: Result<Replacement, SkipReason>] = [:]
 
-    init(collector: DeclarationCollector, index: MigrationIndex, target: MigrationTarget, tree: SourceFileSyntax, bytes: [UInt8]) {
+    /// `runsOnCallersActor` says whether a function in an isolation context may be
+    /// `nonisolated(nonsending)` once async (as an alternative would be: see ``ActorContext``).
+    init(collector: DeclarationCollector, index: MigrationIndex, target: MigrationTarget, tree: SourceFileSyntax, bytes: [UInt8],
+         runsOnCallersActor: (ActorContext) -> Bool = { _ in false }) {
         self.target = target
         self.bytes = bytes
         // The async form of a file without Vow throws its own error, as the alternatives do.
         let swiftOnly = target == .async && !collector.importsVow
         var withAlternative: Set<String> = []
         var duplicates: Set<String> = []
+        var onCallersActor: Set<String> = []
         for site in collector.functions where site.protocolDecl == nil {
             let reader = CompletionFunctionReader(index: index, scope: site.scope)
             guard case .candidate(let function) = reader.read(site.decl, isProtocolRequirement: false) else { continue }
             let name = function.swiftName
             if candidates[name] != nil { duplicates.insert(name) }
             candidates[name] = function
+            if runsOnCallersActor(site.actorContext) { onCallersActor.insert(name) }
             let alternative = AlternativeEmitter(function: function, target: target).alternativeSwiftName
             if index.declaredFunctions(named: alternative, in: site.scope).contains(where: { target == .promise ? $0.returnsVowType : $0.isAsync }) {
                 withAlternative.insert(name)
@@ -53,7 +58,8 @@ struct BodyReplacer {
             for name in converting.sorted() {
                 guard let function = candidates[name] else { continue }
                 var conversion = Conversion(function: function, target: target, swiftOnly: swiftOnly, bytes: bytes,
-                                            candidates: candidates, available: converting.union(withAlternative))
+                                            candidates: candidates, available: converting.union(withAlternative),
+                                            runsOnCallersActor: onCallersActor.contains(name))
                 var result = conversion.run()
                 if case .success = result,
                    let caller = callSites[name, default: []].first(where: { !converting.contains($0.caller ?? "") }) {
@@ -164,6 +170,8 @@ private struct Conversion {
     let bytes: [UInt8]
     let candidates: [String: CompletionFunction]
     let available: Set<String>
+    /// The converted function is `nonisolated(nonsending)` (async form), as its alternative would be.
+    let runsOnCallersActor: Bool
 
     private var handlerNames: Set<String> {
         var names: Set<String> = [function.parameters[function.handlerIndex].name]
@@ -177,8 +185,9 @@ private struct Conversion {
     }
 
     init(function: CompletionFunction, target: MigrationTarget, swiftOnly: Bool, bytes: [UInt8], candidates: [String: CompletionFunction],
-         available: Set<String>) {
+         available: Set<String>, runsOnCallersActor: Bool) {
         self.function = function
+        self.runsOnCallersActor = runsOnCallersActor
         self.target = target
         self.swiftOnly = swiftOnly
         self.bytes = bytes
@@ -236,7 +245,8 @@ private struct Conversion {
         if case .successFlag = function.shape { throw SkipReason("--replace does not convert (Bool, Error?) handlers yet (use the default mode)") }
         if case .tuple = function.shape { throw SkipReason("--replace does not convert multi-value handlers yet (use the default mode)") }
         if function.handlerIsOptional { throw SkipReason("its handler is optional; --replace keeps such functions (use the default mode)") }
-        let emitter = AlternativeEmitter(function: function, target: target)
+        var emitter = AlternativeEmitter(function: function, target: target)
+        emitter.runsOnCallersActor = runsOnCallersActor
         var lines = emitter.signature()
         var bodyLines = CodeLines()
         let terminates = try convertBlock(Array(body.statements), into: &bodyLines, level: 0)

@@ -71,7 +71,8 @@ struct FileRewrite {
         let importsVow = collector.importsVow || fileImportsVow
         var protocolAlternatives: [(protocolDecl: ProtocolDeclSyntax, lines: [CodeLines], sendableAssociatedTypes: [String])] = []
         let replacer = options.replace
-            ? BodyReplacer(collector: collector, index: index, target: target, tree: tree, bytes: bytes)
+            ? BodyReplacer(collector: collector, index: index, target: target, tree: tree, bytes: bytes,
+                           runsOnCallersActor: { self.runsOnCallersActor($0) })
             : nil
 
         // Requirements of this file's protocols that gain an alternative: a default implementation
