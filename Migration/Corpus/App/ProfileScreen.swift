@@ -133,12 +133,14 @@ final class ProfileEditorViewModel: @unchecked Sendable {
         }
     }
 
-    // `defer` inside the callback: left alone.
+    // `defer` inside the callback: left alone in promise form (the async form keeps it, last).
+    // Its effect is the flow's final one: the runner waits for that, and code after it in a
+    // task would race with the next flow's header (the task is not on the backend queue).
     func discardDraft() {
         store.save(Data(), for: "draft") { error in
-            defer { self.log("draft handled") }
-            if let error { self.present(error); return }
-            self.show("draft discarded")
+            defer { self.show("draft handled") }
+            if let error { self.log("draft kept: \(error)"); return }
+            self.log("draft discarded")
         }
     }
 

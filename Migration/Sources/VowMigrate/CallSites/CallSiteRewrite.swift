@@ -314,7 +314,7 @@ struct CallSiteRewrite {
     }
 
     /// The async form of callbacks the flat reading does not take: ``InlinePyramidWriter``.
-    private func convertInline(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, matched: PyramidReader.MatchedCall,
+    private mutating func convertInline(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, matched: PyramidReader.MatchedCall,
                                context: inout Context) throws(Refusal) -> (CodeLines, String) {
         let function = context.function
         let taken = context.takenNames ?? Set(function.body.tokens(viewMode: .sourceAccurate).compactMap { token in
@@ -353,9 +353,24 @@ struct CallSiteRewrite {
         if let list = item.parent?.as(CodeBlockItemListSyntax.self) {
             for before in list.prefix(while: { $0.id != item.id }) { writer.earlierNames.formUnion(InlinePyramidWriter.identifiers(in: before)) }
         }
+        // A callback's closures and loops of calls are places of their own in the task's code.
+        let snapshot = self
+        var nestedContext = context
+        nestedContext.isAsync = true
+        nestedContext.startedCallback = false
+        writer.nestedPlaces = { statements, index, codeAfter, startedCallback, taken throws(Refusal) in
+            var nested = snapshot
+            nested.edits = []
+            nested.findings = []
+            var inner = nestedContext
+            inner.startedCallback = startedCallback
+            inner.takenNames = taken
+            let last = nested.rewriteInsideCallback(statements, at: index, codeAfter: codeAfter, context: &inner)
+            return InlinePyramidWriter.NestedPlace(edits: nested.edits, findings: nested.findings, lastIndex: last)
+        }
         let lines = try writer.write(call: call, matched: matched, outerNames: outerNames)
         context.takenNames = writer.taken
-        let finder = AsyncAlternativeCallFinder(catalog: catalog, ignoring: Set(writer.convertedCalls.map(\.id)))
+        let finder = AsyncAlternativeCallFinder(catalog: catalog, ignoring: Set((writer.convertedCalls + writer.nestedCalls).map(\.id)))
         for handler in writer.convertedHandlers {
             for statement in handler.statements {
                 finder.walk(statement)
@@ -365,7 +380,18 @@ struct CallSiteRewrite {
             }
         }
         let count = writer.levelCount
+        findings += writer.nestedFindings
+        edits += writer.fileEdits.filter { edit in !edits.contains { $0.offset == edit.offset && $0.text == edit.text } }
         return (lines, "converted \(count == 1 ? "1 callback" : "\(count) nested callbacks") to `try await`")
+    }
+
+    /// A statement of a callback the async form keeps (``InlinePyramidWriter``) holding calls in
+    /// closures or a loop of calls: rewritten as the statements of an async function would be,
+    /// since that is where the task runs them. Returns the last statement it covered.
+    private mutating func rewriteInsideCallback(_ list: [CodeBlockItemSyntax], at index: Int, codeAfter: Bool, context: inout Context) -> Int {
+        if let last = fanOut(list, at: index, codeAfter: false, context: context) { return last }
+        _ = processClosures(in: list[index], codeAfter: codeAfter, context: &context)
+        return index
     }
 
     /// Why the async form cannot keep code after the pyramid where it was. The promise form can:

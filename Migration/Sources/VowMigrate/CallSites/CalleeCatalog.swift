@@ -10,6 +10,9 @@ struct CalleeSummary: Equatable {
     /// Every parameter's argument label, nil for `_`.
     var labels: [String?]
     var handlerIndex: Int
+    /// The failure handler's position of a split `success:`/`failure:` pair, and its type as written.
+    var failureIndex: Int?
+    var failureHandlerType: String?
     var shape: HandlerShape
     /// The alternative is a `Guarantee` (the handler cannot report an error, nothing to cancel).
     var producesGuarantee: Bool
@@ -174,6 +177,10 @@ struct IndexCalleeCatalog: CalleeCatalog {
                 scope: function.scope,
                 labels: function.argumentLabels,
                 handlerIndex: function.handlerIndex,
+                failureIndex: function.failureIndex,
+                failureHandlerType: function.failureIndex.flatMap { index in
+                    index < function.parameterShapes.count ? function.parameterShapes[index].typeText : nil
+                },
                 shape: function.failureIndex == nil ? function.shape : .split(value: function.valueType),
                 producesGuarantee: !function.shape.canFail && !function.isThrowing && function.cancellableHandle == nil,
                 hasPromiseAlternative: has(.promise),

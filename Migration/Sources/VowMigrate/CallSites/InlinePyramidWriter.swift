@@ -30,10 +30,15 @@ import SwiftSyntax
 /// ```
 ///
 /// A `return` in a callback ends the task, which is what it did: nothing of the callback around
-/// it runs after an inner call. Refused: another call of a completion-handler function that is not
-/// the last thing its callback does (code after it ran before its callback), one inside a closure
-/// of a callback, `defer` in a callback with an inner call, a capture list that straight-line code
-/// cannot keep, a type the call site cannot spell.
+/// it runs after an inner call. A split `success:`/`failure:` pair's failure code goes into the
+/// `catch` (then `return`); values a handler passes beside its error (`(T, Error?)`, `(Int, Int,
+/// Error?)`) come through a continuation around the original call, which the alternative would
+/// drop; a statement of a callback holding calls in closures or a loop of calls is rewritten by
+/// the call-site stage itself (``nestedPlaces``), as a place of its own in the task's code.
+/// Refused: another call of a completion-handler function that is not the last thing its callback
+/// does (code after it ran before its callback), a closure's or loop's call the stage leaves alone,
+/// `defer` in a callback with an inner call, a capture list that straight-line code cannot keep, a
+/// type the call site cannot spell.
 struct InlinePyramidWriter {
     let reader: PyramidReader
     let bytes: [UInt8]
@@ -45,7 +50,7 @@ struct InlinePyramidWriter {
     /// for neither a value nor an error.
     let importsVow: Bool
     /// Every identifier the enclosing function uses: new names avoid them.
-    private(set) var taken: Set<String>
+    var taken: Set<String>
     /// What the enclosing type declares: the first call may read it without `self.`.
     var selfMembers: Set<String> = []
 
@@ -53,7 +58,7 @@ struct InlinePyramidWriter {
     /// code are checked by the caller.
     private(set) var convertedCalls: [FunctionCallExprSyntax] = []
     /// Their handlers, whose code moves into async code.
-    private(set) var convertedHandlers: [ClosureExprSyntax] = []
+    var convertedHandlers: [ClosureExprSyntax] = []
     private(set) var capture: String?
     /// `let api = self.api`: the first call's receiver, read before the task when the task holds
     /// `self` weakly.
@@ -64,6 +69,29 @@ struct InlinePyramidWriter {
     /// Names the statements before the pyramid in its block read or declare: a constant declared
     /// there must not take one.
     var earlierNames: Set<String> = []
+
+    /// The call-site stage's own rewrite of a callback's statement that holds calls in closures
+    /// (a button's action, an alert's handler) or a loop of calls (a fan-out), as it would
+    /// rewrite them where they stand in the task's code: ``NestedPlace``. Without it such
+    /// calls are refused.
+    /// `startedCallback`: an earlier statement of the callback started one, which could run
+    /// before a new `Task` there makes its first call.
+    var nestedPlaces: ((_ statements: [CodeBlockItemSyntax], _ index: Int, _ codeAfter: Bool, _ startedCallback: Bool,
+                        _ taken: Set<String>) throws(Refusal) -> NestedPlace)?
+    /// What the nested rewrites reported, and the edits they made outside the callbacks (a
+    /// helper the file gets once).
+    var nestedFindings: [Finding] = []
+    var fileEdits: [TextEdit] = []
+    /// Calls the nested rewrites converted: no longer made with a handler.
+    var nestedCalls: [FunctionCallExprSyntax] = []
+
+    /// What the call-site stage made of the statements of a callback from one index on.
+    struct NestedPlace {
+        var edits: [TextEdit]
+        var findings: [Finding]
+        /// The last statement the rewrite covered (a fan-out covers its `notify` too).
+        var lastIndex: Int
+    }
 
     init(reader: PyramidReader, bytes: [UInt8], unit: String, enclosingIsAsync: Bool, enclosingReturnsValue: Bool,
          importsVow: Bool, taken: Set<String>) {
@@ -144,7 +172,6 @@ struct InlinePyramidWriter {
         var names = PyramidReader.parameterNames(closure) ?? []
         var dollarNames: [String: String] = [:]
         if closure.signature == nil && !types.isEmpty {
-            try refuseNestedDollarUse(statements, at: closure)
             names = []
             for (position, suggestion) in Self.suggestedNames(callee.shape).enumerated() {
                 let name = fresh(suggestion)
@@ -156,7 +183,7 @@ struct InlinePyramidWriter {
             throw Refusal("the callback's parameters do not match the handler", at: closure)
         }
         // A parameter the callback never reads gets no constant (an unread one draws a warning).
-        let read = ValueThreading.reads(in: statements.map(Syntax.init)).union(Self.shorthandBindings(in: statements))
+        let read = Self.unshadowedReads(in: statements).union(Self.shorthandBindings(in: statements))
         if dollarNames.isEmpty { names = names.map { read.contains($0) ? $0 : "_" } }
 
         // Constants for the parameters: renamed where the block already declares the name.
@@ -180,14 +207,24 @@ struct InlinePyramidWriter {
             throw Refusal("`\(clash)` would need a new name in straight-line code, but the callback declares it again", at: closure)
         }
 
-        var lines = try bindings(callee: callee, call: call, constants: constants, types: types, renamed: scope.renamed)
+        // A split pair's failure callback: its code goes into the `catch` of the awaited call.
+        var failure: CodeLines?
+        if callee.failureIndex != nil {
+            failure = try failureBranch(call: call, callee: callee, success: closure, isOutermost: isOutermost,
+                                        constants: constants.compactMap { $0 }, renamed: scope.renamed)
+        }
+        var lines = try bindings(callee: callee, call: call, constants: constants, types: types, renamed: scope.renamed, failure: failure)
 
         // The callback's code, its inner calls written in place.
-        let inner = try innerCalls(in: statements, closure: closure)
-        // A callback's `defer` ran as it returned, on the callee's queue, before what came next
-        // there; in the task it runs at the end of the task's scope (after an inner callback's code).
-        if let deferStatement = Self.firstDefer(in: statements) {
-            throw Refusal("`defer` inside a callback", at: deferStatement)
+        let (inner, nestedIndices) = try innerCalls(in: statements, closure: closure)
+        let nestedEdits = try nestedRewrites(of: statements, at: nestedIndices, renamed: renamed)
+        // A callback's `defer` ran as it returned, before an inner call's callback; in the task it
+        // runs at the end of its block, after that callback's code. Without an inner call the
+        // callback's code is the rest of its block (every later level and the code after the
+        // pyramid are refused), so it runs last there too.
+        if !inner.isEmpty || !nestedIndices.isEmpty, let deferStatement = Self.firstDefer(in: statements) {
+            throw Refusal("`defer` inside a callback that makes another call: it ran before that call's callback, "
+                          + "and would run after it in straight-line code; move its code to the end of each path", at: deferStatement)
         }
         if enclosingIsAsync && enclosingReturnsValue, let ret = Self.firstReturn(in: statements) {
             throw Refusal("a `return` in the callback would return from the async function, which returns a value", at: ret)
@@ -195,8 +232,24 @@ struct InlinePyramidWriter {
         // Names the block of the constants already has: declared, or read before (a later
         // declaration of a name read earlier in the same block does not compile).
         var unavailable = scope.declared.union(constants.compactMap { $0 })
-        for item in statements {
+        var skipUpTo = -1
+        for (position, item) in statements.enumerated() where position > skipUpTo {
             var replacements: [(Range<Int>, String)] = []
+            let start = item.positionAfterSkippingLeadingTrivia.utf8Offset
+            let end = item.endPositionBeforeTrailingTrivia.utf8Offset
+            // A nested rewrite's edits: one covering whole statements replaces them, one removing
+            // a statement (a fan-out's `let group = DispatchGroup()`) drops it.
+            if nestedEdits.contains(where: { $0.offset <= start && end <= $0.offset + $0.removing && $0.text.isEmpty }) { continue }
+            if let covering = nestedEdits.first(where: { $0.offset == start && $0.offset + $0.removing > end }) {
+                let last = statements.lastIndex { $0.endPositionBeforeTrailingTrivia.utf8Offset <= covering.offset + covering.removing } ?? position
+                skipUpTo = last
+                for line in text(of: item, renamed: [:], replacing: [(start..<end, covering.text)]) { lines.add(line, 0) }
+                for covered in statements[position...last] { unavailable.formUnion(Self.identifiers(in: covered)) }
+                continue
+            }
+            for edit in nestedEdits where start <= edit.offset && edit.offset + edit.removing <= end {
+                replacements.append((edit.offset..<(edit.offset + edit.removing), edit.text))
+            }
             for found in inner where item.range.contains(found.item.position) {
                 let isTopLevel = found.item.id == item.id
                 let innerScope = Scope(declared: isTopLevel ? unavailable : Self.namesBefore(found.item),
@@ -263,7 +316,7 @@ struct InlinePyramidWriter {
         } else if capture == "[weak self]", let use = Self.selfRead(in: [Syntax(call.calledExpression)], members: selfMembers) {
             throw Refusal("the first call reads `self`, which a `Task { [weak self] }` could only reach as `self?.`", at: use)
         }
-        for (position, argument) in call.arguments.enumerated() where position != callee.handlerIndex {
+        for (position, argument) in call.arguments.enumerated() where position != callee.handlerIndex && position != callee.failureIndex {
             guard Self.selfRead(in: [Syntax(argument.expression)], members: selfMembers) != nil else { continue }
             var text = StatementText(bytes: bytes)
             for name in ValueThreading.reads(in: [Syntax(argument.expression)]) where selfMembers.contains(name) {
@@ -354,10 +407,10 @@ struct InlinePyramidWriter {
 
     /// The declarations of the parameters' constants and the `do`/`catch` that sets them.
     private mutating func bindings(callee: CalleeSummary, call: FunctionCallExprSyntax, constants: [String?], types: [String],
-                                   renamed: [String: String]) throws(Refusal) -> CodeLines {
+                                   renamed: [String: String], failure: CodeLines? = nil) throws(Refusal) -> CodeLines {
         var text = StatementText(bytes: bytes)
         text.renamed = renamed
-        let arguments = call.arguments.enumerated().filter { $0.offset != callee.handlerIndex }.map { entry in
+        let arguments = call.arguments.enumerated().filter { $0.offset != callee.handlerIndex && $0.offset != callee.failureIndex }.map { entry in
             (entry.element.label.map { $0.text + ": " } ?? "") + (hoistedArguments[entry.element.expression.id] ?? text.text(of: entry.element.expression))
         }
         var called = text.text(of: call.calledExpression)
@@ -468,6 +521,9 @@ struct InlinePyramidWriter {
                 lines.add("let (\(pattern)): (\(types.joined(separator: ", "))) = \(awaited)", 0)
                 break
             }
+            if elements.contains(where: { !$0.unwraps }) {
+                return continuation(callee: callee, call: call, called: called, arguments: arguments, constants: constants, types: types)
+            }
             let caught = fresh("caught")
             let unwrapped = fresh("answer")
             declare()
@@ -488,18 +544,24 @@ struct InlinePyramidWriter {
             element = 0
             for position in constants.indices {
                 if position == errorIndex { failed.append(Self.neither(caught, errorText)); continue }
-                guard elements[element].unwraps else {
-                    throw Refusal("a value the handler passes even with an error would be lost", at: call)
-                }
                 failed.append("nil")
                 element += 1
             }
             assign(failed, 1)
             lines.add("}", 0)
         case .valueAndError:
-            throw Refusal("a `(T, Error?)` callback gets a value with its error too, which the alternative does not return", at: call)
+            return continuation(callee: callee, call: call, called: called, arguments: arguments, constants: constants, types: types)
         case .split:
-            throw Refusal("separate success and failure callbacks are not flattened", at: call)
+            if let constant = constants.first, let constant {
+                lines.add("let \(constant): \(types[0])", 0)
+                lines.add("do {", 0)
+                lines.add("\(constant) = \(awaited)", 1)
+            } else {
+                lines.add("do {", 0)
+                lines.add((types.isEmpty ? "" : "_ = ") + awaited, 1)
+            }
+            lines.add(failure ?? CodeLines(), indentedBy: 0)
+            lines.add("}", 0)
         }
         return lines
     }
@@ -526,13 +588,27 @@ struct InlinePyramidWriter {
 
     /// The calls of completion-handler functions in the callback: each must be the last thing the
     /// callback does on its path.
-    private func innerCalls(in statements: [CodeBlockItemSyntax], closure: ClosureExprSyntax) throws(Refusal) -> [InnerCall] {
+    /// Calls inside closures or loops are not levels of this pyramid: the statements of the
+    /// callback holding them are returned to be rewritten as places of their own, when the
+    /// stage can (``nestedPlaces``) and no level's call stands in the same statement.
+    private func innerCalls(in statements: [CodeBlockItemSyntax], closure: ClosureExprSyntax) throws(Refusal) -> ([InnerCall], [Int]) {
         let finder = KnownCallFinder(reader: reader)
         for statement in statements { finder.walk(statement) }
         var found: [InnerCall] = []
-        for (call, inClosure, inLoop) in finder.calls {
-            if inLoop { throw Refusal("a loop around a callback", at: call) }
-            if inClosure { throw Refusal("a callback inside a closure of a callback", at: call) }
+        var nested: [Int] = []
+        for (call, inClosure, inLoop) in finder.calls where inClosure || inLoop {
+            let reason = inLoop ? "a loop around a callback" : "a callback inside a closure of a callback"
+            guard nestedPlaces != nil, let index = statements.firstIndex(where: { $0.range.contains(call.position) }) else {
+                throw Refusal(reason + " (not a statement of the callback itself)", at: call)
+            }
+            // A loop is rewritten as a fan-out from its own `for` statement.
+            if inLoop && !statements[index].item.is(ForStmtSyntax.self) { throw Refusal(reason, at: call) }
+            if !nested.contains(index) { nested.append(index) }
+        }
+        for (call, inClosure, inLoop) in finder.calls where !inClosure && !inLoop {
+            if let index = nested.first(where: { statements[$0].range.contains(call.position) }) {
+                throw Refusal("a callback inside a closure or loop of a callback, beside another call in the same statement", at: statements[index])
+            }
             guard case .call(let matched) = reader.match(call) else {
                 throw Refusal("several functions named `\(PyramidReader.baseName(call) ?? "")` take these labels; the callee is ambiguous", at: call)
             }
@@ -542,7 +618,7 @@ struct InlinePyramidWriter {
             }
             found.append(InnerCall(item: item, call: call, matched: matched))
         }
-        return found
+        return (found, nested.sorted())
     }
 
     /// Whether nothing but a bare `return` follows `item` up to the end of `closure`, through the
@@ -586,7 +662,7 @@ struct InlinePyramidWriter {
 
     /// The statement's lines, re-indented relative to its first, names renamed and inner calls
     /// replaced by their straight-line code.
-    private func text(of item: CodeBlockItemSyntax, renamed: [String: String], replacing: [(Range<Int>, String)]) -> [String] {
+    func text(of item: CodeBlockItemSyntax, renamed: [String: String], replacing: [(Range<Int>, String)]) -> [String] {
         var result: [String] = []
         for piece in item.leadingTrivia {
             switch piece {
@@ -601,7 +677,10 @@ struct InlinePyramidWriter {
             for token in item.item.tokens(viewMode: .sourceAccurate) {
                 let name: String
                 switch token.tokenKind {
-                case .identifier(let text), .dollarIdentifier(let text): name = text
+                case .identifier(let text): name = text
+                case .dollarIdentifier(let text):
+                    if StatementText.isInnerClosureParameter(token, below: item) { continue }
+                    name = text
                 default: continue
                 }
                 guard let newName = renamed[name] else { continue }
@@ -635,7 +714,7 @@ struct InlinePyramidWriter {
 
     // MARK: - Names
 
-    private mutating func fresh(_ base: String) -> String {
+    mutating func fresh(_ base: String) -> String {
         var name = base
         var suffix = 2
         while taken.contains(name) { name = "\(base)\(suffix)"; suffix += 1 }
@@ -643,9 +722,29 @@ struct InlinePyramidWriter {
         return name
     }
 
+    /// ``ValueThreading/reads(in:)``, less the reads inside a closure that takes a parameter of
+    /// that name (an inner callback's own `error`): they do not read the callback's.
+    private static func unshadowedReads(in statements: [CodeBlockItemSyntax]) -> Set<String> {
+        var names: Set<String> = []
+        for statement in statements {
+            for token in statement.tokens(viewMode: .sourceAccurate) {
+                guard case .identifier(let name) = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+                var parent = reference.parent
+                var shadowed = false
+                while let node = parent, !shadowed, node.id != statement.id {
+                    if let closure = node.as(ClosureExprSyntax.self) { shadowed = PyramidReader.parameterNames(closure)?.contains(name) ?? false }
+                    parent = node.parent
+                }
+                if !shadowed { names.insert(name) }
+            }
+        }
+        return names
+    }
+
     /// Every name the statements declare, at any depth (constants, closure parameters, patterns).
     /// The names `if let x` / `guard let x` shorthand bindings read.
-    private static func shorthandBindings(in statements: [CodeBlockItemSyntax]) -> Set<String> {
+    static func shorthandBindings(in statements: [CodeBlockItemSyntax]) -> Set<String> {
         var names: Set<String> = []
         for statement in statements {
             for token in statement.tokens(viewMode: .sourceAccurate) {
@@ -696,21 +795,6 @@ struct InlinePyramidWriter {
         return names
     }
 
-    private func refuseNestedDollarUse(_ statements: [CodeBlockItemSyntax], at closure: ClosureExprSyntax) throws(Refusal) {
-        for statement in statements {
-            for token in statement.tokens(viewMode: .sourceAccurate) {
-                guard case .dollarIdentifier = token.tokenKind else { continue }
-                var parent = token.parent
-                while let node = parent, node.id != closure.id {
-                    if node.is(ClosureExprSyntax.self) {
-                        throw Refusal("a closure inside the callback uses `$0` too", at: node)
-                    }
-                    parent = node.parent
-                }
-            }
-        }
-    }
-
     private static func firstDefer(in statements: [CodeBlockItemSyntax]) -> DeferStmtSyntax? {
         let finder = FirstFinder<DeferStmtSyntax>()
         for statement in statements { finder.walk(statement) }
@@ -738,7 +822,7 @@ private final class FirstFinder<Node: SyntaxProtocol>: SyntaxAnyVisitor {
 }
 
 /// Every call of a known completion-handler function, with whether it is inside a closure or a loop.
-private final class KnownCallFinder: LoopTrackingVisitor {
+final class KnownCallFinder: LoopTrackingVisitor {
     let reader: PyramidReader
     private(set) var calls: [(FunctionCallExprSyntax, Bool, Bool)] = []
     private var closureDepth = 0

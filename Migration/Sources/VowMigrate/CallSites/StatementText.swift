@@ -41,7 +41,10 @@ struct StatementText {
             for token in node.tokens(viewMode: .sourceAccurate) {
                 let name: String
                 switch token.tokenKind {
-                case .identifier(let text), .dollarIdentifier(let text): name = text
+                case .identifier(let text): name = text
+                case .dollarIdentifier(let text):
+                    if Self.isInnerClosureParameter(token, below: node) { continue }
+                    name = text
                 default: continue
                 }
                 guard let reference = token.parent?.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil else { continue }
@@ -71,6 +74,17 @@ struct StatementText {
             (entry.element.label.map { $0.text + ": " } ?? "") + text(of: entry.element.expression)
         }
         return text(of: level.call.calledExpression) + "(" + arguments.joined(separator: ", ") + ")"
+    }
+
+    /// A `$0` inside a closure within `node` is that closure's own parameter, never the callback's
+    /// (which an inner closure cannot reach): renaming the callback's leaves it alone.
+    static func isInnerClosureParameter(_ token: TokenSyntax, below node: some SyntaxProtocol) -> Bool {
+        var parent = token.parent
+        while let current = parent, current.id != node.id {
+            if current.is(ClosureExprSyntax.self) { return true }
+            parent = current.parent
+        }
+        return false
     }
 
     /// Whether `name` is read anywhere in `items`.
