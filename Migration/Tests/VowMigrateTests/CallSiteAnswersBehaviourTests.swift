@@ -7,22 +7,11 @@ import XCTest
 /// driver before and after `--stage all`, both forms print the same effects for every answer
 /// at every step, with the fakes answering on a queue of their own and before they return.
 final class CallSiteAnswersBehaviourTests: XCTestCase {
-    private static let driver = #"""
-        import Dispatch
-
-        let shown = DispatchSemaphore(value: 0)
+    private static let driver = ProgramBuilding.fixtureDriverPrelude + #"""
         let screen = AccountScreen(shown: { line in
             print("show: \(line)")
             shown.signal()
         })
-
-        func run(_ title: String, _ answers: [Answer], synchronous: Bool, _ body: () -> Void) {
-            print("== \(title)\(synchronous ? ", answered at once" : "")")
-            Plan.answers = answers
-            Plan.synchronous = synchronous
-            body()
-            shown.wait()
-        }
 
         for synchronous in [false, true] {
             run("look up", [], synchronous: synchronous) { screen.lookUp("ada") }
@@ -51,11 +40,7 @@ final class CallSiteAnswersBehaviourTests: XCTestCase {
         let driver = root.appendingPathComponent("main.swift")
         try Self.driver.write(to: driver, atomically: true, encoding: .utf8)
         func run(_ form: String) throws -> String {
-            let directory = root.appendingPathComponent(form)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let source = directory.appendingPathComponent("Accounts.swift")
-            try TestSupport.fixture("call-sites-answers", "\(form).swift").write(to: source, atomically: true, encoding: .utf8)
-            return try ProgramBuilding.buildAndRun([source, driver], binary: directory.appendingPathComponent("program"))
+            try ProgramBuilding.runFixture("call-sites-answers", form: form, as: "Accounts.swift", driver: driver, in: root)
         }
         let expected = try run("input")
         XCTAssertTrue(expected.contains("== look up, nobody\nshow: nobody called ada\n"), expected)
@@ -65,11 +50,6 @@ final class CallSiteAnswersBehaviourTests: XCTestCase {
         XCTAssertTrue(expected.hasSuffix("== done\n"), expected)
         let async = try TestSupport.fixture("call-sites-answers", "async.swift")
         XCTAssertFalse(async.contains("{ account, error in"), "every pyramid is flat in async form")
-        for form in ["async", "promise"] {
-            let actual = try run(form)
-            if actual != expected {
-                XCTFail("\(form) behaves differently:\n" + UnifiedDiffText.make(expected, actual))
-            }
-        }
+        try ProgramBuilding.assertSameEffects(expected, forms: ["async", "promise"], run)
     }
 }

@@ -8,23 +8,12 @@ import XCTest
 /// same effects for success and failure at each step, with the fakes answering on a queue of
 /// their own and before they return.
 final class CallSiteCallbackPlacesBehaviourTests: XCTestCase {
-    private static let driver = #"""
-        import Dispatch
-
-        let shown = DispatchSemaphore(value: 0)
+    private static let driver = ProgramBuilding.fixtureDriverPrelude + #"""
         let screen = HikerScreen(shown: { line in
             print("show: \(line)")
             shown.signal()
         })
         Prompt.onAsk = { shown.signal() }
-
-        func run(_ title: String, _ answers: [Answer], synchronous: Bool, _ body: () -> Void) {
-            print("== \(title)\(synchronous ? ", answered at once" : "")")
-            Plan.answers = answers
-            Plan.synchronous = synchronous
-            body()
-            shown.wait()
-        }
 
         for synchronous in [false, true] {
             run("followers", [], synchronous: synchronous) { screen.followers(of: "ada") }
@@ -57,11 +46,7 @@ final class CallSiteCallbackPlacesBehaviourTests: XCTestCase {
         let driver = root.appendingPathComponent("main.swift")
         try Self.driver.write(to: driver, atomically: true, encoding: .utf8)
         func run(_ form: String) throws -> String {
-            let directory = root.appendingPathComponent(form)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let source = directory.appendingPathComponent("Hikers.swift")
-            try TestSupport.fixture("call-sites-callback-places", "\(form).swift").write(to: source, atomically: true, encoding: .utf8)
-            return try ProgramBuilding.buildAndRun([source, driver], binary: directory.appendingPathComponent("program"))
+            try ProgramBuilding.runFixture("call-sites-callback-places", form: form, as: "Hikers.swift", driver: driver, in: root)
         }
         let expected = try run("input")
         XCTAssertTrue(expected.contains("== followers, followers fail\nlog: found ada\nshow: followers of ada failed: down\n"), expected)
@@ -75,11 +60,6 @@ final class CallSiteCallbackPlacesBehaviourTests: XCTestCase {
         let async = try TestSupport.fixture("call-sites-callback-places", "async.swift")
         XCTAssertFalse(async.contains("success: { names in"), "the split pair is flat in async form")
         XCTAssertFalse(async.contains("group.enter()"), "the loop in a callback is a task group in async form")
-        for form in ["async", "promise"] {
-            let actual = try run(form)
-            if actual != expected {
-                XCTFail("\(form) behaves differently:\n" + UnifiedDiffText.make(expected, actual))
-            }
-        }
+        try ProgramBuilding.assertSameEffects(expected, forms: ["async", "promise"], run)
     }
 }

@@ -34,4 +34,43 @@ enum ProgramBuilding {
         XCTAssertEqual(run.status, 0, run.standardError, file: file, line: line)
         return run.standardOutput
     }
+
+    /// Builds one form of a call-site fixture (`input`, `promise` or `async`), saved as
+    /// `sourceName`, with `driver` as its `main.swift`, and returns what it printed. The driver's
+    /// `run(_:_:synchronous:_:)` comes from ``fixtureDriverPrelude``.
+    static func runFixture(_ fixture: String, form: String, as sourceName: String, driver: URL, in root: URL) throws -> String {
+        let directory = root.appendingPathComponent(form)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let source = directory.appendingPathComponent(sourceName)
+        try TestSupport.fixture(fixture, "\(form).swift").write(to: source, atomically: true, encoding: .utf8)
+        return try buildAndRun([source, driver], binary: directory.appendingPathComponent("program"))
+    }
+
+    /// What the call-site fixtures' drivers share: each step names its title and the answers the
+    /// fakes give (`Plan`), and waits for the screen to show its one result.
+    static let fixtureDriverPrelude = #"""
+        import Dispatch
+
+        let shown = DispatchSemaphore(value: 0)
+
+        func run(_ title: String, _ answers: [Answer], synchronous: Bool, _ body: () -> Void) {
+            print("== \(title)\(synchronous ? ", answered at once" : "")")
+            Plan.answers = answers
+            Plan.synchronous = synchronous
+            body()
+            shown.wait()
+        }
+
+        """#
+
+    /// Fails with a diff for each migrated form whose output differs from the original's.
+    static func assertSameEffects(_ expected: String, forms: [String], file: StaticString = #filePath, line: UInt = #line,
+                                  _ run: (String) throws -> String) rethrows {
+        for form in forms {
+            let actual = try run(form)
+            if actual != expected {
+                XCTFail("\(form) behaves differently:\n" + UnifiedDiffText.make(expected, actual), file: file, line: line)
+            }
+        }
+    }
 }
