@@ -122,3 +122,20 @@ extension Flows {
         }.cauterize()
     }
 }
+
+extension Flows {
+    // A chain that is the last thing another chain's `done` does: nested code in the task, with
+    // its own `catch`.
+    func nesting(_ user: String) {
+        promisedLogin(user).done { token in
+            Trace.shared.record("nesting with \(token)", final: false)
+            promisedProfile(token).done { profile in
+                self.show("nested \(profile.name)")
+            }.catch { error in
+                self.present(error)
+            }
+        }.catch { error in
+            self.present(error)
+        }
+    }
+}

@@ -503,4 +503,50 @@ final class ChainScreen: @unchecked Sendable {
             self.present(error)
         }
     }
+
+    // A chain that is the last thing `done` does: nested code with its own `catch`.
+    func nestingAChain(_ user: String) {
+        let tokenPromise = api.login(user)
+        Task { @MainActor in
+            do {
+                let token = try await tokenPromise.value
+                self.show("signed in")
+                do {
+                    let profile = try await api.profile(token).value
+                    self.show(profile.name)
+                } catch {
+                    // The nested chain's `catch` skipped cancellations (its default policy).
+                    if error.isCancelled { return }
+                    self.present(error)
+                }
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                self.present(error)
+            }
+        }
+    }
+
+    // With a `finally` the outer chain ran it before the inner chain's handlers: the inner chain
+    // stays a chain inside the task.
+    func nestingBeforeFinally(_ user: String) {
+        let tokenPromise = api.login(user)
+        Task { @MainActor in
+            defer {
+                self.show("done")
+            }
+            do {
+                let token = try await tokenPromise.value
+                api.profile(token).done { profile in
+                    self.show(profile.name)
+                }.catch { error in
+                    self.present(error)
+                }
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                self.present(error)
+            }
+        }
+    }
 }

@@ -369,4 +369,34 @@ final class ChainScreen: @unchecked Sendable {
             self.present(error)
         }
     }
+
+    // A chain that is the last thing `done` does: nested code with its own `catch`.
+    func nestingAChain(_ user: String) {
+        api.login(user).done { token in
+            self.show("signed in")
+            api.profile(token).done { profile in
+                self.show(profile.name)
+            }.catch { error in
+                self.present(error)
+            }
+        }.catch { error in
+            self.present(error)
+        }
+    }
+
+    // With a `finally` the outer chain ran it before the inner chain's handlers: the inner chain
+    // stays a chain inside the task.
+    func nestingBeforeFinally(_ user: String) {
+        api.login(user).done { token in
+            api.profile(token).done { profile in
+                self.show(profile.name)
+            }.catch { error in
+                self.present(error)
+            }
+        }.catch { error in
+            self.present(error)
+        }.finally {
+            self.show("done")
+        }
+    }
 }

@@ -38,16 +38,18 @@ final class CallSiteBehaviourTests: XCTestCase {
         try FileManager.default.copyItem(at: promise, to: onward)
         let onwardRun = try TestSupport.migrate([onward.path, "--to", "async", "--stage", "call-sites", "--in-place"])
         XCTAssertEqual(onwardRun.status, 0, onwardRun.standardError)
-        XCTAssertTrue(onwardRun.standardError.contains("17 call sites converted, 1 left alone"), onwardRun.standardError)
+        XCTAssertTrue(onwardRun.standardError.contains("18 call sites converted, 1 left alone"), onwardRun.standardError)
         // Handlers `on: nil` after a callee that may answer at once ran before the code after the chain.
         XCTAssertTrue(onwardRun.standardError.contains("Places.swift:115:9: call site left alone in `peek()`: code after the chain: its handlers run `on: nil`"),
                       onwardRun.standardError)
 
         // What was converted and what was refused, so a regression shows here first.
         XCTAssertTrue(promiseRun.standardError.contains("17 call sites converted, 0 left alone"), promiseRun.standardError)
-        XCTAssertTrue(asyncRun.standardError.contains("23 call sites converted, 2 left alone"), asyncRun.standardError)
+        XCTAssertTrue(asyncRun.standardError.contains("24 call sites converted, 2 left alone"), asyncRun.standardError)
         let chains = try String(contentsOf: async.appendingPathComponent("Chains.swift"), encoding: .utf8)
         XCTAssertTrue(chains.contains("let tokenPromise = promisedLogin(user)\n        Task { @MainActor in"), chains)
+        XCTAssertTrue(chains.contains("Trace.shared.record(\"nesting with \\(token)\", final: false)\n                do {\n"
+                                      + "                    let profile = try await promisedProfile(token).value\n"), chains)
         XCTAssertTrue(asyncRun.standardError.contains("Flows.swift:77:9: call site left alone in `kick()`: code after the call runs before its callback (the callee calls back later on every path)"),
                       asyncRun.standardError)
         let flows = try String(contentsOf: promise.appendingPathComponent("Flows.swift"), encoding: .utf8)

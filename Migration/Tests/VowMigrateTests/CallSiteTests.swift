@@ -112,7 +112,7 @@ final class CallSiteTests: XCTestCase {
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), [
             "recovering(_:)", "recoveringToAValue(_:)", "recoveringByThrowing(_:)", "spinning(_:)",
             "ensuringInTheMiddle(_:)", "ensuringBeforeDone(_:)", "counting(_:)", "saving(_:)", "both(_:)", "onTheSettlingThread(_:)",
-            "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)", "onlyOnTheSettlingThread(_:)", "failingTyped()", "cauterizing(_:)", "unownedly(_:)",
+            "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)", "onlyOnTheSettlingThread(_:)", "failingTyped()", "cauterizing(_:)", "unownedly(_:)", "nestingAChain(_:)", "nestingBeforeFinally(_:)",
         ])
         XCTAssertEqual(refusals(migration), [
             "172:29 tappingTheResult(_:): a `tap` handler that reads the `Result`",

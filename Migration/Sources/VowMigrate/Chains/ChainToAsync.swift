@@ -306,7 +306,10 @@ struct ChainToAsync {
         var suffix = 2
         while taken.contains(started) { started = "\(first)Promise\(suffix)"; suffix += 1 }
         let effects = isGuarantee(root) ? "await" : "try await"
-        var writer = try straightLine(links, from: "\(effects) \(started).value", returningValue: false)
+        // A chain that is the last thing the chain's `done` does becomes nested code (see
+        // ``nestedChain(_:onMainActor:)``), unless something of the outer chain runs after `done`.
+        let nesting: Nesting? = finallyLink == nil ? Nesting(onMainActor: onMainActor) : nil
+        var writer = try straightLine(links, from: "\(effects) \(started).value", returningValue: false, nesting: nesting)
         writer.discard()
 
         var catchText = StatementText(bytes: bytes)
@@ -340,6 +343,62 @@ struct ChainToAsync {
         return (lines, onMainActor, started)
     }
 
+    /// Where a chain nested in the last `done` of a task's chain runs: on the main actor with the
+    /// task, or on the task's executor.
+    private struct Nesting {
+        var onMainActor: Bool
+    }
+
+    /// A statement that is a chain this stage converts (``isChain(_:)``).
+    private static func chainStatement(_ item: CodeBlockItemSyntax) -> FunctionCallExprSyntax? {
+        let expression = item.item.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ExprSyntax.self)
+        guard let call = expression?.as(FunctionCallExprSyntax.self), isChain(call) else { return nil }
+        return call
+    }
+
+    /// A chain the outer chain's last `done` ends with, as code nested in the task: its first call
+    /// is made where the handler made it, its handlers' code runs as each step settles, on the
+    /// same actor, and its `catch` takes only its own errors (`do { } catch { }` of its own). It
+    /// was the last thing the outer chain did before settling, and nothing of the outer chain runs
+    /// after `done` (no `finally`, no `ensure`), so the order is kept. Refused (and left as a
+    /// chain in the task) when its handlers capture `self`, run on another queue than the outer
+    /// chain's, or it has a `finally`.
+    private func nestedChain(_ call: FunctionCallExprSyntax, onMainActor: Bool) throws(Refusal) -> CodeLines {
+        var (root, links) = try read(call)
+        guard let catchLink = links.last, catchLink.kind == .catch,
+              !links.dropLast().contains(where: { $0.kind == .catch || $0.kind == .finally }) else {
+            throw Refusal("a nested promise chain that does not end in `catch`", at: call)
+        }
+        links.removeLast()
+        root = try rootExpression(root)
+        let handlers = links + [catchLink]
+        if let captured = handlers.first(where: { $0.selfCapture != nil }) {
+            throw Refusal("a nested promise chain whose handlers capture `self`", at: captured.node)
+        }
+        if let other = handlers.first(where: { $0.kind != .asVoid && $0.onSettlingThread == onMainActor }) {
+            throw Refusal("a nested promise chain whose handlers run elsewhere than the outer chain's", at: other.node)
+        }
+        let effects = isGuarantee(root) ? "await" : "try await"
+        var writer = try straightLine(links, from: "\(effects) \(StatementText(bytes: bytes).text(of: root)).value", returningValue: false)
+        writer.discard()
+        var catchText = StatementText(bytes: bytes)
+        if let name = catchLink.parameters.first, name != "error", name != "_" { catchText.renamed[name] = "error" }
+        try check(catchLink.statements)
+        var lines = CodeLines()
+        lines.add("do {", 0)
+        lines.add(writer.body, indentedBy: 1)
+        lines.add("} catch {", 0)
+        if !catchLink.allErrors {
+            lines.add("// The nested chain's `catch` skipped cancellations (its default policy).", 1)
+            lines.add("if error.isCancelled { return }", 1)
+        }
+        for line in catchLink.comments + (catchLink.cauterizes ? ["conf.logHandler(.cauterized(error))"] : catchText.lines(catchLink.statements)) {
+            lines.add(line, 1)
+        }
+        lines.add("}", 0)
+        return lines
+    }
+
     /// The body of a function returning `Promise<T>` whose body is `chain` (`--replace`): its
     /// straight-line `try await` code, ending in `return value`. Nil when `chain` is not a chain
     /// (no chain method after its first call).
@@ -364,8 +423,9 @@ struct ChainToAsync {
     }
 
     /// The links as straight-line code, starting from the root's value (`start`).
-    private func straightLine(_ links: [Link], from start: String, returningValue: Bool) throws(Refusal) -> Writer {
+    private func straightLine(_ links: [Link], from start: String, returningValue: Bool, nesting: Nesting? = nil) throws(Refusal) -> Writer {
         var writer = Writer(bytes: bytes, links: links, valueReturned: returningValue)
+        writer.nesting = nesting
         writer.state = .pending(CodeLines(line: start))
         for index in links.indices {
             try write(links[index], at: index, &writer)
@@ -383,6 +443,8 @@ struct ChainToAsync {
         var state = Value.none
         /// Every name the straight-line scope declares, and the handler parameter each came from.
         var seen: [String: String] = [:]
+        /// Set when a chain ending `done`'s code may be written as nested code.
+        var nesting: Nesting?
 
         mutating func declare(_ name: String) -> String {
             var candidate = name
@@ -526,7 +588,16 @@ struct ChainToAsync {
             try declareLocals(link, renames: renames, &writer)
             var text = StatementText(bytes: bytes)
             text.renamed = renames.filter { $0.key != $0.value }
-            writer.body.add(Self.hopping(link, text.lines(link.statements)), indentedBy: 0)
+            // The last `done` of a task's chain ending in a chain of its own: nested code, where
+            // nothing renamed in the handler could reach the inner chain's text unrenamed.
+            if link.kind == .done, index == writer.links.count - 1, let nesting = writer.nesting, text.renamed.isEmpty, !link.hopsToMain,
+               let last = link.statements.last, let inner = Self.chainStatement(last),
+               let nested = try? nestedChain(inner, onMainActor: nesting.onMainActor) {
+                for line in text.lines(Array(link.statements.dropLast())) { writer.body.add(line, 0) }
+                writer.body.add(nested, indentedBy: 0)
+            } else {
+                writer.body.add(Self.hopping(link, text.lines(link.statements)), indentedBy: 0)
+            }
             if link.kind == .done { writer.state = .none }
         case .asVoid:
             writer.discard()
