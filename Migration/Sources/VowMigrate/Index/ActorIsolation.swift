@@ -16,16 +16,14 @@ import SwiftSyntax
 /// function of a file whose default isolation is `MainActor` (SwiftPM's `.defaultIsolation`,
 /// Xcode's `SWIFT_DEFAULT_ACTOR_ISOLATION`, or `--default-isolation MainActor`).
 enum ActorContext: Sendable, Equatable {
-    /// An actor, a global actor on the function or on its type or extension, or an `isolated`
-    /// parameter.
+    /// A global actor on the function or on its extension, or an `isolated` parameter. (A type's
+    /// own isolation, an actor's or a global actor's on its declaration, is the index's:
+    /// ``MigrationIndex/isProvablyNonisolated(_:)`` for ``member(of:)``.)
     case isolated
     /// `nonisolated` written on the function.
     case explicitlyNonisolated
     /// A function at file scope.
     case fileScope
-    /// A member of an `@objcMembers` class: the alternative is exposed to Objective-C as well,
-    /// which this tool cannot check on Linux, so it keeps the form it always had.
-    case objcExposed
     /// A member of this type (as the scope names it), or of an extension of it.
     case member(of: String)
 
@@ -34,6 +32,13 @@ enum ActorContext: Sendable, Equatable {
         attributes.contains { element in
             element.as(AttributeSyntax.self)?.attributeName.trimmedDescription.hasSuffix("Actor") == true
         }
+    }
+
+    /// Whether a class is `@objcMembers`: its members, and its extensions', are exposed to
+    /// Objective-C, which this tool cannot check on Linux, so their alternatives keep the form
+    /// they always had (the index counts such a class with the isolated ones).
+    static func exposesMembersToObjC(_ attributes: AttributeListSyntax) -> Bool {
+        attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "objcMembers" }
     }
 
     /// What the function's own declaration says, or nil when its context decides.

@@ -29,18 +29,19 @@ final class DeclarationCollector: SyntaxVisitor {
     private var protocols: [ProtocolDeclSyntax?] = []
     private var typeParameters: [[String]] = []
     private var extensionWheres: [String?] = []
-    /// Each enclosing scope's isolation: `.isolated` for an actor or a global actor, else the type.
+    /// Each enclosing scope's isolation: the type (the index knows whether it is isolated), or
+    /// `.isolated` for an extension marked with a global actor.
     private var actorContexts: [ActorContext] = []
 
     init() {
         super.init(viewMode: .sourceAccurate)
     }
 
-    private func enter(_ name: String, protocolDecl: ProtocolDeclSyntax? = nil, isolated: Bool,
+    private func enter(_ name: String, protocolDecl: ProtocolDeclSyntax? = nil,
                        generics: GenericParameterClauseSyntax? = nil, whereClause: GenericWhereClauseSyntax? = nil) {
         let qualified = scopes.last.map { $0.isEmpty ? name : "\($0).\(name)" } ?? name
         scopes.append(qualified)
-        actorContexts.append(isolated ? .isolated : .member(of: qualified))
+        actorContexts.append(.member(of: qualified))
         protocols.append(protocolDecl)
         let whereText = whereClause?.trimmedDescription ?? ""
         let nonSendable = (generics?.parameters ?? []).compactMap { parameter -> String? in
@@ -69,31 +70,27 @@ final class DeclarationCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, isolated: ActorContext.hasGlobalActor(node.attributes), generics: node.genericParameterClause, whereClause: node.genericWhereClause)
-        if node.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "objcMembers" }),
-           actorContexts.last != .isolated {
-            actorContexts[actorContexts.count - 1] = .objcExposed
-        }
+        enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, isolated: ActorContext.hasGlobalActor(node.attributes), generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: StructDeclSyntax) { leave() }
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, isolated: ActorContext.hasGlobalActor(node.attributes), generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: EnumDeclSyntax) { leave() }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, isolated: true, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
+        enter(node.name.text, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
     }
     override func visitPost(_ node: ActorDeclSyntax) { leave() }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.name.text, protocolDecl: node, isolated: ActorContext.hasGlobalActor(node.attributes))
+        enter(node.name.text, protocolDecl: node)
         return .visitChildren
     }
     override func visitPost(_ node: ProtocolDeclSyntax) { leave() }

@@ -80,8 +80,8 @@ final class IndexCollector: SyntaxVisitor {
         // its subclasses (which inherit the isolation): recorded as Sendable, so the index
         // passes it down the class hierarchy.
         let isolated = ActorContext.hasGlobalActor(node.attributes)
-        let objcMembers = node.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "objcMembers" }
-        enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: isolated, keepsPlainAlternatives: objcMembers,
+        enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: isolated,
+              keepsPlainAlternatives: ActorContext.exposesMembersToObjC(node.attributes),
               notImplicitlySendable: isolated ? nil : "a class",
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
         recordPropertyCalls(in: node.memberBlock)

@@ -265,21 +265,21 @@ struct FileRewrite {
     /// Positions in `edits` of generated code (alternatives, replacements, extensions).
     private var generatedEdits: [Int] = []
 
-    /// Why the body's use of its handler rules out an alternative: a handler called twice would
-    /// trap a continuation ("resumed more than once") and be lost to a promise; one never called
-    /// would leave an awaiting caller waiting forever.
-    /// `trusted`: the stored handler `--trust-stored-handlers` let through, for the finding to say so.
     /// Whether a function in this context is provably not isolated, so its async alternative
     /// can run on its caller's actor (``ActorContext``).
     private func runsOnCallersActor(_ context: ActorContext) -> Bool {
         switch context {
-        case .isolated, .objcExposed: return false
+        case .isolated: return false
         case .explicitlyNonisolated: return true
         case .fileScope: return options.defaultIsolation == .nonisolated
         case .member(let type): return options.defaultIsolation == .nonisolated && index.isProvablyNonisolated(type)
         }
     }
 
+    /// Why the body's use of its handler rules out an alternative: a handler called twice would
+    /// trap a continuation ("resumed more than once") and be lost to a promise; one never called
+    /// would leave an awaiting caller waiting forever.
+    /// `trusted`: the stored handler `--trust-stored-handlers` let through, for the finding to say so.
     private func handlerCallsReason(_ function: CompletionFunction, _ decl: FunctionDeclSyntax, scope: String,
                                     trusted: inout MigrationIndex.StoredHandler?) -> String? {
         guard let body = decl.body else { return nil }
