@@ -56,13 +56,11 @@ public struct LanguageModes: Sendable {
                 }
             }
             let relative = String(path.dropFirst(manifestFolder == "/" ? 1 : manifestFolder.count + 1))
-            if let mode = manifest.languageMode(ofFileAt: relative), mode != fallback {
-                modes[file] = mode
-            }
-            if let isolation = manifest.defaultIsolation(ofFileAt: relative) {
+            let mode = manifest.languageMode(ofFileAt: relative)
+            if let mode, mode != fallback { modes[file] = mode }
+            // A file some target holds and that says nothing is Swift's default, nonisolated.
+            if let isolation = manifest.defaultIsolation(ofFileAt: relative) ?? (mode == nil ? nil : .nonisolated) {
                 isolations[file] = isolation
-            } else if manifest.languageMode(ofFileAt: relative) != nil {
-                isolations[file] = .nonisolated
             }
         }
     }
