@@ -312,9 +312,7 @@ struct ChainToAsync {
         var writer = try straightLine(links, from: "\(effects) \(started).value", returningValue: false, nesting: nesting)
         writer.discard()
 
-        var catchText = StatementText(bytes: bytes)
-        if let name = catchLink.parameters.first, name != "error", name != "_" { catchText.renamed[name] = "error" }
-        try check(catchLink.statements)
+        let block = try doCatch(writer.body, catchLink, chain: "chain")
         var lines = CodeLines()
         lines.add("let \(started) = \(StatementText(bytes: bytes).text(of: root))", 0)
         switch (onMainActor, selfCapture) {
@@ -329,18 +327,30 @@ struct ChainToAsync {
             for line in finallyLink.comments + StatementText(bytes: bytes).lines(finallyLink.statements) { lines.add(line, 2) }
             lines.add("}", 1)
         }
-        lines.add("do {", 1)
-        lines.add(writer.body, indentedBy: 2)
-        lines.add("} catch {", 1)
-        if !catchLink.allErrors {
-            lines.add("// The chain's `catch` skipped cancellations (its default policy).", 2)
-            lines.add("if error.isCancelled { return }", 2)
-        }
-        let catchLines = catchLink.cauterizes ? ["conf.logHandler(.cauterized(error))"] : catchText.lines(catchLink.statements)
-        lines.add(Self.hopping(catchLink, catchLink.comments + catchLines), indentedBy: 2)
-        lines.add("}", 1)
+        lines.add(block, indentedBy: 1)
         lines.add("}", 0)
         return (lines, onMainActor, started)
+    }
+
+    /// `do { body } catch { ... }`: the `catch` returns early for a cancellation unless the
+    /// chain's `catch` saw those too (its policy), then runs the `catch` handler's code, or
+    /// `cauterize()`'s report to Vow's log. `chain` names the chain in the comment.
+    private func doCatch(_ body: CodeLines, _ catchLink: Link, chain: String) throws(Refusal) -> CodeLines {
+        var catchText = StatementText(bytes: bytes)
+        if let name = catchLink.parameters.first, name != "error", name != "_" { catchText.renamed[name] = "error" }
+        try check(catchLink.statements)
+        var lines = CodeLines()
+        lines.add("do {", 0)
+        lines.add(body, indentedBy: 1)
+        lines.add("} catch {", 0)
+        if !catchLink.allErrors {
+            lines.add("// The \(chain)'s `catch` skipped cancellations (its default policy).", 1)
+            lines.add("if error.isCancelled { return }", 1)
+        }
+        let catchLines = catchLink.cauterizes ? ["conf.logHandler(.cauterized(error))"] : catchText.lines(catchLink.statements)
+        lines.add(Self.hopping(catchLink, catchLink.comments + catchLines), indentedBy: 1)
+        lines.add("}", 0)
+        return lines
     }
 
     /// Where a chain nested in the last `done` of a task's chain runs: on the main actor with the
@@ -381,22 +391,7 @@ struct ChainToAsync {
         let effects = isGuarantee(root) ? "await" : "try await"
         var writer = try straightLine(links, from: "\(effects) \(StatementText(bytes: bytes).text(of: root)).value", returningValue: false)
         writer.discard()
-        var catchText = StatementText(bytes: bytes)
-        if let name = catchLink.parameters.first, name != "error", name != "_" { catchText.renamed[name] = "error" }
-        try check(catchLink.statements)
-        var lines = CodeLines()
-        lines.add("do {", 0)
-        lines.add(writer.body, indentedBy: 1)
-        lines.add("} catch {", 0)
-        if !catchLink.allErrors {
-            lines.add("// The nested chain's `catch` skipped cancellations (its default policy).", 1)
-            lines.add("if error.isCancelled { return }", 1)
-        }
-        for line in catchLink.comments + (catchLink.cauterizes ? ["conf.logHandler(.cauterized(error))"] : catchText.lines(catchLink.statements)) {
-            lines.add(line, 1)
-        }
-        lines.add("}", 0)
-        return lines
+        return try doCatch(writer.body, catchLink, chain: "nested chain")
     }
 
     /// The body of a function returning `Promise<T>` whose body is `chain` (`--replace`): its
