@@ -217,8 +217,7 @@ struct CallSiteRewrite {
         guard let outcome = FanOutRewrite(bytes: bytes, target: target, reader: reader, unit: unit).rewrite(list, at: index, place: place) else {
             return nil
         }
-        // The helper a converted fan-out adds to the file is added once.
-        edits += outcome.edits.filter { edit in !edits.contains { $0.offset == edit.offset && $0.text == edit.text } }
+        addOnce(outcome.edits)
         if let message = outcome.converted { report(.callSiteConverted, at: outcome.node, context.function, message) }
         if let refusal = outcome.refusal { refuse(refusal, context) }
         return outcome.lastIndex
@@ -381,8 +380,14 @@ struct CallSiteRewrite {
         }
         let count = writer.levelCount
         findings += writer.nestedFindings
-        edits += writer.fileEdits.filter { edit in !edits.contains { $0.offset == edit.offset && $0.text == edit.text } }
+        addOnce(writer.fileEdits)
         return (lines, "converted \(count == 1 ? "1 callback" : "\(count) nested callbacks") to `try await`")
+    }
+
+    /// Adds edits not made already: the helper a converted fan-out adds to the file
+    /// (``FanOutExecutor``) is added once, however many fan-outs ask for it.
+    private mutating func addOnce(_ new: [TextEdit]) {
+        edits += new.filter { edit in !edits.contains { $0.offset == edit.offset && $0.text == edit.text } }
     }
 
     /// A statement of a callback the async form keeps (``InlinePyramidWriter``) holding calls in
@@ -497,9 +502,20 @@ struct CallSiteRewrite {
     /// The names the type around `node` declares (properties and methods of that declaration):
     /// code reading them without `self.` reads them through `self`.
     static func memberNames(around node: some SyntaxProtocol, otherPieces: [Int: Set<String>] = [:]) -> Set<String> {
+        guard let block = memberBlock(around: node) else { return [] }
+        return memberNames(of: block, otherPieces: otherPieces)
+    }
+
+    /// The type body `node` is in, if any.
+    static func memberBlock(around node: some SyntaxProtocol) -> MemberBlockSyntax? {
         var parent = node.parent
         while let current = parent, !current.is(MemberBlockSyntax.self) { parent = current.parent }
-        guard let block = parent?.as(MemberBlockSyntax.self) else { return [] }
+        return parent?.as(MemberBlockSyntax.self)
+    }
+
+    /// The names `block` declares, with those its type declares in other pieces of the file
+    /// (keyed by where the body's `{` is).
+    static func memberNames(of block: MemberBlockSyntax, otherPieces: [Int: Set<String>] = [:]) -> Set<String> {
         var names = otherPieces[block.leftBrace.positionAfterSkippingLeadingTrivia.utf8Offset] ?? []
         for member in block.members {
             if let variable = member.decl.as(VariableDeclSyntax.self) {

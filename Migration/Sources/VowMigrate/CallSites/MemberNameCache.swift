@@ -9,12 +9,10 @@ final class MemberNameCache {
 
     /// ``CallSiteRewrite/memberNames(around:otherPieces:)`` of the type body around `node`.
     func names(around node: some SyntaxProtocol, otherPieces: [Int: Set<String>]) -> Set<String> {
-        var parent = node.parent
-        while let current = parent, !current.is(MemberBlockSyntax.self) { parent = current.parent }
-        guard let block = parent?.as(MemberBlockSyntax.self) else { return [] }
+        guard let block = CallSiteRewrite.memberBlock(around: node) else { return [] }
         let key = block.leftBrace.positionAfterSkippingLeadingTrivia.utf8Offset
         if let names = namesByBody[key] { return names }
-        let names = CallSiteRewrite.memberNames(around: node, otherPieces: otherPieces)
+        let names = CallSiteRewrite.memberNames(of: block, otherPieces: otherPieces)
         namesByBody[key] = names
         return names
     }
