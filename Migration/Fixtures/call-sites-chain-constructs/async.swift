@@ -15,24 +15,60 @@ final class Api: Sendable {
         .value("token-\(user)")
     }
 
+    /// Async alternative to `login(_:)`, added by vow-migrate.
+    nonisolated(nonsending) func login(_ user: String) async throws -> String {
+        let promise: Promise<String> = login(user)
+        return try await promise.value
+    }
+
     func profile(_ token: String) -> Promise<Profile> {
         .value(Profile(name: token))
+    }
+
+    /// Async alternative to `profile(_:)`, added by vow-migrate.
+    nonisolated(nonsending) func profile(_ token: String) async throws -> Profile {
+        let promise: Promise<Profile> = profile(token)
+        return try await promise.value
     }
 
     func cachedProfile() -> Promise<Profile> {
         .value(Profile(name: "cached"))
     }
 
+    /// Async alternative to `cachedProfile()`, added by vow-migrate.
+    nonisolated(nonsending) func cachedProfile() async throws -> Profile {
+        let promise: Promise<Profile> = cachedProfile()
+        return try await promise.value
+    }
+
     func count(_ token: String) -> Promise<String> {
         .value("3")
+    }
+
+    /// Async alternative to `count(_:)`, added by vow-migrate.
+    nonisolated(nonsending) func count(_ token: String) async throws -> String {
+        let promise: Promise<String> = count(token)
+        return try await promise.value
     }
 
     func mirror(_ user: String) -> Promise<String> {
         .value("mirror-\(user)")
     }
 
+    /// Async alternative to `mirror(_:)`, added by vow-migrate.
+    nonisolated(nonsending) func mirror(_ user: String) async throws -> String {
+        let promise: Promise<String> = mirror(user)
+        return try await promise.value
+    }
+
     func save(_ profile: Profile) -> Promise<Void> {
         .value(())
+    }
+
+    /// Async alternative to `save(_:)`, added by vow-migrate.
+    nonisolated(nonsending) func save(_ profile: Profile) async throws {
+        let promise: Promise<Void> = save(profile)
+        try await promise.value
     }
 }
 
@@ -51,12 +87,12 @@ final class ChainScreen: @unchecked Sendable {
                 let profile = try await { () async throws in
                     do {
                         let token = try await tokenPromise.value
-                        return try await api.profile(token).value
+                        return try await api.profile(token)
                     } catch {
                         // `recover` passed cancellations on (its default policy).
                         if error.isCancelled { throw error }
                         self.show("using the cache after \(error)")
-                        return try await api.cachedProfile().value
+                        return try await api.cachedProfile()
                     }
                 }()
                 self.show(profile.name)
@@ -143,7 +179,7 @@ final class ChainScreen: @unchecked Sendable {
                     }
                     return try await firstPromise.value
                 }()
-                let profile = try await api.profile(token).value
+                let profile = try await api.profile(token)
                 self.show(profile.name)
             } catch {
                 // The chain's `catch` skipped cancellations (its default policy).
@@ -183,7 +219,7 @@ final class ChainScreen: @unchecked Sendable {
                         self.show("counted")
                     }
                     let token = try await tokenPromise.value
-                    let text = try await api.count(token).value
+                    let text = try await api.count(token)
                     guard let value = Int(text) else { throw PMKError.compactMap(text, Int.self) }
                     return value
                 }()
@@ -205,7 +241,7 @@ final class ChainScreen: @unchecked Sendable {
         Task { @MainActor in
             do {
                 let profile = try await profilePromise.value
-                _ = try await api.save(profile).value
+                _ = try await api.save(profile)
                 self.show("saved")
             } catch {
                 self.present(error)
@@ -293,7 +329,7 @@ final class ChainScreen: @unchecked Sendable {
         Task { @MainActor in
             do {
                 _ = try await valuePromise.value
-                let token = try await api.login(user).value
+                let token = try await api.login(user)
                 let value = token as any Sendable
                 guard let text = value as? String else { throw PMKError.compactMap(value, String.self) }
                 self.show(text)
@@ -367,12 +403,12 @@ final class ChainScreen: @unchecked Sendable {
                     do {
                         let token = try await tokenPromise.value
                         guard let first = token.first, first != "-" else { throw LoadError.offline }
-                        return try await api.profile("\(first)").value
+                        return try await api.profile("\(first)")
                     } catch {
                         // `recover` passed cancellations on (its default policy).
                         if error.isCancelled { throw error }
                         guard case LoadError.offline = error else { throw error }
-                        return try await api.cachedProfile().value
+                        return try await api.cachedProfile()
                     }
                 }()
                 self.show(profile.name)
@@ -414,7 +450,7 @@ final class ChainScreen: @unchecked Sendable {
         Task {
             do {
                 let token = try await tokenPromise.value
-                let profile = try await api.profile(token).value
+                let profile = try await api.profile(token)
                 self.show(profile.name)
             } catch {
                 // The chain's `catch` skipped cancellations (its default policy).

@@ -11,12 +11,30 @@ final class Api: Sendable {
         .value("token-\(user)")
     }
 
+    /// Async alternative to `login(_:)`, added by vow-migrate.
+    nonisolated(nonsending) func login(_ user: String) async throws -> String {
+        let promise: Promise<String> = login(user)
+        return try await promise.value
+    }
+
     func profile(_ token: String) -> Promise<Profile> {
         .value(Profile(name: token))
     }
 
+    /// Async alternative to `profile(_:)`, added by vow-migrate.
+    nonisolated(nonsending) func profile(_ token: String) async throws -> Profile {
+        let promise: Promise<Profile> = profile(token)
+        return try await promise.value
+    }
+
     func avatar(_ profile: Profile) -> Promise<String> {
         .value("avatar-\(profile.name)")
+    }
+
+    /// Async alternative to `avatar(_:)`, added by vow-migrate.
+    nonisolated(nonsending) func avatar(_ profile: Profile) async throws -> String {
+        let promise: Promise<String> = avatar(profile)
+        return try await promise.value
     }
 }
 
@@ -32,9 +50,9 @@ final class ProfileScreen: @unchecked Sendable {
         Task { @MainActor in
             do {
                 let token = try await tokenPromise.value
-                let profile = try await api.profile(token).value
+                let profile = try await api.profile(token)
                 self.show("loading \(profile.name)")
-                let avatar = try await api.avatar(profile).value
+                let avatar = try await api.avatar(profile)
                 let avatar2 = avatar.uppercased()
                 self.show(avatar2)
             } catch {

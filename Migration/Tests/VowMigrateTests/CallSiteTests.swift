@@ -128,7 +128,9 @@ final class CallSiteTests: XCTestCase {
                 + "write its type (`Promise<Value>(error: ...)`) to convert it",
             "368:17 mixingCaptures(_:): a chain that captures `self` weakly in some handlers and unowned in others",
         ])
-        XCTAssertEqual(migration.output, try TestSupport.fixture("call-sites-chain-constructs", "async.swift"))
+        // The fixture's output is that of `--stage all`, whose declarations stage gives the chains'
+        // promise-returning functions async alternatives, which the chains then await directly.
+        XCTAssertEqual(migrate(input, .async, .all).output, try TestSupport.fixture("call-sites-chain-constructs", "async.swift"))
         // What each construct became, where a regression would change the meaning.
         XCTAssertTrue(migration.output.contains("""
                             } catch {

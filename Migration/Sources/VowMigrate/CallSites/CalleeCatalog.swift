@@ -76,10 +76,14 @@ protocol CalleeCatalog {
     /// Where the tree assigns `conf.Q` or `conf.D`, so chain handlers naming no queue may not
     /// run on the main queue (``DefaultQueueAssignment``).
     var defaultQueueAssignment: MigrationIndex.Location? { get }
+    /// What a call of the tree's promise-returning functions passing exactly `labels` reaches
+    /// (nil: none of them).
+    func promiseFunctionCall(named baseName: String, labels: [String?]) -> PromiseFunctionCall?
 }
 
 extension CalleeCatalog {
     var defaultQueueAssignment: MigrationIndex.Location? { nil }
+    func promiseFunctionCall(named baseName: String, labels: [String?]) -> PromiseFunctionCall? { nil }
 
     /// Without receivers to read, every function of the name.
     func callees(named baseName: String, calledBy call: FunctionCallExprSyntax) -> [CalleeSummary] {
@@ -105,6 +109,13 @@ struct IndexCalleeCatalog: CalleeCatalog {
     var replacing = false
     /// `--trust-stored-handlers`: functions storing their handler get a promise alternative.
     var trustsStoredHandlers = false
+
+    func promiseFunctionCall(named baseName: String, labels: [String?]) -> PromiseFunctionCall? {
+        guard var call = index.promiseFunctionCall(baseName: baseName, labels: labels, adding: addingAlternatives) else { return nil }
+        // `--replace` converts functions themselves, never adding an alternative.
+        if replacing { call.awaitedDirectly = false }
+        return call
+    }
 
     /// The calls of the file being rewritten, with their receivers as the index reads them
     /// (``ExistingCallCollector``), by the offset where the called expression ends.

@@ -16,7 +16,9 @@ extension FileRewrite {
         catalog.receivers = IndexCalleeCatalog.receivers(in: tree, fileName: fileName, converter: converter,
                                                          otherPiecesProperties: otherPiecesProperties,
                                                          names: index.completionFunctionBaseNames)
-        var excluded = edits.filter { $0.removing > 0 }.map { $0.offset..<($0.offset + $0.removing) }
+        // A dropped `.value` (``spellOutPromiseCalls()``) is not a rewrite of its function: only its
+        // statement is left alone (`spelledOutOffsets`).
+        var excluded = edits.filter { $0.removing > 0 && !isDroppedValue($0) }.map { $0.offset..<($0.offset + $0.removing) }
         var functions: PromiseFunctionToAsync?
         if options.replace && target == .async {
             // Functions whose body is one promise chain first; their bodies are theirs alone.

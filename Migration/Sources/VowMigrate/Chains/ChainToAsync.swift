@@ -314,7 +314,7 @@ struct ChainToAsync {
 
         let block = try doCatch(writer.body, catchLink, chain: "chain")
         var lines = CodeLines()
-        lines.add("let \(started) = \(StatementText(bytes: bytes).text(of: root))", 0)
+        lines.add("let \(started) = \(hoisted(root, in: call))", 0)
         switch (onMainActor, selfCapture) {
         case (true, nil): lines.add("Task { @MainActor in", 0)
         case (true, let capture?): lines.add("Task { @MainActor [\(capture)] in", 0)
@@ -846,6 +846,10 @@ struct ChainToAsync {
             if callees.count == 1, let callee = callees.first {
                 return (callee.shape.canFail ? "try await " : "await ") + text.text(of: call)
             }
+            // A promise-returning function with an async alternative (``PromiseFunctionSummary``).
+            if callees.isEmpty, let reached = catalog.promiseFunctionCall(named: base, labels: labels), reached.awaitedDirectly {
+                return (reached.returnsGuarantee ? "await " : "try await ") + text.text(of: call)
+            }
         }
         let base = text.text(of: expression)
         // A guarantee cannot fail: `await`, without a `try` that would warn.
@@ -866,7 +870,18 @@ struct ChainToAsync {
             alternative.remove(at: callee.handlerIndex)
             return alternative == labels && callee.hasPromiseAlternative
         }
+        if callees.isEmpty, let reached = catalog.promiseFunctionCall(named: base, labels: labels) { return reached.returnsGuarantee }
         return callees.count == 1 && callees[0].producesGuarantee
+    }
+
+    /// `let firstPromise = load(id: 1)` in async code would reach an async overload of `load`,
+    /// if one exists: there the promise is spelled out, `(load(id: 1) as Promise)`.
+    private func hoisted(_ root: ExprSyntax, in call: FunctionCallExprSyntax) -> String {
+        let text = StatementText(bytes: bytes).text(of: root)
+        guard let head = root.as(FunctionCallExprSyntax.self), head.trailingClosure == nil, let base = PyramidReader.baseName(head),
+              catalog.promiseFunctionCall(named: base, labels: head.arguments.map { $0.label?.text }) != nil,
+              ExistingCallCollector.isInAsyncCode(call) else { return text }
+        return "(\(text) as \(isGuarantee(root) ? "Guarantee" : "Promise"))"
     }
 
     /// A call, a name or a member: needs no parentheses before `.value` or `as`.

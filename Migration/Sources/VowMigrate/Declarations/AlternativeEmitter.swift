@@ -232,8 +232,12 @@ struct AlternativeEmitter {
     }
 
     /// The declaration's attributes worth repeating on the alternative.
-    private var keptAttributes: [String] {
-        function.decl.attributes.compactMap { element -> String? in
+    private var keptAttributes: [String] { Self.keptAttributes(of: function.decl) }
+
+    /// Those of any declaration an alternative is written beside (`@discardableResult` is the
+    /// alternative's own business).
+    static func keptAttributes(of decl: FunctionDeclSyntax) -> [String] {
+        decl.attributes.compactMap { element -> String? in
             guard let attribute = element.as(AttributeSyntax.self) else { return nil }
             let name = attribute.attributeName.trimmedDescription
             if ["objc", "IBAction", "IBSegueAction", "discardableResult", "nonobjc", "objcMembers"].contains(name) { return nil }
@@ -248,8 +252,10 @@ struct AlternativeEmitter {
         }
     }
 
-    private var keptModifiers: [String] {
-        function.decl.modifiers.compactMap { modifier in
+    private var keptModifiers: [String] { Self.keptModifiers(of: function.decl) }
+
+    static func keptModifiers(of decl: FunctionDeclSyntax) -> [String] {
+        decl.modifiers.compactMap { modifier in
             ["dynamic", "required", "convenience", "optional", "override"].contains(modifier.name.text) ? nil : modifier.trimmedDescription
         }
     }

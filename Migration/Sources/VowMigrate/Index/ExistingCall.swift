@@ -45,12 +45,41 @@ public struct ExistingCall: Sendable, Equatable {
     /// The call-site stage takes the convention (a wrong guess leaves a call alone, or fails to
     /// compile); the capture check does not, since a call it misses could silently change callee.
     public var receiverTypedByConvention = false
+    /// Written in async code (an `async` function or accessor, a closure that awaits or is
+    /// handed to `Task`, a task group or `.task`), or in a closure inside such code: there an
+    /// async overload of the callee, if one exists, is what Swift picks (``PromiseAlternatives``).
+    public var inAsyncCode = false
+    /// How the call's result is used, as far as that decides between a promise-returning
+    /// function and an async overload of it in async code (``ResultUse``).
+    public var resultUse: ResultUse = .other
+
+    /// How a call's result is used, as far as that decides which of two overloads returning
+    /// `Promise<T>` and (async) `T` the call reaches in async code.
+    public enum ResultUse: Sendable, Equatable {
+        /// Only a promise fits the use: chained with a link only `Thenable` has
+        /// (`.done { }`), handed to `when`/`race`, coerced (`as Promise`), bound with a written
+        /// promise type, or returned from a function declared to return one.
+        case needsPromise
+        /// `.value` read on it and awaited there (`try await load().value`): a promise's, unless
+        /// the value type itself has a `value`.
+        case readsValue
+        /// Reached through optional chaining (`self?.load()`): a coercion cannot be written
+        /// around it as simply.
+        case optionalChained
+        /// Anything else (`let p = load()`, `_ = load()`, an argument): the async overload
+        /// would fit too.
+        case other
+    }
     /// Where an omitted argument is spelled out, by UTF-8 offset in the file: the end of each
     /// argument inside the parentheses, the offset just after `(` (nil without parentheses), and
     /// the end of the called expression (for a call written with trailing closures only).
     var argumentEnds: [Int] = []
     var afterLeftParen: Int?
     var calleeEnd: Int = 0
+    /// Where the call is, by UTF-8 offset in the file (without leading and trailing trivia): what
+    /// a spelled-out `(call as Promise)` wraps.
+    var callStart: Int = 0
+    var callEnd: Int = 0
 
     /// `load(id:)` as the call spells its labels, with `{ }` for each trailing closure
     /// (`upload(_:) { }`, `fetch() { } failure: { }`).
@@ -67,7 +96,23 @@ final class ExistingCallCollector: SyntaxVisitor {
     private let converter: SourceLocationConverter
     /// Keeps only calls of these base names, or every call when nil.
     private let names: Set<String>?
-    private(set) var calls: [ExistingCall] = []
+    /// The calls read, each with whether it is in async code (``ExistingCall/inAsyncCode``).
+    var calls: [ExistingCall] {
+        zip(recorded, recordedFrames).map { call, frame in
+            var call = call
+            call.inAsyncCode = frame.map(isAsync) ?? false
+            return call
+        }
+    }
+    private var recorded: [ExistingCall] = []
+    /// The code each recorded call is in: a function, accessor or initializer body, a closure, or
+    /// the file's top-level code, as an index into `frameIsAsync` (nil outside any).
+    private var recordedFrames: [Int?] = []
+    /// Per frame: whether its own syntax makes it async, and the frame it is nested in (for a
+    /// closure; a function's body does not inherit its enclosing function's `async`).
+    private var frameIsAsync: [Bool] = []
+    private var frameParent: [Int?] = []
+    private var openFrames: [Int] = []
     /// The base names of every call, kept or not, when asked for (``calls(in:fileName:converter:)``).
     private(set) var calledNames: Set<String> = []
     private var collectsCalledNames = false
@@ -122,6 +167,95 @@ final class ExistingCallCollector: SyntaxVisitor {
         typeProperties.removeLast()
     }
 
+    // MARK: Async code
+
+    private func openFrame(async: Bool, nested: Bool) {
+        frameIsAsync.append(async)
+        frameParent.append(nested ? openFrames.last : nil)
+        openFrames.append(frameIsAsync.count - 1)
+    }
+
+    private func closeFrame() { openFrames.removeLast() }
+
+    /// A closure inside async code is taken for async code too: a synchronous closure there
+    /// (`items.map { load($0) }`) is counted in, which can only make a check stricter.
+    private func isAsync(_ frame: Int) -> Bool {
+        var frame: Int? = frame
+        while let current = frame {
+            if frameIsAsync[current] { return true }
+            frame = frameParent[current]
+        }
+        return false
+    }
+
+    /// Closures Swift types as async whatever they contain: a task's operation, a task group's
+    /// body and child tasks, SwiftUI's `.task { }` and `.refreshable { }`.
+    private static let asyncClosureOwners: Set<String> = [
+        "Task", "detached", "addTask", "addTaskUnlessCancelled", "withTaskGroup", "withThrowingTaskGroup",
+        "withDiscardingTaskGroup", "withThrowingDiscardingTaskGroup", "withTaskCancellationHandler", "task", "refreshable",
+    ]
+
+    private static func isAsyncByItsOwner(_ closure: ClosureExprSyntax) -> Bool {
+        if closure.signature?.effectSpecifiers?.asyncSpecifier != nil { return true }
+        var owner = closure.parent
+        if owner?.is(LabeledExprSyntax.self) == true { owner = owner?.parent?.parent }
+        if owner?.is(MultipleTrailingClosureElementSyntax.self) == true { owner = owner?.parent?.parent }
+        guard let call = owner?.as(FunctionCallExprSyntax.self) else { return false }
+        var callee = call.calledExpression
+        if let specialized = callee.as(GenericSpecializationExprSyntax.self) { callee = specialized.expression }
+        let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text ?? callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        return name.map(asyncClosureOwners.contains) ?? false
+    }
+
+    /// Whether `node` is in async code, as ``ExistingCall/inAsyncCode`` reads it, from its
+    /// ancestors alone.
+    static func isInAsyncCode(_ node: some SyntaxProtocol) -> Bool {
+        var current = node.parent
+        while let ancestor = current {
+            if let closure = ancestor.as(ClosureExprSyntax.self) {
+                if isAsyncByItsOwner(closure) || awaits(closure.statements) { return true }
+            } else if let function = ancestor.as(FunctionDeclSyntax.self) {
+                return function.signature.effectSpecifiers?.asyncSpecifier != nil
+            } else if let initializer = ancestor.as(InitializerDeclSyntax.self) {
+                return initializer.signature.effectSpecifiers?.asyncSpecifier != nil
+            } else if let accessor = ancestor.as(AccessorDeclSyntax.self) {
+                return accessor.effectSpecifiers?.asyncSpecifier != nil
+            } else if let file = ancestor.as(SourceFileSyntax.self) {
+                return awaits(file.statements)
+            }
+            current = ancestor.parent
+        }
+        return false
+    }
+
+    /// Code that awaits somewhere (nested closures and functions too, which can only make
+    /// the answer stricter).
+    private static func awaits(_ statements: CodeBlockItemListSyntax) -> Bool {
+        statements.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.await) }
+    }
+
+    private func markAsync() {
+        if let frame = openFrames.last { frameIsAsync[frame] = true }
+    }
+
+    override func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind { openFrame(async: false, nested: false); return .visitChildren }
+    override func visitPost(_ node: SourceFileSyntax) { closeFrame() }
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+        openFrame(async: Self.isAsyncByItsOwner(node), nested: true)
+        return .visitChildren
+    }
+    override func visitPost(_ node: ClosureExprSyntax) { closeFrame() }
+    override func visit(_ node: AccessorDeclSyntax) -> SyntaxVisitorContinueKind {
+        openFrame(async: node.effectSpecifiers?.asyncSpecifier != nil, nested: false)
+        return .visitChildren
+    }
+    override func visitPost(_ node: AccessorDeclSyntax) { closeFrame() }
+    override func visit(_ node: AwaitExprSyntax) -> SyntaxVisitorContinueKind { markAsync(); return .visitChildren }
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+        if node.awaitKeyword != nil { markAsync() }
+        return .visitChildren
+    }
+
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
         enter(node.name.text, members: node.memberBlock, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
         return .visitChildren
@@ -156,20 +290,24 @@ final class ExistingCallCollector: SyntaxVisitor {
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
         genericParameters.append(Self.genericConstraints(node.genericParameterClause, node.genericWhereClause))
         knownTypes.append(Self.parameterTypes(node.signature.parameterClause, constraints: constraintsInScope))
+        openFrame(async: node.signature.effectSpecifiers?.asyncSpecifier != nil, nested: false)
         return .visitChildren
     }
     override func visitPost(_ node: FunctionDeclSyntax) {
         knownTypes.removeLast()
         genericParameters.removeLast()
+        closeFrame()
     }
     override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
         genericParameters.append(Self.genericConstraints(node.genericParameterClause, node.genericWhereClause))
         knownTypes.append(Self.parameterTypes(node.signature.parameterClause, constraints: constraintsInScope))
+        openFrame(async: node.signature.effectSpecifiers?.asyncSpecifier != nil, nested: false)
         return .visitChildren
     }
     override func visitPost(_ node: InitializerDeclSyntax) {
         knownTypes.removeLast()
         genericParameters.removeLast()
+        closeFrame()
     }
 
     /// `<S: Store>` or `where S: Store`: a value of type `S` is a `Store` (its first constraint);
@@ -320,6 +458,63 @@ final class ExistingCallCollector: SyntaxVisitor {
         return false
     }
 
+    /// Links only a promise has: a call chained with one returns a promise, whatever else of its
+    /// name exists. (Not `map`, `compactMap`, `filter`: arrays and optionals have them.)
+    private static let promiseOnlyMembers: Set<String> = promiseLinks.union([
+        "pipe", "mapValues", "compactMapValues", "flatMapValues", "filterValues", "firstValue", "lastValue", "sortedValues",
+        "valueIfFulfilled", "isPending", "isResolved", "isFulfilled", "isRejected", "wait", "asPromise",
+    ])
+
+    /// How the call's result is used (``ExistingCall/ResultUse``).
+    static func resultUse(of call: FunctionCallExprSyntax) -> ExistingCall.ResultUse {
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+           member.base?.is(OptionalChainingExprSyntax.self) == true {
+            return .optionalChained
+        }
+        let node = Syntax(call)
+        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.base?.id == node.id {
+            let name = member.declName.baseName.text
+            if name == "value" {
+                // `try await load().value`: awaited right there (not `(load().value)` or a key path).
+                return member.parent?.is(AwaitExprSyntax.self) == true ? .readsValue : .other
+            }
+            if promiseOnlyMembers.contains(name) { return .needsPromise }
+            if ["map", "compactMap"].contains(name),
+               member.parent?.as(FunctionCallExprSyntax.self)?.arguments.first?.label?.text == "on" {
+                return .needsPromise
+            }
+            return .other
+        }
+        if node.parent?.is(AsExprSyntax.self) == true { return .needsPromise }
+        if node.parent?.is(AwaitExprSyntax.self) == true { return .other }
+        // `async let p = load()` is async code itself: the async overload would fit.
+        if let variable = node.parent?.as(InitializerClauseSyntax.self)?.parent?.parent?.parent?.as(VariableDeclSyntax.self),
+           variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.async) }) {
+            return .other
+        }
+        if usesAlternativeResult(call) { return .needsPromise }
+        // `let p: Promise<User> = load()`: the written type decides.
+        if let binding = node.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self),
+           binding.typeAnnotation != nil {
+            return .needsPromise
+        }
+        // `return load()` in a function declaring its return type.
+        if let returned = node.parent?.as(ReturnStmtSyntax.self) {
+            var scope = returned.parent
+            while let current = scope {
+                if let function = current.as(FunctionDeclSyntax.self) {
+                    return function.signature.returnClause == nil ? .other : .needsPromise
+                }
+                if let closure = current.as(ClosureExprSyntax.self) {
+                    return closure.signature?.returnClause == nil ? .other : .needsPromise
+                }
+                if current.is(AccessorDeclSyntax.self) || current.is(InitializerDeclSyntax.self) { return .other }
+                scope = current.parent
+            }
+        }
+        return .other
+    }
+
     /// The number of parameters a closure literal declares, or nil when it uses `$0` (or is
     /// written in a way this does not read).
     static func arity(of closure: ClosureExprSyntax) -> Int? {
@@ -365,6 +560,8 @@ final class ExistingCallCollector: SyntaxVisitor {
             call.argumentEnds = []
             call.afterLeftParen = nil
             call.calleeEnd = 0
+            call.callStart = 0
+            call.callEnd = 0
             return call
         }
         return (calls, collector.calledNames)
@@ -381,7 +578,8 @@ final class ExistingCallCollector: SyntaxVisitor {
             guard let name, names.contains(name.filter({ $0 != "`" })) else { return .visitChildren }
         }
         if let shape = shape(of: node, scope: scopes.last ?? ""), names?.contains(shape.baseName) ?? true {
-            calls.append(shape)
+            recorded.append(shape)
+            recordedFrames.append(openFrames.last)
         }
         return .visitChildren
     }
@@ -453,9 +651,12 @@ final class ExistingCallCollector: SyntaxVisitor {
             location: MigrationIndex.Location(file: fileName, line: place.line, column: place.column),
             usesAlternativeResult: Self.usesAlternativeResult(call),
             receiverTypedByConvention: byConvention,
+            resultUse: Self.resultUse(of: call),
             argumentEnds: call.arguments.map { $0.expression.endPositionBeforeTrailingTrivia.utf8Offset },
             afterLeftParen: call.leftParen?.endPositionBeforeTrailingTrivia.utf8Offset,
-            calleeEnd: call.calledExpression.endPositionBeforeTrailingTrivia.utf8Offset
+            calleeEnd: call.calledExpression.endPositionBeforeTrailingTrivia.utf8Offset,
+            callStart: call.positionAfterSkippingLeadingTrivia.utf8Offset,
+            callEnd: call.endPositionBeforeTrailingTrivia.utf8Offset
         )
     }
 }

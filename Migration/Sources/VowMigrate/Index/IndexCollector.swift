@@ -168,6 +168,9 @@ final class IndexCollector: SyntaxVisitor {
             isProtocolRequirement: inProtocol.last == true,
             isAsync: isAsync,
             returnsVowType: Self.isVowType(returnText),
+            promiseValueType: isAsync || node.signature.effectSpecifiers?.throwsClause != nil ? nil : Self.promiseValueType(returnText),
+            returnsGuarantee: returnText.hasPrefix("Guarantee<") || returnText.hasPrefix("Vow.Guarantee<"),
+            isOverride: node.modifiers.contains { $0.name.tokenKind == .keyword(.override) },
             mayBeCompletionFunction: !closureLike.isEmpty && !isAsync,
             location: location(of: node.funcKeyword),
             handlerUses: uses,
@@ -255,6 +258,12 @@ final class IndexCollector: SyntaxVisitor {
         let names = modifiers.map(\.name.text)
         if names.contains("public") || names.contains("open") { return true }
         return inPublicExtension && !names.contains { ["private", "fileprivate", "internal", "package"].contains($0) }
+    }
+
+    /// `User` of `Promise<User>` or `Guarantee<User>` (as ``isVowType(_:)`` reads them), else nil.
+    static func promiseValueType(_ returnText: String) -> String? {
+        guard isVowType(returnText), returnText.hasSuffix(">"), let open = returnText.firstIndex(of: "<") else { return nil }
+        return String(returnText[returnText.index(after: open)..<returnText.index(before: returnText.endIndex)]).trimmingSpaces()
     }
 
     static func isVowType(_ returnText: String) -> Bool {

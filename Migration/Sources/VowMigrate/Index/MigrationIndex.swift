@@ -293,6 +293,9 @@ public struct MigrationIndex: Sendable {
     private(set) var callsByBaseName: [String: [ExistingCall]] = [:]
     /// Those base names.
     private var closureFunctionNames: Set<String> = []
+    /// Functions returning a promise, by base name (``PromiseFunctionSummary``); their calls in
+    /// async code are in ``callsByBaseName``.
+    public private(set) var promiseFunctionsByBaseName: [String: [PromiseFunctionSummary]] = [:]
     /// Base names of the tree's (not `--context`) completion-handler functions with a defaulted
     /// handler: the calls each file may have to spell out.
     private(set) var defaultedHandlerNames: Set<String> = []
@@ -739,6 +742,13 @@ extension MigrationIndex {
                 declaredShapes[Self.baseName(of: function.swiftName), default: []].append(shape)
                 declaredShapesInType[Self.typeKey(Self.baseName(of: function.swiftName), function.scope), default: []].append(shape)
                 if function.mayBeCompletionFunction { closureFunctionNames.insert(Self.baseName(of: function.swiftName)) }
+                if let valueType = function.promiseValueType {
+                    promiseFunctionsByBaseName[Self.baseName(of: function.swiftName), default: []].append(PromiseFunctionSummary(
+                        scope: function.scope, swiftName: function.swiftName, parameters: function.parameters,
+                        parameterNames: function.parameterNames, location: function.location,
+                        valueType: valueType, isGuarantee: function.returnsGuarantee, isPublic: function.isPublic,
+                        isOverride: function.isOverride, isContext: summary.isContext, isProtocolRequirement: function.isProtocolRequirement))
+                }
                 let key = "\(function.scope)|\(function.swiftName)"
                 declarations[key, default: []].append(DeclaredFunction(isAsync: function.isAsync, returnsVowType: function.returnsVowType,
                                                                         location: function.location,
@@ -746,7 +756,8 @@ extension MigrationIndex {
             }
         }
         for summary in summaries {
-            for call in summary.calls where closureFunctionNames.contains(call.baseName) {
+            for call in summary.calls
+            where closureFunctionNames.contains(call.baseName) || (call.inAsyncCode && promiseFunctionsByBaseName[call.baseName] != nil) {
                 var call = call
                 call.inContextFile = summary.isContext
                 callsByBaseName[call.baseName, default: []].append(call)
@@ -1076,6 +1087,11 @@ public struct FileSummary: Sendable {
         var isProtocolRequirement: Bool
         var isAsync: Bool
         var returnsVowType: Bool
+        /// `T` of a function returning `Promise<T>` or `Guarantee<T>` that is neither `async` nor
+        /// `throws`: one that can gain an async alternative (``PromiseFunctionSummary``).
+        var promiseValueType: String? = nil
+        var returnsGuarantee = false
+        var isOverride = false
         /// Has an escaping or optional closure-like parameter, or a parameter whose type may be
         /// an alias of one: worth reading as a completion-handler function.
         var mayBeCompletionFunction: Bool

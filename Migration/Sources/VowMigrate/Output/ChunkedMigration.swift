@@ -50,6 +50,7 @@ enum ChunkedMigration {
             rewrite.fileImportsVow = importsVow
             rewrite.vowImport = false
             rewrite.declaresSupport = false
+            rewrite.callSitesFollow = options.stage == .all
             rewrite.run()
             gained[number] = Set(rewrite.findings.filter { $0.kind == .added || $0.kind == .alreadyMigrated || $0.kind == .replaced }.map {
                 IndexCalleeCatalog.gainedKey(swiftName: $0.function, line: $0.line)

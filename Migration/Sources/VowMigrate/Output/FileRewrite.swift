@@ -43,6 +43,9 @@ struct FileRewrite {
     /// And the properties such a type declares in each piece, with their types (the callees of
     /// calls on them: ``IndexCalleeCatalog/receivers``).
     var otherPiecesProperties: [Int: [String: String?]] = [:]
+    /// The call-site stage runs after the declarations, in this rewrite or (for the pieces of a
+    /// large file, whose declarations run first on their own) a later one of the same piece.
+    lazy var callSitesFollow = options.stage == .all
     /// Whether this rewrite added `import Vow` (the run's summary counts the files).
     private(set) var addedVowImport = false
     /// Told where the rewrite is, function by function.
@@ -129,6 +132,7 @@ struct FileRewrite {
     /// function replaced), and the calls an alternative would capture spelled out.
     private mutating func addDeclarations(collector: DeclarationCollector, importsVow: Bool) {
         var protocolAlternatives: [(protocolDecl: ProtocolDeclSyntax, lines: [CodeLines], sendableAssociatedTypes: [String])] = []
+        var promiseProtocolAlternatives: [(protocolDecl: ProtocolDeclSyntax, lines: [CodeLines])] = []
         let replacer = options.replace
             ? BodyReplacer(collector: collector, index: index, target: target, tree: tree, bytes: bytes,
                            runsOnCallersActor: { self.runsOnCallersActor($0) })
@@ -146,6 +150,10 @@ struct FileRewrite {
         for site in collector.functions
         where options.stage != .callSites && ownedRange?.contains(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset) ?? true {
             progress?(MigrationProgress("rewriting", fraction: Double(site.decl.position.utf8Offset) / Double(max(1, bytes.count))))
+            if target == .async && replacer == nil, let promise = PromiseFunctionSite(site) {
+                addPromiseAlternative(promise, importsVow: importsVow, protocolAlternatives: &promiseProtocolAlternatives)
+                continue
+            }
             let isRequirement = site.protocolDecl != nil
             let reader = CompletionFunctionReader(index: index, scope: site.scope)
             switch reader.read(site.decl, isProtocolRequirement: isRequirement) {
@@ -259,7 +267,14 @@ struct FileRewrite {
         for entry in protocolAlternatives {
             insertExtension(for: entry.protocolDecl, members: entry.lines, sendableAssociatedTypes: entry.sendableAssociatedTypes)
         }
-        if options.stage != .callSites && replacer == nil { spellOutCapturedCalls() }
+        for entry in promiseProtocolAlternatives {
+            insertExtension(for: entry.protocolDecl, members: entry.lines, sendableAssociatedTypes: [],
+                            comment: "Async alternatives to the promise-returning requirements, added by vow-migrate.")
+        }
+        if options.stage != .callSites && replacer == nil {
+            spellOutCapturedCalls()
+            if target == .async { spellOutPromiseCalls() }
+        }
     }
 
     /// Positions in `edits` of generated code (alternatives, replacements, extensions).
@@ -267,7 +282,7 @@ struct FileRewrite {
 
     /// Whether a function in this context is provably not isolated, so its async alternative
     /// can run on its caller's actor (``ActorContext``).
-    private func runsOnCallersActor(_ context: ActorContext) -> Bool {
+    func runsOnCallersActor(_ context: ActorContext) -> Bool {
         switch context {
         case .isolated: return false
         case .explicitlyNonisolated: return true
@@ -330,7 +345,7 @@ struct FileRewrite {
 
     // MARK: - Edits
 
-    private mutating func report(_ kind: Finding.Kind, _ name: String, _ decl: FunctionDeclSyntax, _ message: String) {
+    mutating func report(_ kind: Finding.Kind, _ name: String, _ decl: FunctionDeclSyntax, _ message: String) {
         let location = decl.funcKeyword.startLocation(converter: converter)
         findings.append(Finding(kind: kind, function: name, line: location.line, column: location.column, message: message))
     }
@@ -339,7 +354,7 @@ struct FileRewrite {
         Indentation.lineIndent(in: bytes, at: node.positionAfterSkippingLeadingTrivia.utf8Offset)
     }
 
-    private mutating func insertAfter(_ decl: FunctionDeclSyntax, _ lines: CodeLines) {
+    mutating func insertAfter(_ decl: FunctionDeclSyntax, _ lines: CodeLines) {
         var text = "\n\n" + lines.render(baseIndent: indent(of: decl), unit: unit)
         // Keep a blank line before a member that followed the original directly.
         var next = decl.endPosition.utf8Offset
@@ -375,7 +390,8 @@ struct FileRewrite {
         edits.append(Edit(offset: decl.positionAfterSkippingLeadingTrivia.utf8Offset, removing: 0, text: text))
     }
 
-    private mutating func insertExtension(for protocolDecl: ProtocolDeclSyntax, members: [CodeLines], sendableAssociatedTypes: [String]) {
+    mutating func insertExtension(for protocolDecl: ProtocolDeclSyntax, members: [CodeLines], sendableAssociatedTypes: [String],
+                                  comment: String = "Promise and async alternatives to the completion-handler requirements, added by vow-migrate.") {
         var lines = CodeLines()
         let access = protocolDecl.modifiers.first { ["public", "package", "fileprivate", "private"].contains($0.name.text) }
         var head = (access.map { $0.name.text + " " } ?? "") + "extension \(protocolDecl.name.text)"
@@ -384,7 +400,7 @@ struct FileRewrite {
         if !requirements.isEmpty {
             head += " where " + requirements.map { "\($0): Sendable" }.joined(separator: ", ")
         }
-        lines.add("/// Promise and async alternatives to the completion-handler requirements, added by vow-migrate.", 0)
+        lines.add("/// " + comment, 0)
         lines.add(head + " {", 0)
         for (index, member) in members.enumerated() {
             if index > 0 { lines.add("", 0) }
