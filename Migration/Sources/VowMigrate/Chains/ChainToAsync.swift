@@ -34,7 +34,7 @@ import SwiftSyntax
 ///
 /// Refused, with the reason: links on another queue (`on: .global()`), other links on the main
 /// queue in a chain with handlers `on: nil`, `flags:`, `ensureThen`, `tap` reading its `Result`,
-/// the sequence helpers, handlers that leave early (`guard ... else { throw e }` is kept) or hold
+/// handlers that leave early (`guard ... else { throw e }` is kept) or hold
 /// a `defer`, `$1`, capture lists other than `[weak self]` on every handler that uses `self`,
 /// handlers declaring a name twice in the one scope or reading one an earlier handler's value
 /// hides, and `recover` handlers whose form syntax cannot tell.
@@ -45,6 +45,21 @@ struct ChainToAsync {
     enum Kind: String {
         case then, map, compactMap, done, get, tap, asVoid, recover, ensure
         case `catch`, finally, cauterize
+        // The sequence helpers: their closure stays a closure, given to the `Sequence` method
+        // Vow calls with it (``sequenceMethod``).
+        case mapValues, flatMapValues, compactMapValues, filterValues, sortedValues, thenMap, thenFlatMap
+
+        /// `map` of `mapValues`: what Vow does with the value and the closure.
+        var sequenceMethod: String? {
+            switch self {
+            case .mapValues, .thenMap, .thenFlatMap: "map"
+            case .flatMapValues: "flatMap"
+            case .compactMapValues: "compactMap"
+            case .filterValues: "filter"
+            case .sortedValues: "sorted"
+            default: nil
+            }
+        }
     }
 
     private struct Link {
@@ -86,10 +101,7 @@ struct ChainToAsync {
     }
 
     /// Chain methods with no closure of their own that are not converted.
-    private static let otherMethods: Set<String> = [
-        "ensureThen", "mapValues", "flatMapValues", "compactMapValues", "thenMap", "thenFlatMap",
-        "filterValues", "sortedValues", "wait",
-    ]
+    private static let otherMethods: Set<String> = ["ensureThen", "wait"]
 
     /// Whether the statement is a chain this stage should look at (ends in `.catch { }`, in
     /// `.cauterize()`, or in either then `.finally { }`).
@@ -173,6 +185,24 @@ struct ChainToAsync {
         if kind == .asVoid {
             guard call.trailingClosure == nil, call.arguments.isEmpty else { throw Refusal("an `asVoid` with arguments", at: call) }
             return Link(kind: kind, call: call, closure: nil, parameters: [], statements: [], onSettlingThread: true)
+        }
+        if kind == .sortedValues {
+            guard call.trailingClosure == nil else { throw Refusal("a `sortedValues` with a closure", at: call) }
+            return Link(kind: kind, call: call, closure: nil, parameters: [], statements: [],
+                        onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
+        }
+        if kind.sequenceMethod != nil {
+            // The closure is kept whole (its parameters, `$0`, its own `return`s); its statements
+            // only tell whether it uses `self`, as a handler's do.
+            guard let closure = call.trailingClosure, call.additionalTrailingClosures.isEmpty else {
+                throw Refusal("a `\(kind.rawValue)` without a trailing closure", at: call)
+            }
+            let selfCapture = closure.signature?.capture.map { $0.items.map(\.trimmedDescription).joined(separator: ", ") }
+            if let selfCapture, selfCapture != "weak self" && selfCapture != "unowned self" {
+                throw Refusal("a chain handler with a capture list other than `[weak self]` or `[unowned self]`", at: closure)
+            }
+            return Link(kind: kind, call: call, closure: closure, parameters: [], statements: Array(closure.statements),
+                        selfCapture: selfCapture, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
         }
         guard let closure = call.trailingClosure, call.additionalTrailingClosures.isEmpty else {
             throw Refusal("a chain link without a trailing closure", at: call)
@@ -418,6 +448,51 @@ struct ChainToAsync {
     }
 
     /// The links as straight-line code, starting from the root's value (`start`).
+    /// `.mapValues { $0.name }` is `values.map { $0.name }`, the closure as written; `thenMap`
+    /// starts every promise at once and waits for them all, as Vow does
+    /// (`try await when(fulfilled: values.map { load($0) }).value`).
+    private func writeSequenceHelper(_ link: Link, method: String, _ writer: inout Writer) throws(Refusal) {
+        let values: String
+        switch writer.state {
+        case .none:
+            throw Refusal("a `\(link.kind.rawValue)` on the `Void` value of the step before it", at: link.node)
+        case .named(let name):
+            values = name
+        case .pending(let lines):
+            values = writer.declare("values")
+            writer.body.add(lines.prefixed("let \(values) = "), indentedBy: 0)
+        }
+        var applied = "\(values).\(method)"
+        if let closure = link.closure {
+            applied += " " + StatementText(bytes: bytes).text(of: closure)
+            // A transform that throws rejected the result: it throws here.
+            if closure.statements.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.try) || $0.tokenKind == .keyword(.throw) }) {
+                applied = "try " + applied
+            }
+        } else {
+            applied += "()"
+        }
+        let (before, after): (String, String) = switch link.kind {
+        case .thenMap: ("try await when(fulfilled: ", ").value")
+        case .thenFlatMap: ("try await when(fulfilled: ", ").value.flatMap { $0 }")
+        default: ("", "")
+        }
+        let hop = link.hopsToMain ? ("await MainActor.run { ", " }") : ("", "")
+        // A closure written over several lines keeps its lines, indented as they were relative
+        // to the line it starts on.
+        let indent = link.closure.map { Indentation.lineIndent(in: bytes, at: $0.positionAfterSkippingLeadingTrivia.utf8Offset) } ?? ""
+        let lines = (before + hop.0 + applied + hop.1 + after).split(separator: "\n", omittingEmptySubsequences: false)
+        var code = CodeLines()
+        for (position, line) in lines.enumerated() {
+            var text = String(line)
+            if position > 0 {
+                if text.hasPrefix(indent) { text.removeFirst(indent.count) } else { text = String(text.drop { $0 == " " || $0 == "\t" }) }
+            }
+            code.add(text, 0)
+        }
+        writer.state = .pending(code)
+    }
+
     private func straightLine(_ links: [Link], from start: String, returningValue: Bool, nesting: Nesting? = nil) throws(Refusal) -> Writer {
         var writer = Writer(bytes: bytes, links: links, valueReturned: returningValue)
         writer.nesting = nesting
@@ -479,7 +554,8 @@ struct ChainToAsync {
                 case .ensure, .recover: continue
                 case .tap where !link.readsValue: continue
                 case .get where !link.readsValue: continue
-                case .compactMap: return true
+                case .compactMap, .mapValues, .flatMapValues, .compactMapValues, .filterValues, .sortedValues, .thenMap, .thenFlatMap:
+                    return true
                 case .then, .map, .done, .get, .tap: return link.readsValue
                 case .asVoid, .catch, .finally, .cauterize: return false
                 }
@@ -543,6 +619,10 @@ struct ChainToAsync {
     }
 
     private func write(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) {
+        if let method = link.kind.sequenceMethod {
+            try writeSequenceHelper(link, method: method, &writer)
+            return
+        }
         try check(link.statements)
         // Comments written before the link (`// .allErrors: ...` above `.catch`) stay before its code.
         for comment in link.comments { writer.body.add(comment, 0) }
@@ -637,6 +717,8 @@ struct ChainToAsync {
             try writeRecover(link, at: index, &writer)
         case .catch, .finally, .cauterize:
             throw Refusal("a promise chain with `catch` in the middle", at: link.call)
+        case .mapValues, .flatMapValues, .compactMapValues, .filterValues, .sortedValues, .thenMap, .thenFlatMap:
+            break  // Written above.
         }
     }
 
