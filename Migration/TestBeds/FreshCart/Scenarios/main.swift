@@ -68,12 +68,12 @@ scenarios += [
     Scenario(name: "prefetch after signing in") {
         let coordinator = AppCoordinator(window: ViewController(title: "window"))
         keep(coordinator)
-        return [Step(until: "prefetch") { coordinator.prefetch().done { Effects.shared.record("prefetch over") } }]
+        return [Step(until: "prefetch over") { coordinator.startPrefetch() }]
     },
     Scenario(name: "prefetch, stores fail", answers: ["GET /stores": serverError]) {
         let coordinator = AppCoordinator(window: ViewController(title: "window"))
         keep(coordinator)
-        return [Step(until: "prefetch skipped") { _ = coordinator.prefetch() }]
+        return [Step(until: "prefetch over") { coordinator.startPrefetch() }]
     },
 ]
 
@@ -143,7 +143,7 @@ scenarios += [
         [Step(until: "store.status: The server") { screen.quickAdd(at: 1) }]
     },
     store("store, read the shelf", until: "store.status: 3 products") { screen in
-        [Step(until: "shelf:") { screen.readShelf(category: 11).done { Effects.shared.record("shelf: \($0)") }.cauterize() }]
+        [Step(until: "Shelf:") { screen.announceShelf(category: 11) }]
     },
 ]
 
@@ -407,15 +407,15 @@ scenarios += [
         [Step(until: "wallet.status") { wallet.pay(9000) }]
     },
     screen("wallet, pay by card", make: { WalletViewController() }, until: "wallet.spinner stopped") { wallet in
-        [Step(until: "paid with") { wallet.pay(500, with: CardPaymentProcessor()).done { Effects.shared.record("paid with \($0)") }.cauterize() }]
+        [Step(until: "Paid with") { wallet.payByCard(500) }]
     },
     screen("profile", make: { ProfileViewController() }, until: "profile.points"),
     screen("profile fails", ["GET /me": serverError], make: { ProfileViewController() }, until: "profile.points"),
     screen("profile, no address", ["GET /me/addresses": [.status(200, body: "{\"items\":[]}")]], make: { ProfileViewController() }, until: "profile.points") { profile in
-        [Step(until: "address:") { profile.confirmAddress().done { Effects.shared.record("address: \($0)") }.catch { Effects.shared.record("address: \(describe($0))") } }]
+        [Step(until: "profile.address: Add") { profile.confirmAddressTapped() }]
     },
     screen("profile, confirm address", make: { ProfileViewController() }, until: "profile.points") { profile in
-        [Step(until: "address:") { profile.confirmAddress().done { Effects.shared.record("address: \($0)") }.cauterize() }]
+        [Step(until: "address confirmed") { profile.confirmAddressTapped() }]
     },
     screen("profile, sign out", make: { ProfileViewController() }, until: "profile.points") { profile in
         profile.onSignedOut = { Effects.shared.record("signed out") }
@@ -430,25 +430,22 @@ scenarios += [
     },
 ]
 
-func inventory(_ name: String, _ answers: [String: [ServerAnswer]] = [:], until: String, _ action: @escaping (InventoryService) -> Void) -> Scenario {
+func manager(_ name: String, _ answers: [String: [ServerAnswer]] = [:], until: String, _ action: @escaping (StoreManagerViewController) -> Void) -> Scenario {
     Scenario(name: name, answers: answers) {
-        [Step(until: until) { action(InventoryService.shared) }]
+        let screen = pushed(StoreManagerViewController())
+        return [Step(until: until) { action(screen) }]
     }
 }
 
 scenarios += [
-    inventory("stock report", until: "report:") { service in
-        service.sendStockReport(for: [1, 2, 3]).done { Effects.shared.record("report: \($0) in stock") }.catch { Effects.shared.record("report: \(describe($0))") }
-    },
-    inventory("stock report, upload fails", ["POST /me/devices": serverError], until: "report:") { service in
-        service.sendStockReport(for: [1, 3]).done { Effects.shared.record("report: \($0) in stock") }.catch { Effects.shared.record("report: \(describe($0))") }
-    },
-    inventory("fastest product", until: "fastest:") { service in
-        service.fastestProduct(4).done { Effects.shared.record("fastest: \($0.name)") }.catch { Effects.shared.record("fastest: \(describe($0))") }
-    },
-    inventory("fastest product, primary fails first", ["GET /products/4": serverError], until: "fastest:") { service in
-        service.fastestProduct(4).done { Effects.shared.record("fastest: \($0.name)") }.catch { Effects.shared.record("fastest: \(describe($0))") }
-    },
+    manager("stock report", until: "manager.report") { $0.sendReport(for: [1, 2, 3]) },
+    manager("stock report, upload fails", ["POST /me/devices": serverError], until: "manager.report") { $0.sendReport(for: [1, 3]) },
+    manager("stock report, a stock check fails", ["GET /products/2": serverError], until: "manager.report") { $0.sendReport(for: [1, 2, 3]) },
+    manager("fastest product", until: "manager.lookup") { $0.lookUp(4) },
+    manager("fastest product, primary fails first", ["GET /products/4": serverError], until: "manager.lookup") { $0.lookUp(4) },
+    manager("last receipt and totals", until: "manager.totals") { $0.showTotals() },
+    manager("last receipt, orders fail", ["GET /orders": serverError], until: "manager.totals") { $0.showTotals() },
+    manager("last receipt, receipts fail", ["GET /orders/41/receipt": serverError, "GET /orders/39/receipt": serverError], until: "manager.totals") { $0.showTotals() },
 ]
 
 // MARK: - Onboarding, addresses, stores, orders, promotions, sessions
@@ -502,43 +499,25 @@ scenarios += [
     screen("promotions", make: { PromotionsViewController() }, until: "promos.price"),
     screen("promotions, pricing fails", [quote: serverError], make: { PromotionsViewController() }, until: "promos.price"),
     screen("promotions, redeem codes", ["GET /coupons/OLD": notFound], make: { PromotionsViewController() }, until: "promos.price") { promos in
-        [Step(until: "promos.status") { promos.redeem(["SPRING", "OLD", " "]).cauterize() }]
+        [Step(until: "promos.status") { promos.redeemTapped("SPRING,OLD, ") }]
     },
 ]
 
-func session(_ name: String, _ answers: [String: [ServerAnswer]] = [:], until: String, _ action: @escaping () -> Void) -> Scenario {
+func account(_ name: String, _ answers: [String: [ServerAnswer]] = [:], until: String, _ action: @escaping (AccountViewController) -> Void) -> Scenario {
     Scenario(name: name, answers: answers) {
-        [Step(until: until, action: action)]
+        let screen = pushed(AccountViewController())
+        return [Step(until: until) { action(screen) }]
     }
 }
 
 scenarios += [
-    session("sign out everywhere", until: "signed out:") {
-        SessionManager.shared.signOutEverywhere().done { Effects.shared.record("signed out: \($0) of 2 calls") }
-    },
-    session("sign out everywhere, server down", ["POST /me/devices": serverError, "DELETE /reservations/all": serverError], until: "signed out:") {
-        SessionManager.shared.signOutEverywhere().done { Effects.shared.record("signed out: \($0) of 2 calls") }
-    },
-    session("switch account", until: "switched:") {
-        SessionManager.shared.switchAccount(email: "bo@fresh.cart", password: "pw").done { Effects.shared.record("switched: \($0.name)") }.catch { Effects.shared.record("switched: \(describe($0))") }
-    },
-    session("switch account, login fails", ["POST /login?email=bo@fresh.cart": [.status(403, body: "")]], until: "switched:") {
-        SessionManager.shared.switchAccount(email: "bo@fresh.cart", password: "pw").done { Effects.shared.record("switched: \($0.name)") }.catch { Effects.shared.record("switched: \(describe($0))") }
-    },
-    session("email check", until: "email:") {
-        Validation.email(" Ada@Fresh.Cart ").done { Effects.shared.record("email: \($0)") }.catch { Effects.shared.record("email: \(describe($0))") }
-    },
-    session("email check fails", until: "email:") {
-        Validation.email("ada").done { Effects.shared.record("email: \($0)") }.catch { Effects.shared.record("email: \(describe($0))") }
-    },
-    session("last receipt and totals", until: "totals:") {
-        ReorderService.shared.lastReceipt().then { receipt in
-            ReorderService.shared.deliveredTotals().map { "receipt \(receipt.orderID), totals: \($0)" }
-        }.done { Effects.shared.record($0) }.catch { Effects.shared.record("totals: \(describe($0))") }
-    },
-    session("last receipt, orders fail", ["GET /orders": serverError], until: "totals:") {
-        ReorderService.shared.lastReceipt().done { Effects.shared.record("totals: receipt \($0.orderID)") }.catch { Effects.shared.record("totals: \(describe($0))") }
-    },
+    account("sign out everywhere", until: "account.status") { $0.signOutEverywhereButton.sendActions() },
+    account("sign out everywhere, server down", ["POST /me/devices": serverError, "DELETE /reservations/all": serverError], until: "account.status") { $0.signOutEverywhereButton.sendActions() },
+    account("switch account", until: "account.spinner stopped") { $0.switchAccount(email: "bo@fresh.cart", password: "pw") },
+    account("switch account, login fails", ["POST /login?email=bo@fresh.cart": [.status(403, body: "")]], until: "account.status") { $0.switchAccount(email: "bo@fresh.cart", password: "pw") },
+    account("switch account, no password", until: "account.status") { $0.switchAccount(email: "bo@fresh.cart", password: "") },
+    account("email check", until: "account.status") { $0.emailChanged(" Ada@Fresh.Cart ") },
+    account("email check fails", until: "account.status") { $0.emailChanged("ada") },
 ]
 
 let allScenarios = scenarios

@@ -72,6 +72,13 @@ final class AppCoordinator: @unchecked Sendable {
         navigation.push(cart, animated: true)
     }
 
+    /// Starts warming the caches once the shopper is in.
+    func startPrefetch() {
+        prefetch().done {
+            Effects.shared.record("prefetch over")
+        }
+    }
+
     /// Warms the caches the home screen reads, in the background, after signing in.
     func prefetch() -> Guarantee<Void> {
         let catalog = CatalogRepository.shared

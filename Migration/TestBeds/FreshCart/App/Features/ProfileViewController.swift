@@ -47,6 +47,15 @@ final class ProfileViewController: ViewController, @unchecked Sendable {
         }
     }
 
+    /// "Deliver here" under the address.
+    func confirmAddressTapped() {
+        confirmAddress().done { text in
+            Analytics.shared.track("address confirmed: \(text)")
+        }.catch { error in
+            self.address.text = describe(error)
+        }
+    }
+
     /// The address the next order goes to.
     func confirmAddress() -> Promise<String> {
         return profile.defaultAddress().map(on: DispatchQueue.global()) { address in

@@ -35,6 +35,11 @@ final class PromotionsViewController: ViewController, @unchecked Sendable {
         }
     }
 
+    /// The shopper pasted a list of codes.
+    func redeemTapped(_ text: String) {
+        redeem(text.components(separatedBy: ",")).cauterize()
+    }
+
     /// Several codes at once ("SPRING, FRESH"): the valid ones are kept, the rest reported.
     func redeem(_ codes: [String]) -> Promise<[Coupon]> {
         let checks = codes.map { code in

@@ -79,6 +79,13 @@ final class StoreViewController: ViewController, @unchecked Sendable {
         }
     }
 
+    /// VoiceOver reads the shelf when the shopper asks.
+    func announceShelf(category: Int) {
+        readShelf(category: category).done { text in
+            self.status.text = "Shelf: \(text)"
+        }.cauterize()
+    }
+
     /// The names of what is in stock in the selected category, for the accessibility summary.
     func readShelf(category: Int) -> Promise<String> {
         return catalog.availableNames(in: storeID, category: category).map { names in

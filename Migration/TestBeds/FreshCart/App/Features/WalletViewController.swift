@@ -45,6 +45,13 @@ final class WalletViewController: ViewController, @unchecked Sendable {
         }
     }
 
+    /// The "pay by card instead" link.
+    func payByCard(_ amount: Cents) {
+        pay(amount, with: CardPaymentProcessor()).done { text in
+            self.status.text = "Paid with \(text)"
+        }.cauterize()
+    }
+
     /// Pays with whichever processor the shopper picked, from the outside.
     func pay(_ amount: Cents, with processor: PaymentProcessing) -> Promise<String> {
         return processor.authorize(amount: amount).map { authorization in
