@@ -56,7 +56,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
         XCTAssertEqual(importing.count, 53, "files importing PromiseKit")
 
         let before = try PromiseShapes.count(in: appFiles)
-        XCTAssertEqual(before, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 0, chains: 157, nestedChains: 21), "before")
+        XCTAssertEqual(before, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 0, chains: 156, nestedChains: 21), "before")
 
         let trace = try originalTrace()
         XCTAssertEqual(trace.components(separatedBy: "\n== ").count, 174, trace)
@@ -75,9 +75,9 @@ final class PromiseKitAppTestBedTests: XCTestCase {
 
     func testWithReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: true)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 53, leftAlone: 29, reasons: [
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 50, leftAlone: 29, reasons: [
             "a chain handler that leaves early (`return`)": 7,
-            "this file uses the promise the function returns here (not awaited); --replace would break this call": 7,
+            "this file uses the promise the function returns here (not awaited); --replace would break this call": 6,
             "`.compactMapValues` in a promise chain is not converted to async": 2,
             "`.ensureThen` in a promise chain is not converted to async": 2,
             "`.mapValues` in a promise chain is not converted to async": 2,
@@ -85,13 +85,14 @@ final class PromiseKitAppTestBedTests: XCTestCase {
             "`.filterValues` in a promise chain is not converted to async": 1,
             "`.firstValue` in a promise chain is not converted to async": 1,
             "`.followDelivery` in a promise chain is not converted to async": 1,
+            "`.recoverWith` in a promise chain is not converted to async": 1,
             "`.thenMap` in a promise chain is not converted to async": 1,
             "a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler": 1,
             "a `tap` handler that reads the `Result`": 1,
             "a chain link with `on: DispatchQueue.global()`: only the default queue (main) is converted": 1,
         ]), "\(outcome.summary)")
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 85, asyncFunctions: 16, chains: 101, nestedChains: 8), "after --replace")
-        // Issue 18 asks for at most 20% of each left: 20 of the 101 functions, 31 of the 157 chains.
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 87, asyncFunctions: 14, chains: 105, nestedChains: 11), "after --replace")
+        // Issue 18 asks for at most 20% of each left: 20 of the 101 functions, 31 of the 156 chains.
         XCTAssertEqual(outcome.changedBySecondRun, ["Features/OrdersViewController.swift"], "a second run would change these")
         try assertBuildsAndBehavesTheSame(outcome, form: "--replace", knownFirstError: """
             App/Coordinators/AppCoordinator.swift:90:33: error: value of type '[Store]' has no member 'then'
@@ -100,7 +101,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
 
     func testWithoutReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: false)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 37, leftAlone: 10, reasons: [
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 36, leftAlone: 10, reasons: [
             "a chain handler that leaves early (`return`)": 5,
             "a chain handler that leaves early (`guard`)": 2,
             "`.ensureThen` in a promise chain is not converted to async": 1,

@@ -30,7 +30,7 @@ final class APIClient: @unchecked Sendable {
     }
 
     /// A request whose answer the caller does not read.
-    func perform(_ endpoint: Endpoint, body: String? = nil) -> Promise<Void> {
+    func perform(_ endpoint: Endpoint, body: String? = nil) -> VoidPromise {
         http.send(endpoint, body: body).asVoid()
     }
 }

@@ -60,6 +60,7 @@ extension Promise {
 
 extension Promise where T == Void {
     /// A finished chain whose errors show in the given presenter.
+    @discardableResult
     func reportErrors(to label: Label) -> PMKFinalizer {
         self.catch { error in
             label.text = describe(error)

@@ -9,9 +9,6 @@ typealias ProductID = Int
 typealias StoreID = Int
 typealias OrderID = Int
 
-/// A request that has not started yet: the repositories retry and fall back with these.
-typealias Loader<T> = () -> Promise<T>
-
 /// Chains that only say "done" or "failed".
 typealias VoidPromise = Promise<Void>
 

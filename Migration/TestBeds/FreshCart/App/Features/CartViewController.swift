@@ -64,9 +64,7 @@ final class CartViewController: ViewController, @unchecked Sendable {
     /// Swipe to delete.
     func removeLine(at index: Int) {
         guard let line = model.cart?.lines[safe: index] else { return }
-        model.remove(line.productID).catch { error in
-            self.status.text = "Could not remove \(line.name): \(describe(error))"
-        }
+        model.remove(line.productID).reportErrors(to: status)
     }
 }
 

@@ -23,7 +23,7 @@ final class OrdersViewModel: @unchecked Sendable {
             }
         }.get { rows in
             self.rows = rows
-        }
+        }.log("orders")
     }
 
     /// Puts every product of a past order back in the cart.

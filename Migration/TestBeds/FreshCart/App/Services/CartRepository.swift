@@ -18,9 +18,12 @@ final class CartRepository: @unchecked Sendable {
         current = nil
     }
 
+    /// The cart; the last one seen when the server cannot be reached.
     func cart() -> Promise<Cart> {
         return api.request(.cart, as: Cart.self).get { cart in
             self.current = cart
+        }.recoverWith {
+            self.current
         }
     }
 

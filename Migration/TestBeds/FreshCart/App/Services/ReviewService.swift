@@ -22,7 +22,7 @@ final class ReviewService: @unchecked Sendable {
         }.recover { _ in Guarantee.value(nil) }
     }
 
-    func post(stars: Int, for product: ProductID) -> Promise<Void> {
+    func post(stars: Int, for product: ProductID) -> VoidPromise {
         guard (1...5).contains(stars) else {
             return Promise(error: AppError.validation("Pick between 1 and 5 stars."))
         }
