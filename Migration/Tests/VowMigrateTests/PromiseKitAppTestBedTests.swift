@@ -61,14 +61,16 @@ final class PromiseKitAppTestBedTests: XCTestCase {
         let trace = try originalTrace()
         XCTAssertEqual(trace.components(separatedBy: "\n== ").count, 174, trace)
         XCTAssertFalse(trace.contains("TIMED OUT"), trace)
-        // A few effects that show the scenarios reach what they are about: a failure at a
-        // checkout step releasing the slot, cancellation, a shared refresh, a timeout.
+        // A few effects that show the scenarios reach what they are about: a failure late in
+        // the checkout releasing the slot, cancellation (a flag, a cancelled request), a
+        // timeout, an error sent to `cauterize()`, a handler leaving early, a session refresh.
         XCTAssertTrue(trace.contains("[main] checkout: released r-2\n"), trace)
         XCTAssertTrue(trace.contains("[main] checkout.result: Checkout cancelled\n"), trace)
         XCTAssertTrue(trace.contains("[main] search.status: Search for Ap cancelled\n"), trace)
         XCTAssertTrue(trace.contains("[main] stores.status: The server took too long.\n"), trace)
         XCTAssertTrue(trace.contains("[main] cauterized: The server had a problem (500).\n"), trace)
         XCTAssertTrue(trace.contains("[main] analytics: tracking left early\n"), trace)
+        XCTAssertTrue(trace.contains("[main] auth: refreshing session\n"), trace)
     }
 
     // MARK: - The two forms
