@@ -20,13 +20,12 @@ enum ProgramBuilding {
             .map { objectsDirectory.appendingPathComponent($0).path }
     }
 
-    /// Compiles `sources` against Vow with `flags` (a later `-swift-version` wins over the
-    /// default 6) and `output` (`["-o", path]`, or `["-typecheck"]`), and says how it went,
-    /// for the tests that record a program that does not build instead of failing on it.
-    static func compile(_ sources: [URL], flags: [String], output: [String]) throws -> TestSupport.ProcessResult {
-        let objects = output.contains("-typecheck") ? [] : try vowObjects()
-        return try TestSupport.run(TestSupport.swiftc, ["-swift-version", "6", "-I", TestSupport.modulesDirectory.path]
-                                   + flags + sources.map(\.path) + objects + output)
+    /// Compiles `sources` against Vow into `binary` with `flags` (a later `-swift-version` wins
+    /// over the default 6), and says how it went: for the tests that record a program that does
+    /// not build instead of failing on it.
+    static func compile(_ sources: [URL], flags: [String], binary: URL) throws -> TestSupport.ProcessResult {
+        try TestSupport.run(TestSupport.swiftc, ["-swift-version", "6", "-I", TestSupport.modulesDirectory.path]
+                            + flags + sources.map(\.path) + vowObjects() + ["-o", binary.path])
     }
 
     /// Compiles `sources` in Swift 6 mode (one compiler run, with `flags` such as `-DNAME`; a
