@@ -20,6 +20,14 @@ enum ProgramBuilding {
             .map { objectsDirectory.appendingPathComponent($0).path }
     }
 
+    /// Compiles `sources` against Vow into `binary` with `flags` (a later `-swift-version` wins
+    /// over the default 6), and says how it went: for the tests that record a program that does
+    /// not build instead of failing on it.
+    static func compile(_ sources: [URL], flags: [String], binary: URL) throws -> TestSupport.ProcessResult {
+        try TestSupport.run(TestSupport.swiftc, ["-swift-version", "6", "-I", TestSupport.modulesDirectory.path]
+                            + flags + sources.map(\.path) + vowObjects() + ["-o", binary.path])
+    }
+
     /// Compiles `sources` in Swift 6 mode (one compiler run, with `flags` such as `-DNAME`; a
     /// warning fails the test too) into `binary`, runs it, and returns what it printed.
     static func buildAndRun(_ sources: [URL], binary: URL, flags: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws -> String {
