@@ -64,6 +64,7 @@ public enum SourceMigrator {
         } else {
             var summary = MigrationIndex.summarize(tree: textTree, fileName: fileName, isContext: false)
             summary.languageMode = options.languageMode
+            summary.defaultIsolation = options.defaultIsolation
             summary.defaultQueueAssignment = DefaultQueueAssignment.first(in: text, fileName: fileName)
             knowledge = index?.adding(summary) ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading)
         }

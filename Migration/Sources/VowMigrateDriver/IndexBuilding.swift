@@ -23,7 +23,9 @@ extension MigrationIndex {
                 guard let data = FileManager.default.contents(atPath: path),
                       let source = try? SourceText(decoding: [UInt8](data)) else { return }
                 let mode = languageModes?.mode(of: path) ?? .v6
-                slots.store(MigrationIndex.summarize(source: source.text, fileName: path, isContext: isContext, languageMode: mode), at: position)
+                var summary = MigrationIndex.summarize(source: source.text, fileName: path, isContext: isContext, languageMode: mode)
+                summary.defaultIsolation = languageModes?.defaultIsolation(of: path) ?? .nonisolated
+                slots.store(summary, at: position)
             }
             if jobs == 1 {
                 for position in batch.indices { summarize(position) }

@@ -79,11 +79,15 @@ protocol CalleeCatalog {
     /// What a call of the tree's promise-returning functions passing exactly `labels` reaches
     /// (nil: none of them).
     func promiseFunctionCall(named baseName: String, labels: [String?]) -> PromiseFunctionCall?
+    /// The tree's calls of promise-returning functions named `baseName`, each file's, as the index
+    /// recorded them (all of them in a `--replace` run).
+    func promiseFunctionCalls(named baseName: String) -> [ExistingCall]
 }
 
 extension CalleeCatalog {
     var defaultQueueAssignment: MigrationIndex.Location? { nil }
     func promiseFunctionCall(named baseName: String, labels: [String?]) -> PromiseFunctionCall? { nil }
+    func promiseFunctionCalls(named baseName: String) -> [ExistingCall] { [] }
 
     /// Without receivers to read, every function of the name.
     func callees(named baseName: String, calledBy call: FunctionCallExprSyntax) -> [CalleeSummary] {
@@ -109,6 +113,10 @@ struct IndexCalleeCatalog: CalleeCatalog {
     var replacing = false
     /// `--trust-stored-handlers`: functions storing their handler get a promise alternative.
     var trustsStoredHandlers = false
+
+    func promiseFunctionCalls(named baseName: String) -> [ExistingCall] {
+        index.promiseFunctionsByBaseName[baseName] == nil ? [] : index.callsByBaseName[baseName] ?? []
+    }
 
     func promiseFunctionCall(named baseName: String, labels: [String?]) -> PromiseFunctionCall? {
         guard var call = index.promiseFunctionCall(baseName: baseName, labels: labels, adding: addingAlternatives) else { return nil }

@@ -23,6 +23,7 @@ extension FileRewrite {
         if options.replace && target == .async {
             // Functions whose body is one promise chain first; their bodies are theirs alone.
             var chains = PromiseFunctionToAsync(bytes: bytes, converter: converter, catalog: catalog, unit: unit, excluded: excluded)
+            chains.fileName = fileName
             chains.run(tree)
             excluded += chains.rewritten
             functions = chains

@@ -17,6 +17,8 @@ struct PromiseFunctionToAsync {
     let converter: SourceLocationConverter
     let catalog: CalleeCatalog
     let unit: String
+    /// The file's name as the index locates its calls.
+    var fileName = ""
     /// Byte ranges already rewritten by another stage.
     let excluded: [Range<Int>]
 
@@ -69,6 +71,13 @@ struct PromiseFunctionToAsync {
                 if range(of: decl).contains(offset) { continue }
                 if Self.isAwaited(call) { continue }
                 throw Refusal("this file uses the promise the function returns here (not awaited); --replace would break this call", at: call)
+            }
+            // And so does a call in another file (the index has every call in a --replace run).
+            let parameters = decl.signature.parameterClause.parameters.map(ParameterShape.init)
+            for call in catalog.promiseFunctionCalls(named: decl.name.text.filter { $0 != "`" })
+            where call.location.file != fileName && !call.isAwaited && CallBinding.bind(call, to: parameters) != nil {
+                throw Refusal("another file uses the promise the function returns (not awaited), which --replace would break; "
+                              + "without --replace the function gets an async alternative instead", at: decl.name)
             }
             // The value type: `Promise<T>` is `T`.
             guard let type = returnClause.type.as(IdentifierTypeSyntax.self), type.name.text == "Promise",

@@ -263,9 +263,14 @@ struct AlternativeEmitter {
     /// The generic clause with `Sendable` added to each parameter the result type mentions,
     /// since `Promise<T>` and continuations need a `Sendable` value.
     private var genericClause: String {
-        guard let clause = function.decl.genericParameterClause else { return "" }
+        Self.genericClause(of: function.decl, valueType: valueType, requiresSendable: requiresSendable)
+    }
+
+    /// `decl`'s generic clause, each parameter `valueType` mentions made `Sendable` if asked.
+    static func genericClause(of decl: FunctionDeclSyntax, valueType: String, requiresSendable: Bool) -> String {
+        guard let clause = decl.genericParameterClause else { return "" }
         let mentioned = Set(identifiers(in: valueType))
-        let whereText = function.decl.genericWhereClause?.trimmedDescription ?? ""
+        let whereText = decl.genericWhereClause?.trimmedDescription ?? ""
         let parameters = clause.parameters.map { parameter -> String in
             let name = parameter.name.text
             var text = parameter.detached.with(\.trailingComma, nil).trimmedDescription

@@ -52,7 +52,9 @@ struct PromiseFunctionAlternative {
         }
         var head = modifiers.joined(separator: " ")
         if !head.isEmpty { head += " " }
-        let generics = decl.genericParameterClause?.trimmedDescription ?? ""
+        // `Promise<T>` needs `T: Sendable`, which Swift inferred from the original's signature;
+        // the alternative's (`-> T`) does not say it.
+        let generics = AlternativeEmitter.genericClause(of: decl, valueType: valueType, requiresSendable: true)
         let parameters = decl.signature.parameterClause.parameters.map { $0.with(\.trailingComma, nil).trimmedDescription }
         head += "func \(decl.name.text)\(generics)(\(parameters.joined(separator: ", "))) async\(throwsText)"
         if !returnsVoid { head += " -> \(valueType)" }

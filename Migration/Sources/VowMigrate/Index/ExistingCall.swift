@@ -52,6 +52,8 @@ public struct ExistingCall: Sendable, Equatable {
     /// How the call's result is used, as far as that decides between a promise-returning
     /// function and an async overload of it in async code (``ResultUse``).
     public var resultUse: ResultUse = .other
+    /// `try await load()`, `await load()`: the call's value is awaited where it is made.
+    public var isAwaited = false
 
     /// How a call's result is used, as far as that decides which of two overloads returning
     /// `Promise<T>` and (async) `T` the call reaches in async code.
@@ -465,6 +467,17 @@ final class ExistingCallCollector: SyntaxVisitor {
         "valueIfFulfilled", "isPending", "isResolved", "isFulfilled", "isRejected", "wait", "asPromise",
     ])
 
+    /// `try await f()`, `await f()`.
+    static func isAwaited(_ call: FunctionCallExprSyntax) -> Bool {
+        var node = Syntax(call).parent
+        while let current = node {
+            if current.is(AwaitExprSyntax.self) { return true }
+            if !current.is(TryExprSyntax.self) { return false }
+            node = current.parent
+        }
+        return false
+    }
+
     /// How the call's result is used (``ExistingCall/ResultUse``).
     static func resultUse(of call: FunctionCallExprSyntax) -> ExistingCall.ResultUse {
         if let member = call.calledExpression.as(MemberAccessExprSyntax.self),
@@ -652,6 +665,7 @@ final class ExistingCallCollector: SyntaxVisitor {
             usesAlternativeResult: Self.usesAlternativeResult(call),
             receiverTypedByConvention: byConvention,
             resultUse: Self.resultUse(of: call),
+            isAwaited: Self.isAwaited(call),
             argumentEnds: call.arguments.map { $0.expression.endPositionBeforeTrailingTrivia.utf8Offset },
             afterLeftParen: call.leftParen?.endPositionBeforeTrailingTrivia.utf8Offset,
             calleeEnd: call.calledExpression.endPositionBeforeTrailingTrivia.utf8Offset,

@@ -152,6 +152,12 @@ final class IndexCollector: SyntaxVisitor {
         let returnText = node.signature.returnClause?.type.trimmedDescription ?? ""
         let closureLike = parameters.enumerated().filter { Self.mayBeClosure($0.element, name: names[$0.offset]) }.map(\.offset)
         let isAsync = node.signature.effectSpecifiers?.asyncSpecifier != nil
+        // `-> VoidPromise`: resolved once the whole tree's typealiases are known (not a name
+        // the standard library or Foundation declares).
+        let aliasedReturnType = isAsync || node.signature.effectSpecifiers?.throwsClause != nil || Self.isVowType(returnText)
+            ? nil : node.signature.returnClause?.type.as(IdentifierTypeSyntax.self).flatMap { type in
+                type.genericArgumentClause == nil && !Self.standardTypeNames.contains(type.name.text) ? type.name.text : nil
+            }
         var uses: [String: HandlerUse] = [:]
         if let body = node.body, !isAsync {
             for index in closureLike {
@@ -169,6 +175,9 @@ final class IndexCollector: SyntaxVisitor {
             isAsync: isAsync,
             returnsVowType: Self.isVowType(returnText),
             promiseValueType: isAsync || node.signature.effectSpecifiers?.throwsClause != nil ? nil : Self.promiseValueType(returnText),
+            mayReturnStoredPromise: (Self.isVowType(returnText) || aliasedReturnType != nil) && node.body.map(PromiseSharing.mayReturnStored) ?? false,
+            declaredIsolation: ActorContext.declared(by: node) ?? Self.extensionIsolation(of: node),
+            aliasedReturnType: aliasedReturnType,
             returnsGuarantee: returnText.hasPrefix("Guarantee<") || returnText.hasPrefix("Vow.Guarantee<"),
             isOverride: node.modifiers.contains { $0.name.tokenKind == .keyword(.override) },
             mayBeCompletionFunction: !closureLike.isEmpty && !isAsync,
@@ -265,6 +274,17 @@ final class IndexCollector: SyntaxVisitor {
         guard isVowType(returnText), returnText.hasSuffix(">"), let open = returnText.firstIndex(of: "<") else { return nil }
         return String(returnText[returnText.index(after: open)..<returnText.index(before: returnText.endIndex)]).trimmingSpaces()
     }
+
+    /// `.isolated` for a member of an extension marked with a global actor.
+    private static func extensionIsolation(of function: FunctionDeclSyntax) -> ActorContext? {
+        guard let extensionDecl = function.parent?.parent?.parent?.parent?.as(ExtensionDeclSyntax.self),
+              ActorContext.hasGlobalActor(extensionDecl.attributes) else { return nil }
+        return .isolated
+    }
+
+    private static let standardTypeNames: Set<String> = [
+        "Void", "Bool", "Int", "Double", "Float", "String", "Character", "Data", "Date", "URL", "UUID", "Self", "Any", "Never",
+    ]
 
     static func isVowType(_ returnText: String) -> Bool {
         for prefix in ["Promise<", "Guarantee<", "Vow.Promise<", "Vow.Guarantee<"] where returnText.hasPrefix(prefix) { return true }

@@ -688,6 +688,7 @@ extension MigrationIndex {
     /// Adds the summaries' declarations, then reads their completion-handler functions with
     /// everything known so far. Functions already in the index keep their summaries.
     private mutating func join(_ summaries: [FileSummary]) {
+        var aliasReturningFunctions: [(FileSummary.FunctionRecord, Bool, DefaultIsolation)] = []
         for summary in summaries {
             files.insert(summary.file)
             if defaultQueueAssignment == nil { defaultQueueAssignment = summary.defaultQueueAssignment }
@@ -742,12 +743,18 @@ extension MigrationIndex {
                 declaredShapes[Self.baseName(of: function.swiftName), default: []].append(shape)
                 declaredShapesInType[Self.typeKey(Self.baseName(of: function.swiftName), function.scope), default: []].append(shape)
                 if function.mayBeCompletionFunction { closureFunctionNames.insert(Self.baseName(of: function.swiftName)) }
+                if function.promiseValueType == nil, function.aliasedReturnType != nil {
+                    aliasReturningFunctions.append((function, summary.isContext, summary.defaultIsolation))
+                }
                 if let valueType = function.promiseValueType {
                     promiseFunctionsByBaseName[Self.baseName(of: function.swiftName), default: []].append(PromiseFunctionSummary(
                         scope: function.scope, swiftName: function.swiftName, parameters: function.parameters,
                         parameterNames: function.parameterNames, location: function.location,
                         valueType: valueType, isGuarantee: function.returnsGuarantee, isPublic: function.isPublic,
-                        isOverride: function.isOverride, isContext: summary.isContext, isProtocolRequirement: function.isProtocolRequirement))
+                        isOverride: function.isOverride, isContext: summary.isContext, isProtocolRequirement: function.isProtocolRequirement,
+                        mayReturnStoredPromise: function.mayReturnStoredPromise,
+                        isolation: function.declaredIsolation ?? (function.scope.isEmpty ? .fileScope : .member(of: function.scope)),
+                        defaultIsolation: summary.defaultIsolation))
                 }
                 let key = "\(function.scope)|\(function.swiftName)"
                 declarations[key, default: []].append(DeclaredFunction(isAsync: function.isAsync, returnsVowType: function.returnsVowType,
@@ -755,9 +762,25 @@ extension MigrationIndex {
                                                                         isProtocolRequirement: function.isProtocolRequirement))
             }
         }
+        // `func perform() -> VoidPromise` with `typealias VoidPromise = Promise<Void>` in any file.
+        for (function, isContext, defaultIsolation) in aliasReturningFunctions {
+            guard let name = function.aliasedReturnType, let alias = typeAlias(named: name, from: function.scope),
+                  alias.genericParameters.isEmpty, let valueType = IndexCollector.promiseValueType(alias.aliasedType) else { continue }
+            promiseFunctionsByBaseName[Self.baseName(of: function.swiftName), default: []].append(PromiseFunctionSummary(
+                scope: function.scope, swiftName: function.swiftName, parameters: function.parameters,
+                parameterNames: function.parameterNames, location: function.location,
+                valueType: valueType, isGuarantee: alias.aliasedType.hasPrefix("Guarantee<") || alias.aliasedType.hasPrefix("Vow.Guarantee<"),
+                isPublic: function.isPublic, isOverride: function.isOverride, isContext: isContext,
+                isProtocolRequirement: function.isProtocolRequirement, mayReturnStoredPromise: function.mayReturnStoredPromise,
+                isolation: function.declaredIsolation ?? (function.scope.isEmpty ? .fileScope : .member(of: function.scope)),
+                defaultIsolation: defaultIsolation))
+        }
         for summary in summaries {
             for call in summary.calls
-            where closureFunctionNames.contains(call.baseName) || (call.inAsyncCode && promiseFunctionsByBaseName[call.baseName] != nil) {
+            // Every call of a promise-returning function when whole functions are converted
+            // (`--replace` reads `.all`): one not awaited keeps the function as it is.
+            where closureFunctionNames.contains(call.baseName)
+                || ((call.inAsyncCode || reading == .all) && promiseFunctionsByBaseName[call.baseName] != nil) {
                 var call = call
                 call.inContextFile = summary.isContext
                 callsByBaseName[call.baseName, default: []].append(call)
@@ -1043,6 +1066,9 @@ public struct FileSummary: Sendable {
     /// The language mode the file is compiled in: in Swift 5 mode a promise's value need not be
     /// `Sendable`, so no promise alternative of the file is refused for it.
     public var languageMode: SwiftLanguageMode = .v6
+    /// The file's default actor isolation (a target's `.defaultIsolation(MainActor.self)`): whether
+    /// the async alternative of one of its functions runs on its caller's actor.
+    public var defaultIsolation: DefaultIsolation = .nonisolated
     /// The first assignment of `conf.Q` or `conf.D` in the file, if any.
     var defaultQueueAssignment: MigrationIndex.Location?
 
@@ -1090,6 +1116,12 @@ public struct FileSummary: Sendable {
         /// `T` of a function returning `Promise<T>` or `Guarantee<T>` that is neither `async` nor
         /// `throws`: one that can gain an async alternative (``PromiseFunctionSummary``).
         var promiseValueType: String? = nil
+        /// It may return a promise it did not make in this call (``PromiseSharing``).
+        var mayReturnStoredPromise = false
+        /// What the function's declaration (or its extension's) says of its isolation, if anything.
+        var declaredIsolation: ActorContext? = nil
+        /// A return type that is one name (`VoidPromise`), which may be a typealias of a promise.
+        var aliasedReturnType: String? = nil
         var returnsGuarantee = false
         var isOverride = false
         /// Has an escaping or optional closure-like parameter, or a parameter whose type may be

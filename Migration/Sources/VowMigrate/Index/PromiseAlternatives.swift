@@ -27,6 +27,12 @@ public struct PromiseFunctionSummary: Sendable, Equatable {
     public var isOverride: Bool
     public var isContext: Bool
     public var isProtocolRequirement: Bool
+    /// It may return a promise made earlier and kept (``PromiseSharing``).
+    public var mayReturnStoredPromise = false
+    /// What decides its isolation, and its file's default: whether its alternative is
+    /// `nonisolated(nonsending)`, as the declarations stage decides it.
+    var isolation: ActorContext = .fileScope
+    var defaultIsolation: DefaultIsolation = .nonisolated
 
     var baseName: String { MigrationIndex.baseName(of: swiftName) }
 
@@ -41,6 +47,8 @@ public struct PromiseFunctionCall: Sendable, Equatable {
     /// Every function it may reach has an async alternative (or gains one in the run), all of one
     /// kind: `try await load(id: 1)` reaches it and gives what `try await load(id: 1).value` gave.
     public var awaitedDirectly: Bool
+    /// One of them may return a promise it made earlier and kept, which other chains may wait on.
+    public var mayReturnStoredPromise = false
 }
 
 /// What a run with `--to async` does for a promise-returning function.
@@ -132,7 +140,10 @@ extension MigrationIndex {
     func promiseFunctionCall(baseName: String, labels: [String?], adding: Bool) -> PromiseFunctionCall? {
         let functions = (promiseFunctionsByBaseName[baseName] ?? []).filter { $0.labels == labels && !$0.isOverride }
         guard !functions.isEmpty else { return nil }
+        // Awaited directly, the alternative makes the call: on the caller's actor only when it is
+        // `nonisolated(nonsending)`; otherwise the function would run elsewhere than it did.
         let awaited = functions.allSatisfy { function in
+            guard promiseAlternativeRunsOnCallersActor(function) else { return false }
             switch promiseAlternative(of: function) {
             case .add: return adding
             case .alreadyMigrated: return true
@@ -140,7 +151,19 @@ extension MigrationIndex {
             }
         }
         return PromiseFunctionCall(returnsGuarantee: functions.allSatisfy(\.isGuarantee),
-                                   awaitedDirectly: awaited && Set(functions.map(\.isGuarantee)).count == 1)
+                                   awaitedDirectly: awaited && Set(functions.map(\.isGuarantee)).count == 1,
+                                   mayReturnStoredPromise: functions.contains(where: \.mayReturnStoredPromise))
+    }
+
+    /// Whether the function's async alternative is `nonisolated(nonsending)` (as
+    /// `FileRewrite.runsOnCallersActor` decides it in the function's own file).
+    func promiseAlternativeRunsOnCallersActor(_ function: PromiseFunctionSummary) -> Bool {
+        switch function.isolation {
+        case .isolated: return false
+        case .explicitlyNonisolated: return true
+        case .fileScope: return function.defaultIsolation == .nonisolated
+        case .member(let type): return function.defaultIsolation == .nonisolated && isProvablyNonisolated(type)
+        }
     }
 
     /// Whether `call` (in async code, its promise awaited: `try await load(id: 1).value`) can

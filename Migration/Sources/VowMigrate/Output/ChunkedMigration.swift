@@ -59,7 +59,8 @@ enum ChunkedMigration {
         }
 
         // 1. What the whole file declares, and where it spells `Result`.
-        var summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [], languageMode: options.languageMode)
+        var summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [], languageMode: options.languageMode,
+                                  defaultIsolation: options.defaultIsolation)
         var importsVow = false
         var declaredSupport = Set<SwiftOnlySupport>()
         var resultOffsets: [Int] = []

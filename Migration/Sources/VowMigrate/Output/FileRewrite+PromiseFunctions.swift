@@ -7,9 +7,14 @@ struct PromiseFunctionSite {
     let valueType: String
     let isGuarantee: Bool
 
-    init?(_ site: DeclarationCollector.FunctionSite) {
-        guard site.decl.signature.effectSpecifiers == nil, let returnType = site.decl.signature.returnClause?.type.trimmedDescription,
-              let valueType = IndexCollector.promiseValueType(returnType) else { return nil }
+    /// `index` resolves a return type that is a typealias (`-> VoidPromise`).
+    init?(_ site: DeclarationCollector.FunctionSite, index: MigrationIndex) {
+        guard site.decl.signature.effectSpecifiers == nil, var returnType = site.decl.signature.returnClause?.type.trimmedDescription
+        else { return nil }
+        if !IndexCollector.isVowType(returnType), let alias = index.typeAlias(named: returnType, from: site.scope), alias.genericParameters.isEmpty {
+            returnType = alias.aliasedType
+        }
+        guard let valueType = IndexCollector.promiseValueType(returnType) else { return nil }
         self.site = site
         self.valueType = valueType
         self.isGuarantee = returnType.hasPrefix("Guarantee<") || returnType.hasPrefix("Vow.Guarantee<")

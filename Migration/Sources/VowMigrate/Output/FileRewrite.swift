@@ -150,7 +150,7 @@ struct FileRewrite {
         for site in collector.functions
         where options.stage != .callSites && ownedRange?.contains(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset) ?? true {
             progress?(MigrationProgress("rewriting", fraction: Double(site.decl.position.utf8Offset) / Double(max(1, bytes.count))))
-            if target == .async && replacer == nil, let promise = PromiseFunctionSite(site) {
+            if target == .async && replacer == nil, let promise = PromiseFunctionSite(site, index: index) {
                 addPromiseAlternative(promise, importsVow: importsVow, protocolAlternatives: &promiseProtocolAlternatives)
                 continue
             }
