@@ -314,12 +314,18 @@ final class ChainScreen: @unchecked Sendable {
     }
 
     func ensuringThen(_ user: String) {
-        api.login(user).ensureThen {
+        let tokenPromise = api.login(user).ensureThen {
             Guarantee.value(())
-        }.done { token in
-            self.show(token)
-        }.catch { error in
-            self.present(error)
+        }
+        Task { @MainActor in
+            do {
+                let token = try await tokenPromise.value
+                self.show(token)
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                self.present(error)
+            }
         }
     }
 

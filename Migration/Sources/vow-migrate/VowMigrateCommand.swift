@@ -37,7 +37,7 @@ struct VowMigrateCommand: ParsableCommand {
         never rewritten) are indexed first, so a typealias, a handle's cancel() or an existing \
         async version in another file counts. Every such function is reported as added, replaced, \
         already migrated or skipped with a reason; --verbose also lists the functions with an \
-        escaping closure that are not taken for completions.
+        escaping closure that are not taken for completions. With --to async, each function         returning Promise<T> or Guarantee<T> gains an async alternative too (`async throws -> T`,         awaiting the promise); calls of it in async code that the alternative would take over are         spelled out first (`(load() as Promise)`), or the function is skipped with the reason.
 
         With --from-promisekit it switches files from PromiseKit to Vow: `import PromiseKit` becomes \
         `import Vow`, and PromiseKit's synchronous `.value` becomes `.valueIfFulfilled` where the \
@@ -57,11 +57,14 @@ struct VowMigrateCommand: ParsableCommand {
         with file:line:column and the reason. --stage all does declarations and call sites in one \
         run; or run --stage declarations first and --stage call-sites later. With --to async the \
         stage also turns existing promise chains ending in .catch { } or .cauterize() (then, map, compactMap, get, \
-        done, recover, ensure, finally, tap, asVoid, firstly, when, race; handlers on the main \
-        queue or on: nil) into `try await` inside `Task { @MainActor in }` (`Task { }` where \
-        handlers say on: nil), and with --replace a function \
-        returning Promise<T> whose body is one chain into `@MainActor ... async throws -> T` \
-        (unless the file still uses its promise). Links on other queues are left alone, reported.
+        done, recover, ensure, finally, tap, asVoid, mapValues, filterValues, thenMap and the other \
+        sequence helpers, firstly, when, race; handlers on the main queue or on: nil) into \
+        `try await` inside `Task { @MainActor in }` (`Task { }` where handlers say on: nil); a link \
+        it does not know (ensureThen, the app's own) stays promise code, made at once as before. \
+        With --replace a function returning Promise<T> whose body is one chain becomes \
+        `@MainActor ... async throws -> T`, unless a caller anywhere in the tree still uses its \
+        promise. Links on other queues, chains whose first promise may be shared with other \
+        chains, and chains nested in another chain's handler are left alone, reported.
 
         WORKFLOW:
           1. Look first: the default prints a unified diff and touches nothing.

@@ -112,13 +112,12 @@ final class CallSiteTests: XCTestCase {
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), [
             "recovering(_:)", "recoveringToAValue(_:)", "recoveringByThrowing(_:)", "spinning(_:)",
             "ensuringInTheMiddle(_:)", "ensuringBeforeDone(_:)", "counting(_:)", "saving(_:)", "both(_:)", "onTheSettlingThread(_:)",
-            "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)", "onlyOnTheSettlingThread(_:)", "failingTyped()", "cauterizing(_:)", "unownedly(_:)", "nestingAChain(_:)", "nestingBeforeFinally(_:)",
+            "ensuringThen(_:)", "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)", "onlyOnTheSettlingThread(_:)", "failingTyped()", "cauterizing(_:)", "unownedly(_:)", "nestingAChain(_:)", "nestingBeforeFinally(_:)",
         ])
         XCTAssertEqual(refusals(migration), [
             "172:29 tappingTheResult(_:): a `tap` handler that reads the `Result`",
             "182:42 recoveringAmbiguously(_:): a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type",
             "192:36 compactMappingUntyped(_:): a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler",
-            "202:25 ensuringThen(_:): `.ensureThen` in a promise chain is not converted to async",
             "244:17 declaringTwice(_:): two chain handlers declare `name`, which straight-line code would declare twice",
             "254:16 readingAnOuterName(_:): a chain handler reads `token`, which an earlier handler's value would hide in straight-line code",
             "262:30 withFlags(_:): a chain link with `flags: .barrier`: only `on:` the main queue and `policy:` are converted",

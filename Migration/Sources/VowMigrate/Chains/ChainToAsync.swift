@@ -13,6 +13,9 @@ import SwiftSyntax
 /// the index knows are awaited directly; anything else through `.value`. The steps after the first
 /// run when the task does (reported).
 ///
+/// A method this stage does not know (`ensureThen`, a link the app defines on `Thenable`) ends
+/// the links it reads: everything up to it stays promise code, the first promise made at once.
+///
 /// Each link keeps what Vow does with it:
 /// - `compactMap`: `guard let value = ... else { throw PMKError.compactMap(input, T.self) }`, the
 ///   error Vow throws (`T` from the handler's return type, an `as? T` or a `T(...)` initializer);
@@ -33,8 +36,9 @@ import SwiftSyntax
 /// `await MainActor.run { }`.
 ///
 /// Refused, with the reason: links on another queue (`on: .global()`), other links on the main
-/// queue in a chain with handlers `on: nil`, `flags:`, `ensureThen`, `tap` reading its `Result`,
-/// handlers that leave early (`guard ... else { throw e }` is kept) or hold
+/// queue in a chain with handlers `on: nil`, `flags:`, `tap` reading its `Result`,
+/// handlers that leave early (`guard ... else { throw e }` is kept; the last `done` and the
+/// `catch` may, since their code ends the task) or hold
 /// a `defer`, `$1`, capture lists other than `[weak self]` on every handler that uses `self`,
 /// handlers declaring a name twice in the one scope or reading one an earlier handler's value
 /// hides, and `recover` handlers whose form syntax cannot tell.
@@ -101,7 +105,6 @@ struct ChainToAsync {
     }
 
     /// Chain methods with no closure of their own that are not converted.
-    private static let otherMethods: Set<String> = ["ensureThen", "wait"]
 
     /// Whether the statement is a chain this stage should look at (ends in `.catch { }`, in
     /// `.cauterize()`, or in either then `.finally { }`).
@@ -128,12 +131,11 @@ struct ChainToAsync {
         while let link = current.as(FunctionCallExprSyntax.self), let member = link.calledExpression.as(MemberAccessExprSyntax.self),
               let base = member.base {
             let name = member.declName.baseName.text
-            guard let kind = Kind(rawValue: name) else {
-                if link.trailingClosure != nil || Self.otherMethods.contains(name) {
-                    throw Refusal("`.\(name)` in a promise chain is not converted to async", at: member.declName)
-                }
-                break
-            }
+            // Any other method (`ensureThen`, a link the app defines on `Thenable`, the call
+            // making the first promise) ends the links read: what is left of it is the first
+            // promise, made at once where the statement stood, as it was; only the links after it
+            // move into straight-line code.
+            guard let kind = Kind(rawValue: name) else { break }
             var read = try readLink(kind, link)
             read.comments = member.period.leadingTrivia.compactMap { piece in
                 switch piece {
@@ -274,6 +276,111 @@ struct ChainToAsync {
     /// The first promise is made on its own (`let firstPromise = ...`), so it must have a type
     /// without the links after it: `Promise(error: e)` takes its type from them
     /// (`.compactMap { Int($0) }` makes it `Promise<String>`), and alone it has none.
+    /// `loading?.catch { }`, `self?.api.load().done { }`: through `?.` the chain may not run at
+    /// all, and its first promise is optional.
+    private func requireNoOptionalChaining(_ root: ExprSyntax) throws(Refusal) {
+        final class Finder: SyntaxVisitor {
+            var found: OptionalChainingExprSyntax?
+            override func visit(_ node: OptionalChainingExprSyntax) -> SyntaxVisitorContinueKind { found = found ?? node; return .skipChildren }
+            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+        }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(root)
+        if let found = finder.found {
+            throw Refusal("the chain starts through `?.` (`\(found.trimmedDescription)`), so it may not run at all; "
+                          + "unwrap it first (`guard let` or `if let`)", at: found)
+        }
+    }
+
+    /// `func reportErrors() -> PMKFinalizer { self.catch { ... } }`: the chain is the value the
+    /// function returns (implicitly), not a statement.
+    private func requireStatement(_ call: FunctionCallExprSyntax) throws(Refusal) {
+        guard let item = call.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
+              list.count == 1, let body = list.parent?.as(CodeBlockSyntax.self) else { return }
+        let returnType: String? = if let function = body.parent?.as(FunctionDeclSyntax.self) {
+            function.signature.returnClause?.type.trimmedDescription
+        } else if let accessor = body.parent?.as(AccessorDeclSyntax.self) {
+            accessor.accessorSpecifier.tokenKind == .keyword(.get) ? "a getter's value" : nil
+        } else {
+            nil
+        }
+        if let returnType, !["Void", "()"].contains(returnType) {
+            throw Refusal("the chain is the value its function returns, not a statement", at: call)
+        }
+    }
+
+    /// Chains that wait on one promise take turns, link by link (``PromiseSharing``): a chain
+    /// whose first promise may be such a one is left alone.
+    private func requireUnsharedRoot(_ root: ExprSyntax) throws(Refusal) {
+        var expression = root
+        if let reference = expression.as(DeclReferenceExprSyntax.self), Self.isFreshLocal(reference) { return }
+        guard expression.is(FunctionCallExprSyntax.self) else {
+            throw Refusal("its first promise, `\(root.trimmedDescription)`, is a stored one, which other chains may wait on too: "
+                          + "their links take turns on the main queue, which one task's straight-line code would not", at: root)
+        }
+        while let call = expression.as(FunctionCallExprSyntax.self) {
+            if let base = PyramidReader.baseName(call),
+               catalog.promiseFunctionCall(named: base, labels: call.arguments.map { $0.label?.text })?.mayReturnStoredPromise == true {
+                throw Refusal("its first promise comes from `\(base)`, which may return one it kept (other chains may wait on it too): "
+                              + "their links take turns on the main queue, which one task's straight-line code would not", at: call)
+            }
+            guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { break }
+            expression = base
+        }
+    }
+
+    /// `promise` declared above in the same code as `let promise = load()`: made here, used here.
+    private static func isFreshLocal(_ reference: DeclReferenceExprSyntax) -> Bool {
+        let name = reference.baseName.text
+        var node = reference.parent
+        while let current = node {
+            if let list = current.as(CodeBlockItemListSyntax.self) {
+                for item in list {
+                    guard item.positionAfterSkippingLeadingTrivia.utf8Offset < reference.positionAfterSkippingLeadingTrivia.utf8Offset,
+                          let variable = item.item.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.let) else { continue }
+                    for binding in variable.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+                        return binding.initializer?.value.is(FunctionCallExprSyntax.self) ?? false
+                    }
+                }
+            }
+            if current.is(FunctionDeclSyntax.self) || current.is(ClosureExprSyntax.self) { return false }
+            node = current.parent
+        }
+        return false
+    }
+
+    /// A chain statement inside a handler (in a closure there: an alert action, a queue hop)
+    /// would stay a chain in the task's code, where a second run would convert it: the run that
+    /// converts the outer chain must leave it alone too. The last statement of the last `done`
+    /// is not counted (``nestedChain(_:onMainActor:)`` writes it as nested code).
+    private func requireNoInnerChain(_ handlers: [Link]) throws(Refusal) {
+        final class Finder: SyntaxVisitor {
+            let skipped: SyntaxIdentifier?
+            var found: FunctionCallExprSyntax?
+            init(skipped: SyntaxIdentifier?) {
+                self.skipped = skipped
+                super.init(viewMode: .sourceAccurate)
+            }
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                if found == nil, node.id != skipped, node.parent?.is(CodeBlockItemSyntax.self) == true, ChainToAsync.isChain(node) {
+                    found = node
+                }
+                return .visitChildren
+            }
+        }
+        let lastDone = handlers.last(where: { $0.kind == .done })
+        let nested = lastDone?.statements.last.flatMap(Self.chainStatement)
+        for link in handlers {
+            guard let closure = link.closure else { continue }
+            let finder = Finder(skipped: nested?.id)
+            finder.walk(closure)
+            if let found = finder.found {
+                throw Refusal("a promise chain inside a handler of another: convert them together by hand, "
+                              + "or move the inner one into a function of its own", at: found)
+            }
+        }
+    }
+
     private func requireOwnType(_ root: ExprSyntax) throws(Refusal) {
         guard let call = root.as(FunctionCallExprSyntax.self),
               let name = call.calledExpression.as(DeclReferenceExprSyntax.self), ["Promise", "Guarantee"].contains(name.baseName.text),
@@ -296,12 +403,16 @@ struct ChainToAsync {
             throw Refusal("a promise chain with `catch` in the middle", at: call)
         }
         links.removeLast()
+        try requireStatement(call)
         root = try rootExpression(root)
+        try requireNoOptionalChaining(root)
         try requireOwnType(root)
+        try requireUnsharedRoot(root)
 
         // `[weak self]` (or `[unowned self]`) on every handler that uses `self`, or on none: the
         // task captures `self` as the handlers did.
         let handlers = links + [catchLink] + (finallyLink.map { [$0] } ?? [])
+        try requireNoInnerChain(handlers)
         let captures = Set(handlers.compactMap(\.selfCapture))
         if captures.count > 1, let unowned = handlers.first(where: { $0.selfCapture == "unowned self" }) {
             throw Refusal("a chain that captures `self` weakly in some handlers and unowned in others", at: unowned.node)
@@ -368,7 +479,7 @@ struct ChainToAsync {
     private func doCatch(_ body: CodeLines, _ catchLink: Link, chain: String) throws(Refusal) -> CodeLines {
         var catchText = StatementText(bytes: bytes)
         if let name = catchLink.parameters.first, name != "error", name != "_" { catchText.renamed[name] = "error" }
-        try check(catchLink.statements)
+        try check(catchLink.statements, leaving: true)
         var lines = CodeLines()
         lines.add("do {", 0)
         lines.add(body, indentedBy: 1)
@@ -411,6 +522,7 @@ struct ChainToAsync {
         }
         links.removeLast()
         root = try rootExpression(root)
+        try requireNoOptionalChaining(root)
         let handlers = links + [catchLink]
         if let captured = handlers.first(where: { $0.selfCapture != nil }) {
             throw Refusal("a nested promise chain whose handlers capture `self`", at: captured.node)
@@ -440,6 +552,7 @@ struct ChainToAsync {
             throw Refusal("a chain link with `on: nil` runs on the thread that settles the promise, which a function on the main actor would not keep", at: argument)
         }
         root = try rootExpression(root)
+        try requireNoOptionalChaining(root)
         var writer = try straightLine(links, from: awaited(root, StatementText(bytes: bytes)), returningValue: true)
         if let value = writer.valueExpression {
             writer.body.add(value.prefixed("return "), indentedBy: 0)
@@ -623,7 +736,8 @@ struct ChainToAsync {
             try writeSequenceHelper(link, method: method, &writer)
             return
         }
-        try check(link.statements)
+        // The last `done` ends the task's code: leaving it early ends the task, as it ended the handler.
+        try check(link.statements, leaving: link.kind == .done && !writer.valueReturned && writer.onlyEnsuresAfter(index))
         // Comments written before the link (`// .allErrors: ...` above `.catch`) stay before its code.
         for comment in link.comments { writer.body.add(comment, 0) }
         switch link.kind {
@@ -971,7 +1085,11 @@ struct ChainToAsync {
         expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self) || expression.is(MemberAccessExprSyntax.self)
     }
 
-    private func check(_ statements: [CodeBlockItemSyntax]) throws(Refusal) {
+    /// `leaving`: the handler's code is the last of its scope in the straight-line code (the last
+    /// `done` before the `catch`, after which only `ensure`s run, as `defer`s; the `catch`), where
+    /// `return`, `guard ... else { return }` and `defer` mean what they meant in the handler.
+    private func check(_ statements: [CodeBlockItemSyntax], leaving: Bool = false) throws(Refusal) {
+        if leaving { return }
         for (index, statement) in statements.enumerated() {
             for node in statement.tokens(viewMode: .sourceAccurate) {
                 guard node.tokenKind == .keyword(.return) || node.tokenKind == .keyword(.guard) || node.tokenKind == .keyword(.defer) else { continue }
