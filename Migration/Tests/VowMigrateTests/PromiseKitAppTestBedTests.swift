@@ -77,46 +77,44 @@ final class PromiseKitAppTestBedTests: XCTestCase {
 
     func testWithReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: true)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 50, leftAlone: 29, reasons: [
-            "a chain handler that leaves early (`return`)": 7,
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 37, leftAlone: 40, reasons: [
+            // Every promise-returning function has callers that chain on its promise; --replace
+            // does not update them yet, so it converts none (issue 18).
+            "another file uses the promise the function returns (not awaited), which --replace would break; without --replace the function gets an async alternative instead": 20,
             "this file uses the promise the function returns here (not awaited); --replace would break this call": 6,
-            "`.compactMapValues` in a promise chain is not converted to async": 2,
-            "`.ensureThen` in a promise chain is not converted to async": 2,
-            "`.mapValues` in a promise chain is not converted to async": 2,
-            "a chain handler that leaves early (`guard`)": 2,
-            "`.filterValues` in a promise chain is not converted to async": 1,
-            "`.firstValue` in a promise chain is not converted to async": 1,
-            "`.followDelivery` in a promise chain is not converted to async": 1,
-            "`.recoverWith` in a promise chain is not converted to async": 1,
-            "`.thenMap` in a promise chain is not converted to async": 1,
+            // In a function's body that --replace would have converted (a chain it returns).
+            "a chain handler that leaves early (`return`)": 2,
+            "its first promise comes from `load`, which may return one it kept (other chains may wait on it too): their links take turns on the main queue, which one task's straight-line code would not": 3,
+            "a promise chain inside a handler of another: convert them together by hand, or move the inner one into a function of its own": 2,
+            "a chain handler that leaves early (`guard`)": 1,
+            "its first promise, `list`, is a stored one, which other chains may wait on too: their links take turns on the main queue, which one task's straight-line code would not": 1,
+            "the chain is the value its function returns, not a statement": 1,
+            "the chain starts through `?.` (`loading?`), so it may not run at all; unwrap it first (`guard let` or `if let`)": 1,
             "a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler": 1,
             "a `tap` handler that reads the `Result`": 1,
             "a chain link with `on: DispatchQueue.global()`: only the default queue (main) is converted": 1,
         ]), "\(outcome.summary)")
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 87, asyncFunctions: 14, chains: 105, nestedChains: 11), "after --replace")
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 0, chains: 119, nestedChains: 17), "after --replace")
         // Issue 18 asks for at most 20% of each left: 20 of the 101 functions, 31 of the 156 chains.
-        XCTAssertEqual(outcome.changedBySecondRun, ["Features/OrdersViewController.swift"], "a second run would change these")
-        try assertBuildsAndBehavesTheSame(outcome, form: "--replace", knownFirstError: """
-            App/Coordinators/AppCoordinator.swift:90:33: error: value of type '[Store]' has no member 'then'
-            """)
+        XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
+        try assertBuildsAndBehavesTheSame(outcome, form: "--replace", knownFirstError: nil)
     }
 
     func testWithoutReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: false)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 36, leftAlone: 10, reasons: [
-            "a chain handler that leaves early (`return`)": 5,
-            "a chain handler that leaves early (`guard`)": 2,
-            "`.ensureThen` in a promise chain is not converted to async": 1,
-            "`.followDelivery` in a promise chain is not converted to async": 1,
-            "`.mapValues` in a promise chain is not converted to async": 1,
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 37, leftAlone: 9, reasons: [
+            "its first promise comes from `load`, which may return one it kept (other chains may wait on it too): their links take turns on the main queue, which one task's straight-line code would not": 3,
+            "a promise chain inside a handler of another: convert them together by hand, or move the inner one into a function of its own": 2,
+            "a chain handler that leaves early (`guard`)": 1,
+            "its first promise, `list`, is a stored one, which other chains may wait on too: their links take turns on the main queue, which one task's straight-line code would not": 1,
+            "the chain is the value its function returns, not a statement": 1,
+            "the chain starts through `?.` (`loading?`), so it may not run at all; unwrap it first (`guard let` or `if let`)": 1,
         ]), "\(outcome.summary)")
-        // Issue 18 asks for an async alternative beside every promise-returning function (101
-        // async functions here); the tool adds none today.
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 0, chains: 119, nestedChains: 16), "after")
-        XCTAssertEqual(outcome.changedBySecondRun, ["Features/OrdersViewController.swift"], "a second run would change these")
-        try assertBuildsAndBehavesTheSame(outcome, form: "without --replace", knownFirstError: """
-            App/Features/StoreListViewController.swift:37:35: error: '?' must be followed by a call, member lookup, or subscript
-            """)
+        // An async alternative beside 100 of the 101 promise-returning functions, two of them
+        // returning the typealias `VoidPromise` (the other is a local function inside `retry`).
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 100, chains: 119, nestedChains: 17), "after")
+        XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
+        try assertBuildsAndBehavesTheSame(outcome, form: "without --replace", knownFirstError: nil)
     }
 
     // MARK: - Steps
