@@ -9,6 +9,22 @@ struct Pyramid {
         var statements: [CodeBlockItemSyntax]
         /// The name the branch gives the error; nil for the `false` branch of a Bool flag.
         var errorName: String?
+        /// `guard error == nil else { show(error!); return }`: the branch reads the error as
+        /// `error!`, which a `catch`'s error is without the `!`.
+        var unwrapsError = false
+    }
+
+    /// Promise form, the last call: its callback's whole body was one `DispatchQueue.main.async { }`,
+    /// around the error check or the `switch` too.
+    enum MainHop {
+        /// The chain's handlers run `on: .mainActor` (the hop took no capture list of its own, or
+        /// the one the chain's handlers take anyway).
+        case handlers
+        /// The hop's own `[weak self]`, which the callback did not take: each handler keeps the
+        /// hop as written around its code (`opening` is its first line, `guardingSelf` its
+        /// `guard let self else { return }`), so `self` is held strongly until the answer
+        /// arrives and weakly during the hop, as before.
+        case kept(opening: String, guardingSelf: CodeBlockItemSyntax?)
     }
 
     struct Level {
@@ -29,6 +45,12 @@ struct Pyramid {
         /// its body, to run on the main queue.
         var successOnMain: [CodeBlockItemSyntax]?
         var failure: Failure?
+        /// Promise form: the branch the callback runs for an answer of neither a value nor an
+        /// error (`guard let user else { ...; return }` after the error check of a `(T?, Error?)`
+        /// callback, `guard ok else` after that of a `(Bool, Error?)` one), which the alternative
+        /// rejects with `PMKError.invalidCallingConvention`: the `catch` runs it for that error.
+        var neither: Failure?
+        var mainHop: MainHop?
         /// The value's type as the handler spells it when that differs from the callee's
         /// (`{ (result: Result<[T], Error>) in }` for `get<T>`'s `T`): a generic callee may get its
         /// type from nowhere else, so the converted call states it.

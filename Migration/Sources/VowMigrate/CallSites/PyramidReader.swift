@@ -172,7 +172,16 @@ struct PyramidReader {
         // the `switch`) runs in both, as it ran whatever the answer. (The async form keeps such
         // callbacks as they are: ``InlinePyramidWriter``.)
         var guardsSelf = false
-        if target == .promise, closure.signature?.capture?.trimmedDescription.filter({ $0 != " " }) == "[weakself]",
+        // Promise form: a callback that is one `DispatchQueue.main.async { }` hop is read
+        // through it (PyramidReader+PromiseShapes.swift).
+        var mainHop: Pyramid.MainHop?
+        if target == .promise, let (hop, inner) = try wholeBodyHop(statements, capture: capture) {
+            mainHop = hop
+            statements = inner
+        }
+        let weakCallback = closure.signature?.capture?.trimmedDescription.filter({ $0 != " " }) == "[weakself]"
+            || (mainHop.map { if case .handlers = $0 { true } else { false } } ?? false) && capture == "[weak self]"
+        if target == .promise, weakCallback,
            let first = statements.first, InlinePyramidWriter.unwrapsSelf(first) {
             statements.removeFirst()
             guardsSelf = true
@@ -182,8 +191,9 @@ struct PyramidReader {
             around = (before, after)
             statements = check
         }
+        let answers = target == .promise ? try answerSplit(statements, shape: callee.shape, names: names, at: closure) : nil
         // A `guard` or `return` the shapes below do not read is the most useful thing to report.
-        if let guardStatement = statements.first?.item.as(GuardStmtSyntax.self), callee.shape.canFail || callee.shape.valueType != "Bool" {
+        if answers == nil, let guardStatement = statements.first?.item.as(GuardStmtSyntax.self), callee.shape.canFail || callee.shape.valueType != "Bool" {
             throw Refusal("a `guard` inside a callback", at: guardStatement)
         }
         var level = Pyramid.Level(call: call, callee: callee, invocation: matched.invocation, valueName: nil,
@@ -209,12 +219,14 @@ struct PyramidReader {
             level.success = split.success
             level.failure = split.failure
         case .errorOnly:
-            let split = try errorSplit(statements, errorName: names[0], at: closure)
+            let split: (success: [CodeBlockItemSyntax], failure: Pyramid.Failure)
+            if let answers { split = answers.split } else { split = try errorSplit(statements, errorName: names[0], at: closure) }
             try refuseTypedErrorUse(split.failure, callee: callee, at: closure)
             level.success = split.success
             level.failure = split.failure
         case .optionalValueAndError, .valueAndError:
-            let split = try errorSplit(statements, errorName: names[1], at: closure)
+            let split: (success: [CodeBlockItemSyntax], failure: Pyramid.Failure)
+            if let answers { split = answers.split } else { split = try errorSplit(statements, errorName: names[1], at: closure) }
             try refuseTypedErrorUse(split.failure, callee: callee, at: closure)
             level.valueName = useful(names[0])
             level.success = split.success
@@ -223,13 +235,31 @@ struct PyramidReader {
                 if mentions(split.failure.statements, value) {
                     throw Refusal("the failure branch uses the value sent together with the error", at: closure)
                 }
-                if case .optionalValueAndError = callee.shape {
+                if let answers, let bound = answers.boundName {
+                    // `guard let user else { ...; return }`: the success path reads the unwrapped value.
+                    if bound != value, mentions(split.success, value) {
+                        throw Refusal("the callback reads `\(value)` as optional after unwrapping it as `\(bound)`", at: closure)
+                    }
+                    level.valueName = bound
+                    level.neither = answers.neither
+                } else if case .optionalValueAndError = callee.shape {
                     try Self.requireForceUnwrappedOnly(value, in: split.success)
                     level.unwrapsValue = true
                 }
             }
         case .successFlag:
-            throw Refusal("a (Bool, Error?) answer of `(false, nil)` would become a rejection the callback did not have", at: closure)
+            // `guard ok, error == nil else`, or the error check then `guard ok else`: the
+            // alternative's rejection for `(false, nil)` runs the callback's own branch.
+            guard let answers else {
+                throw Refusal("a (Bool, Error?) answer of `(false, nil)` would become a rejection the callback did not have", at: closure)
+            }
+            if mentions(answers.success, names[0]) || mentions(answers.failure.statements, names[0]) {
+                throw Refusal("the callback reads `\(names[0])` after testing it; the alternative's promise has no flag to read", at: closure)
+            }
+            try refuseTypedErrorUse(answers.failure, callee: callee, at: closure)
+            level.success = answers.success
+            level.failure = answers.failure
+            level.neither = answers.neither
         case .errorAndOptionalValue:
             throw Refusal("(Error?, T?) callbacks are not flattened", at: closure)
         case .split:
@@ -239,29 +269,39 @@ struct PyramidReader {
         }
 
         level.guardsSelf = guardsSelf
+        level.mainHop = mainHop
         if !around.before.isEmpty || !around.after.isEmpty {
             level.success = around.before + level.success + around.after
             if var failure = level.failure {
                 failure.statements = around.before + failure.statements + around.after
                 level.failure = failure
             }
+            if var neither = level.neither {
+                neither.statements = around.before + neither.statements + around.after
+                level.neither = neither
+            }
             level.hasCodeAround = true
         }
         if let failure = level.failure {
             try checkPlain(failure.statements, where: "a failure branch")
+        }
+        if let neither = level.neither {
+            try checkPlain(neither.statements, where: "a failure branch")
         }
         // The last statement may be the next level; everything before it runs first.
         var next: (FunctionCallExprSyntax, MatchedCall)?
         if let (nextCall, nextMatched) = nextCall(in: level.success) {
             next = (nextCall, nextMatched)
             level.success.removeLast()
-        } else if level.success.count == 1, let hop = Self.mainQueueHop(level.success[0]) {
+        } else if level.mainHop == nil, level.success.count == 1, let hop = Self.mainQueueHop(level.success[0]) {
             if containsKnownCall(hop) { throw Refusal("a nested callback inside a hop to the main queue", at: level.success[0]) }
-            // The generated handler takes the pyramid's capture list, not the hop's.
+            // The generated handler takes the pyramid's capture list, not the hop's. The promise
+            // form keeps such a hop as written in a handler `on: nil` (what the callback did).
             if let list = hop.signature?.capture, capture == nil {
-                throw Refusal("`\(list.trimmedDescription)` on a hop to the main queue only", at: list)
+                if target == .async { throw Refusal("`\(list.trimmedDescription)` on a hop to the main queue only", at: list) }
+            } else {
+                level.successOnMain = Array(hop.statements)
             }
-            level.successOnMain = Array(hop.statements)
         }
         try checkPlain(level.success, where: "a callback")
         if let hop = level.successOnMain { try checkPlain(hop, where: "a callback") }
@@ -396,7 +436,7 @@ struct PyramidReader {
         }
     }
 
-    private func containsKnownCall(_ closure: ClosureExprSyntax) -> Bool {
+    func containsKnownCall(_ closure: ClosureExprSyntax) -> Bool {
         let finder = ControlFlowFinder(reader: self)
         finder.walk(closure)
         return finder.knownCall != nil

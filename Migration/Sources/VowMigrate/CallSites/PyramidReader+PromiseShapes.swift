@@ -1,0 +1,194 @@
+import SwiftSyntax
+
+/// The promise form's reading of callbacks beyond the flat shapes: a callback whose whole body
+/// is one `DispatchQueue.main.async { }` hop, `guard error == nil else { ...; return }` as the
+/// error check, a combined `guard let user, error == nil else { ...; return }`, and the branch a
+/// `(T?, Error?)` or `(Bool, Error?)` callback runs for an answer of neither a value nor an error
+/// (`guard let user else { ...; return }`, `guard ok else { ...; return }` after the error check).
+///
+/// Each is exact in a chain: the alternative rejects that answer with
+/// `PMKError.invalidCallingConvention` (Vow's `resolve(value, error)`, and the `(Bool, Error?)`
+/// alternatives for `(false, nil)`), so the `catch` runs the callback's own branch for that error
+/// and its error branch for any other; a combined `guard` ran the same branch for both anyway.
+/// (The async form keeps such callbacks as they are: ``InlinePyramidWriter``.)
+extension PyramidReader {
+    /// `DispatchQueue.main.async { [weak self] in ... }` as a callback's only statement, with no
+    /// call of a completion-handler function inside: the last level, whose code all runs on the
+    /// main queue. `capture` is the chain's capture list (the outermost callback's).
+    func wholeBodyHop(_ statements: [CodeBlockItemSyntax], capture: String?) throws(Refusal) -> (hop: Pyramid.MainHop, statements: [CodeBlockItemSyntax])? {
+        guard statements.count == 1, let hop = Self.mainQueueHop(statements[0]) else { return nil }
+        if containsKnownCall(hop) { return nil }
+        var inner = Array(hop.statements)
+        guard let list = hop.signature?.capture else { return (.handlers, inner) }
+        let own = list.trimmedDescription.filter { $0 != " " } == "[weakself]" ? "[weak self]" : "[unowned self]"
+        if own == capture { return (.handlers, inner) }
+        guard capture == nil, own == "[weak self]" else {
+            throw Refusal("`\(list.trimmedDescription)` on a hop to the main queue inside a callback that takes `\(capture ?? "")`", at: list)
+        }
+        // `self` is held strongly until the answer arrives, weakly during the hop: each handler
+        // keeps the hop as written.
+        var guardingSelf: CodeBlockItemSyntax?
+        if let first = inner.first, InlinePyramidWriter.unwrapsSelf(first) {
+            guardingSelf = first
+            inner.removeFirst()
+        }
+        return (.kept(opening: "DispatchQueue.main.async { \(list.trimmedDescription) in", guardingSelf: guardingSelf), inner)
+    }
+
+    /// `guard error == nil else { F; return }` first: the error check, its branch reading the
+    /// error as `error!` (anything else reads it as optional, which a `catch`'s error is not).
+    func errorGuardSplit(_ statements: [CodeBlockItemSyntax], errorName: String) throws(Refusal) -> (success: [CodeBlockItemSyntax], failure: Pyramid.Failure)? {
+        guard let guardStatement = statements.first?.item.as(GuardStmtSyntax.self), guardStatement.conditions.count == 1,
+              let condition = guardStatement.conditions.first?.condition.as(ExprSyntax.self),
+              Self.isNilTest(condition, errorName, equal: true),
+              let failure = Self.droppingFinalReturnStatement(Array(guardStatement.body.statements)) else { return nil }
+        try Self.requireForceUnwrappedOnly(errorName, in: failure, reading: "error")
+        // A branch that does not read the error binds none (an unused binding draws a warning).
+        let reads = mentionsName(failure, errorName)
+        return (Array(statements.dropFirst()), Pyramid.Failure(statements: failure, errorName: reads ? errorName : nil, unwrapsError: reads))
+    }
+
+    /// `guard let user, error == nil else { F; return }` (either order, `let user = user` too) or,
+    /// for a flag, `guard ok, error == nil else { F; return }`: one branch for an error and for
+    /// neither a value nor an error, so the `catch` runs it for any error. The branch must not read
+    /// the error (nil there for the second answer) nor the value (nil or `false` there).
+    /// Returns the success statements and the branch, and the name the value is bound to.
+    func combinedGuardSplit(_ statements: [CodeBlockItemSyntax], valueName: String, errorName: String,
+                            isFlag: Bool) throws(Refusal) -> (success: [CodeBlockItemSyntax], failure: Pyramid.Failure, boundName: String)? {
+        guard let guardStatement = statements.first?.item.as(GuardStmtSyntax.self), guardStatement.conditions.count == 2 else { return nil }
+        var bound: String?
+        var checksError = false
+        for element in guardStatement.conditions {
+            if let expression = element.condition.as(ExprSyntax.self) {
+                if Self.isNilTest(expression, errorName, equal: true) { checksError = true; continue }
+                if isFlag, expression.as(DeclReferenceExprSyntax.self)?.baseName.text == valueName { bound = valueName; continue }
+                return nil
+            }
+            guard !isFlag, let name = Self.unwrappedName(element.condition, of: valueName) else { return nil }
+            bound = name
+        }
+        guard checksError, let bound, let failure = Self.droppingFinalReturnStatement(Array(guardStatement.body.statements)) else { return nil }
+        for name in Set([valueName, errorName]) where mentionsName(failure, name) {
+            throw Refusal("the branch of `guard \(guardStatement.conditions.trimmedDescription) else` reads `\(name)`, which the chain's `catch` does not have "
+                          + "for an answer of neither a value nor an error; write the branch without it, or check the error first (`if let \(errorName) { ...; return }`)",
+                          at: guardStatement)
+        }
+        return (Array(statements.dropFirst()), Pyramid.Failure(statements: failure, errorName: nil), bound)
+    }
+
+    /// After the error check: `guard let user else { N; return }` (`let user = user` too) or, for a
+    /// flag, `guard ok else { N; return }` / `if !ok { N; return }`: the branch for an answer of
+    /// neither a value nor an error. Returns the rest, the branch, and the name the value is bound to.
+    func neitherSplit(_ statements: [CodeBlockItemSyntax], valueName: String, errorName: String,
+                      isFlag: Bool) throws(Refusal) -> (success: [CodeBlockItemSyntax], neither: Pyramid.Failure, boundName: String)? {
+        guard let first = statements.first else { return nil }
+        var body: CodeBlockSyntax?
+        var bound = valueName
+        if let guardStatement = first.item.as(GuardStmtSyntax.self), guardStatement.conditions.count == 1,
+           let condition = guardStatement.conditions.first?.condition {
+            if isFlag {
+                guard condition.as(ExprSyntax.self)?.as(DeclReferenceExprSyntax.self)?.baseName.text == valueName else { return nil }
+            } else {
+                guard let name = Self.unwrappedName(condition, of: valueName) else { return nil }
+                bound = name
+            }
+            body = guardStatement.body
+        } else if isFlag, let ifExpression = Self.expression(first)?.as(IfExprSyntax.self), ifExpression.elseBody == nil,
+                  ifExpression.conditions.count == 1, let prefix = ifExpression.conditions.first?.condition.as(ExprSyntax.self)?.as(PrefixOperatorExprSyntax.self),
+                  prefix.operator.text == "!", prefix.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == valueName {
+            body = ifExpression.body
+        }
+        guard let body, let neither = Self.droppingFinalReturnStatement(Array(body.statements)) else { return nil }
+        for name in Set([valueName, errorName]) where mentionsName(neither, name) {
+            throw Refusal("the branch for an answer of neither a value nor an error reads `\(name)`, which is nil or `false` there; "
+                          + "write `nil` or `false` instead", at: body)
+        }
+        return (Array(statements.dropFirst()), Pyramid.Failure(statements: neither, errorName: nil), bound)
+    }
+
+    /// What the promise form reads of an `(Error?)`, `(T?, Error?)` or `(Bool, Error?)` callback
+    /// beyond ``errorSplit(_:errorName:at:)``; nil where that reading (or its refusal) stands.
+    struct AnswerSplit {
+        var success: [CodeBlockItemSyntax]
+        var failure: Pyramid.Failure
+        var neither: Pyramid.Failure?
+        /// The name the success path gives the value (`guard let u = user`).
+        var boundName: String?
+
+        var split: (success: [CodeBlockItemSyntax], failure: Pyramid.Failure) { (success, failure) }
+    }
+
+    func answerSplit(_ statements: [CodeBlockItemSyntax], shape: HandlerShape, names: [String],
+                     at closure: ClosureExprSyntax) throws(Refusal) -> AnswerSplit? {
+        let isFlag = shape == .successFlag
+        switch shape {
+        case .errorOnly:
+            guard let split = try errorGuardSplit(statements, errorName: names[0]) else { return nil }
+            return AnswerSplit(success: split.success, failure: split.failure)
+        case .optionalValueAndError, .successFlag:
+            let value = names[0], error = names[1]
+            guard value != "_" else { return nil }
+            if let combined = try combinedGuardSplit(statements, valueName: value, errorName: error, isFlag: isFlag) {
+                return AnswerSplit(success: combined.success, failure: combined.failure, boundName: combined.boundName)
+            }
+            var checked = try errorGuardSplit(statements, errorName: error)
+            let guarded = checked != nil
+            if checked == nil, let ifExpression = statements.first.flatMap(Self.expression)?.as(IfExprSyntax.self), ifExpression.elseBody == nil {
+                checked = try errorSplit(statements, errorName: error, at: closure)
+            }
+            guard let checked else { return nil }
+            if let neither = try neitherSplit(checked.success, valueName: value, errorName: error, isFlag: isFlag) {
+                return AnswerSplit(success: neither.success, failure: checked.failure, neither: neither.neither, boundName: neither.boundName)
+            }
+            // `if let error { ...; return }` alone is the flat reading's.
+            return guarded && !isFlag ? AnswerSplit(success: checked.success, failure: checked.failure, boundName: nil) : nil
+        default:
+            return nil
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// `error == nil` (or `nil == error`), `error != nil` with `equal: false`.
+    /// (The parser leaves operators unfolded: `error == nil` is a sequence of three.)
+    static func isNilTest(_ expression: ExprSyntax, _ name: String, equal: Bool) -> Bool {
+        guard let sequence = expression.as(SequenceExprSyntax.self), sequence.elements.count == 3 else { return false }
+        let elements = Array(sequence.elements)
+        guard elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text == (equal ? "==" : "!=") else { return false }
+        let sides = [elements[0], elements[2]]
+        return sides.contains { $0.as(DeclReferenceExprSyntax.self)?.baseName.text == name } && sides.contains { $0.is(NilLiteralExprSyntax.self) }
+    }
+
+    /// `let user` or `let user = user` (or `let u = user`): the name the value is bound to.
+    static func unwrappedName(_ condition: ConditionElementSyntax.Condition, of valueName: String) -> String? {
+        guard let binding = condition.as(OptionalBindingConditionSyntax.self), binding.bindingSpecifier.tokenKind == .keyword(.let),
+              let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else { return nil }
+        let name = pattern.identifier.text
+        if let initializer = binding.initializer {
+            return initializer.value.as(DeclReferenceExprSyntax.self)?.baseName.text == valueName ? name : nil
+        }
+        return name == valueName ? name : nil
+    }
+
+    /// Every read of `name` is `name!`.
+    static func requireForceUnwrappedOnly(_ name: String, in statements: [CodeBlockItemSyntax], reading what: String) throws(Refusal) {
+        for statement in statements {
+            for token in statement.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(name) {
+                guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+                if reference.parent?.is(ForceUnwrapExprSyntax.self) == true { continue }
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+                throw Refusal("the branch of `guard \(name) == nil else` reads the \(what) as optional (`\(name)!` is what a `catch`'s error reads as); "
+                              + "write `if let \(name) { ...; return }` instead", at: reference)
+            }
+        }
+    }
+
+    static func droppingFinalReturnStatement(_ statements: [CodeBlockItemSyntax]) -> [CodeBlockItemSyntax]? {
+        guard let last = statements.last, let ret = last.item.as(ReturnStmtSyntax.self), ret.expression == nil else { return nil }
+        return Array(statements.dropLast())
+    }
+
+    func mentionsName(_ statements: [CodeBlockItemSyntax], _ name: String) -> Bool {
+        statements.contains { $0.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier(name) } }
+    }
+}
