@@ -159,7 +159,12 @@ struct PromiseChainWriter {
             var branchText = catchText
             if branch.isSharedError, let name = branch.failure.errorName, name != "error" { branchText.renamed[name] = "error" }
             if branch.failure.unwrapsError, let name = branch.failure.errorName { branchText.unwrapped.insert(name) }
-            let body = branchText.lines(statements[index]).map { (text: $0, level: 0) }
+            var body = branchText.lines(statements[index]).map { (text: $0, level: 0) }
+            if branch.failure.errorIsOptional, let name = branch.failure.errorName {
+                // The branch ran for an error and for neither a value nor an error: nil for that one.
+                let caught = branch.isSharedError ? "error" : name
+                body.insert(("let \(caught): (any Error)? = if case PMKError.invalidCallingConvention = \(caught) { nil } else { \(caught) }", 0), at: 0)
+            }
             return onMain ? body : Self.keepingHop(levels[branch.level].mainHop, body, text: text)
         }
         let distinct = Set(bodies.map { $0.map { String(repeating: " ", count: $0.level) + $0.text }.joined(separator: "\n") })
@@ -202,7 +207,9 @@ struct PromiseChainWriter {
 
     /// A handler's lines inside the hop its callback's whole body was, when the handler does not
     /// run `on: .mainActor` itself.
+    /// A hop with nothing in it did nothing: it is left out.
     private static func keepingHop(_ hop: Pyramid.MainHop?, _ body: [(text: String, level: Int)], text: StatementText) -> [(text: String, level: Int)] {
+        if hop != nil && body.isEmpty { return [] }
         switch hop {
         case nil:
             return body

@@ -12,6 +12,10 @@ struct Pyramid {
         /// `guard error == nil else { show(error!); return }`: the branch reads the error as
         /// `error!`, which a `catch`'s error is without the `!`.
         var unwrapsError = false
+        /// `if let user { ... } else { show(error) }`: the branch runs for an error and for an
+        /// answer of neither, and reads the error as optional (nil for the second); the `catch`
+        /// declares it so first.
+        var errorIsOptional = false
     }
 
     /// Promise form, the last call: its callback's whole body was one `DispatchQueue.main.async { }`,

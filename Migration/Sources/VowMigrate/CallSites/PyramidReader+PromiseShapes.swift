@@ -50,8 +50,9 @@ extension PyramidReader {
 
     /// `guard let user, error == nil else { F; return }` (either order, `let user = user` too) or,
     /// for a flag, `guard ok, error == nil else { F; return }`: one branch for an error and for
-    /// neither a value nor an error, so the `catch` runs it for any error. The branch must not read
-    /// the error (nil there for the second answer) nor the value (nil or `false` there).
+    /// neither a value nor an error, so the `catch` runs it for any error, the error declared nil
+    /// for the second answer. The branch must not read the value (nil or `false` there, unless an
+    /// error came with it).
     /// Returns the success statements and the branch, and the name the value is bound to.
     func combinedGuardSplit(_ statements: [CodeBlockItemSyntax], valueName: String, errorName: String,
                             isFlag: Bool) throws(Refusal) -> (success: [CodeBlockItemSyntax], failure: Pyramid.Failure, boundName: String)? {
@@ -68,12 +69,13 @@ extension PyramidReader {
             bound = name
         }
         guard checksError, let bound, let failure = Self.droppingFinalReturnStatement(Array(guardStatement.body.statements)) else { return nil }
-        for name in Set([valueName, errorName]) where mentionsName(failure, name) {
-            throw Refusal("the branch of `guard \(guardStatement.conditions.trimmedDescription) else` reads `\(name)`, which the chain's `catch` does not have "
-                          + "for an answer of neither a value nor an error; write the branch without it, or check the error first (`if let \(errorName) { ...; return }`)",
-                          at: guardStatement)
+        if mentionsName(failure, valueName) {
+            throw Refusal("the branch of `guard \(guardStatement.conditions.trimmedDescription) else` reads `\(valueName)`, which the chain's `catch` does not have; "
+                          + "write the branch without it (it is \(isFlag ? "`false`" : "nil") there unless an error came with it)", at: guardStatement)
         }
-        return (Array(statements.dropFirst()), Pyramid.Failure(statements: failure, errorName: nil), bound)
+        // The error is nil there for an answer of neither: the `catch` declares it so.
+        let reads = mentionsName(failure, errorName)
+        return (Array(statements.dropFirst()), Pyramid.Failure(statements: failure, errorName: reads ? errorName : nil, errorIsOptional: reads), bound)
     }
 
     /// After the error check: `guard let user else { N; return }` (`let user = user` too) or, for a
@@ -128,6 +130,7 @@ extension PyramidReader {
         case .optionalValueAndError, .successFlag:
             let value = names[0], error = names[1]
             guard value != "_" else { return nil }
+            if !isFlag, let split = try valueFirstSplit(statements, valueName: value, errorName: error) { return split }
             if let combined = try combinedGuardSplit(statements, valueName: value, errorName: error, isFlag: isFlag) {
                 return AnswerSplit(success: combined.success, failure: combined.failure, boundName: combined.boundName)
             }
@@ -144,6 +147,64 @@ extension PyramidReader {
             return guarded && !isFlag ? AnswerSplit(success: checked.success, failure: checked.failure, boundName: nil) : nil
         default:
             return nil
+        }
+    }
+
+    /// `if let user { S } else { F }`: F runs for an error and for an answer of neither, reading
+    /// the error as optional. `if let user { S } else if let error { E } else { N }` (or `else if
+    /// error != nil`, `else if error == nil { N }`): each answer its own branch. Without an `else`,
+    /// nothing runs for either.
+    func valueFirstSplit(_ statements: [CodeBlockItemSyntax], valueName: String, errorName: String) throws(Refusal) -> AnswerSplit? {
+        guard statements.count == 1, let ifExpression = statements.first.flatMap(Self.expression)?.as(IfExprSyntax.self),
+              ifExpression.conditions.count == 1, let bound = Self.unwrappedName(ifExpression.conditions.first!.condition, of: valueName) else { return nil }
+        let success = Array(ifExpression.body.statements)
+        let unused = { (name: String) -> Refusal in
+            Refusal("a branch for a missing value reads `\(valueName)`, which is nil there; write `nil` instead", at: ifExpression)
+        }
+        switch ifExpression.elseBody {
+        case nil:
+            return AnswerSplit(success: success, failure: Pyramid.Failure(statements: [], errorName: nil), boundName: bound)
+        case .codeBlock(let block):
+            let failure = Array(block.statements)
+            if mentionsName(failure, valueName) { throw unused(valueName) }
+            let reads = mentionsName(failure, errorName)
+            return AnswerSplit(success: success, failure: Pyramid.Failure(statements: failure, errorName: reads ? errorName : nil, errorIsOptional: reads),
+                               boundName: bound)
+        case .ifExpr(let inner):
+            guard inner.conditions.count == 1, let condition = inner.conditions.first?.condition else { return nil }
+            let body = Array(inner.body.statements)
+            var other: [CodeBlockItemSyntax] = []
+            switch inner.elseBody {
+            case nil: break
+            case .codeBlock(let block): other = Array(block.statements)
+            case .ifExpr: return nil
+            }
+            var failure: Pyramid.Failure
+            var neither: [CodeBlockItemSyntax]
+            if let binding = condition.as(OptionalBindingConditionSyntax.self), binding.bindingSpecifier.tokenKind == .keyword(.let),
+               let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+               binding.initializer == nil ? name == errorName : binding.initializer?.value.as(DeclReferenceExprSyntax.self)?.baseName.text == errorName {
+                failure = Pyramid.Failure(statements: body, errorName: mentionsName(body, name) ? name : nil)
+                neither = other
+            } else if let expression = condition.as(ExprSyntax.self), Self.isNilTest(expression, errorName, equal: false) {
+                failure = Pyramid.Failure(statements: body, errorName: nil)
+                neither = other
+            } else if let expression = condition.as(ExprSyntax.self), Self.isNilTest(expression, errorName, equal: true) {
+                failure = Pyramid.Failure(statements: other, errorName: nil)
+                neither = body
+            } else {
+                return nil
+            }
+            if failure.errorName == nil, mentionsName(failure.statements, errorName) {
+                try Self.requireForceUnwrappedOnly(errorName, in: failure.statements, reading: "error")
+                failure.errorName = errorName
+                failure.unwrapsError = true
+            }
+            for name in Set([valueName, errorName]) where mentionsName(neither, name) {
+                throw Refusal("the branch for an answer of neither a value nor an error reads `\(name)`, which is nil there; write `nil` instead", at: inner)
+            }
+            if mentionsName(failure.statements, valueName) { throw unused(valueName) }
+            return AnswerSplit(success: success, failure: failure, neither: Pyramid.Failure(statements: neither, errorName: nil), boundName: bound)
         }
     }
 
@@ -177,8 +238,8 @@ extension PyramidReader {
                 guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
                 if reference.parent?.is(ForceUnwrapExprSyntax.self) == true { continue }
                 if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
-                throw Refusal("the branch of `guard \(name) == nil else` reads the \(what) as optional (`\(name)!` is what a `catch`'s error reads as); "
-                              + "write `if let \(name) { ...; return }` instead", at: reference)
+                throw Refusal("a branch tests `\(name) == nil` and reads the \(what) as optional (`\(name)!` is what a `catch`'s error reads as); "
+                              + "write `if let \(name) { ... }` instead", at: reference)
             }
         }
     }

@@ -91,7 +91,9 @@ struct PyramidReader {
             levels.append(outcome.level)
             current = outcome.next
         }
-        if levels.count > 1, let level = levels.first(where: { $0.guardsSelf || $0.hasCodeAround }) {
+        // Code around the check of the last callback runs in its handler and in its case of the
+        // `catch` (its failure has a case of its own, being different from the others').
+        if levels.count > 1, let level = levels.dropLast().first(where: { $0.guardsSelf || $0.hasCodeAround }) ?? levels.last.flatMap({ $0.guardsSelf ? $0 : nil }) {
             throw Refusal(level.guardsSelf ? "a `guard` inside a callback" : "code before the error check, or around the `switch`, in a callback of nested calls",
                           at: level.call)
         }
@@ -115,11 +117,13 @@ struct PyramidReader {
             isSwitch = true
         case .errorOnly, .optionalValueAndError, .valueAndError:
             let errorName = names.last ?? ""
+            // `if let error` or, for `(T?, Error?)`, `if let value` (``valueFirstSplit``).
+            var checked = [errorName]
+            if case .optionalValueAndError = shape, names[0] != "_" { checked.append(names[0]) }
             index = statements.firstIndex { item in
                 guard let ifExpression = expression(item)?.as(IfExprSyntax.self), ifExpression.conditions.count == 1,
                       let binding = ifExpression.conditions.first?.condition.as(OptionalBindingConditionSyntax.self) else { return false }
-                return binding.initializer == nil ? binding.pattern.trimmedDescription == errorName
-                                                  : binding.initializer?.value.trimmedDescription == errorName
+                return checked.contains(binding.initializer == nil ? binding.pattern.trimmedDescription : binding.initializer?.value.trimmedDescription ?? "")
             }
         default:
             return nil
