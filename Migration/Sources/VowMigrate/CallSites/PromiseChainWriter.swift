@@ -309,6 +309,9 @@ struct PromiseChainWriter {
             if handler >= 0 { handlers[handler].reads.formUnion(carried.map(\.name)) }
         }
         let threading = ValueThreading(handlers)
+        if let index = levels.firstIndex(where: \.passesSeveralValues), !threading.mapping(into: index).isEmpty {
+            throw Refusal("the last callback takes several values and reads a value of an earlier one; a chain would nest the tuples", at: levels[index].call)
+        }
         if let name = threading.carriedVariables.first {
             let use = levels.lazy.flatMap { $0.success }.compactMap { Self.reference(to: name, in: Syntax($0)) }.first
             throw Refusal("a later step reads `var \(name)` from an earlier callback; a chain would hand it a copy", at: use.map(Syntax.init) ?? Syntax(levels[0].call))

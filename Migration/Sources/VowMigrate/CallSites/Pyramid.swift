@@ -54,6 +54,10 @@ struct Pyramid {
         /// callback, `guard ok else` after that of a `(Bool, Error?)` one), which the alternative
         /// rejects with `PMKError.invalidCallingConvention`: the `catch` runs it for that error.
         var neither: Failure?
+        /// Promise form, the last call: the callback takes several values and no error, which
+        /// the alternative's `Guarantee` passes as a tuple; `valueName` lists their names
+        /// (`accepted, declined`), the handler's parameters taking the tuple apart.
+        var passesSeveralValues = false
         var mainHop: MainHop?
         /// The value's type as the handler spells it when that differs from the callee's
         /// (`{ (result: Result<[T], Error>) in }` for `get<T>`'s `T`): a generic callee may get its

@@ -97,6 +97,9 @@ struct PyramidReader {
             throw Refusal(level.guardsSelf ? "a `guard` inside a callback" : "code before the error check, or around the `switch`, in a callback of nested calls",
                           at: level.call)
         }
+        if let level = levels.dropLast().first(where: \.passesSeveralValues) {
+            throw Refusal("callbacks passing several values are flattened as the last callback only", at: level.call)
+        }
         if let level = levels.first, level.guardsSelf, level.successOnMain != nil {
             throw Refusal("a `guard` inside a callback", at: level.call)
         }
@@ -268,8 +271,14 @@ struct PyramidReader {
             throw Refusal("(Error?, T?) callbacks are not flattened", at: closure)
         case .split:
             throw Refusal("separate success and failure callbacks are not flattened", at: closure)
-        case .tuple:
-            throw Refusal("callbacks passing several values are not flattened yet", at: closure)
+        case .tuple(_, let errorIndex):
+            // Promise form: several values and no error are the alternative's labelled tuple
+            // (a `Guarantee`), which the last handler takes apart: `.done(on: nil) { a, b in }`.
+            guard target == .promise, errorIndex == nil else {
+                throw Refusal("callbacks passing several values are not flattened yet", at: closure)
+            }
+            level.valueName = names.joined(separator: ", ")
+            level.passesSeveralValues = true
         }
 
         level.guardsSelf = guardsSelf
