@@ -143,7 +143,9 @@ struct PromiseChainWriter {
                   let hop = PyramidReader.mainQueueHop(branch.failure.statements[0]) else { return nil }
             return hop.signature?.capture != nil && pyramid.selfCapture == nil ? nil : hop
         }
-        let onMain = branches.indices.allSatisfy { index in
+        // A callback's `guard let self` ran before its hops: the `catch` that tests it first keeps them.
+        let guardsBeforeHops = levels.contains { $0.guardsSelf && $0.mainHop == nil }
+        let onMain = !guardsBeforeHops && branches.indices.allSatisfy { index in
             if case .handlers? = levels[branches[index].level].mainHop { return true }
             return hops[index] != nil
         }

@@ -306,7 +306,8 @@ struct PyramidReader {
         if let (nextCall, nextMatched) = nextCall(in: level.success) {
             next = (nextCall, nextMatched)
             level.success.removeLast()
-        } else if level.mainHop == nil, level.success.count == 1, let hop = Self.mainQueueHop(level.success[0]) {
+        } else if level.mainHop == nil, !level.guardsSelf, level.success.count == 1, let hop = Self.mainQueueHop(level.success[0]) {
+            // (After `guard let self`, which ran before the hop, the hop stays as written.)
             if containsKnownCall(hop) { throw Refusal("a nested callback inside a hop to the main queue", at: level.success[0]) }
             // The generated handler takes the pyramid's capture list, not the hop's. The promise
             // form keeps such a hop as written in a handler `on: nil` (what the callback did).
