@@ -81,8 +81,19 @@ extension PyramidReader {
     /// After the error check: `guard let user else { N; return }` (`let user = user` too) or, for a
     /// flag, `guard ok else { N; return }` / `if !ok { N; return }`: the branch for an answer of
     /// neither a value nor an error. Returns the rest, the branch, and the name the value is bound to.
+    /// Code before that test (reading neither the value nor the error) runs for both answers:
+    /// it begins the success path and the branch.
     func neitherSplit(_ statements: [CodeBlockItemSyntax], valueName: String, errorName: String,
                       isFlag: Bool) throws(Refusal) -> (success: [CodeBlockItemSyntax], neither: Pyramid.Failure, boundName: String)? {
+        guard let index = statements.firstIndex(where: { $0.item.is(GuardStmtSyntax.self) || Self.expression($0)?.is(IfExprSyntax.self) == true }) else { return nil }
+        let before = Array(statements[..<index])
+        if mentionsName(before, valueName) || mentionsName(before, errorName) { return nil }
+        guard let split = try neitherTest(Array(statements[index...]), valueName: valueName, errorName: errorName, isFlag: isFlag) else { return nil }
+        return (before + split.success, Pyramid.Failure(statements: before + split.neither.statements, errorName: nil), split.boundName)
+    }
+
+    private func neitherTest(_ statements: [CodeBlockItemSyntax], valueName: String, errorName: String,
+                             isFlag: Bool) throws(Refusal) -> (success: [CodeBlockItemSyntax], neither: Pyramid.Failure, boundName: String)? {
         guard let first = statements.first else { return nil }
         var body: CodeBlockSyntax?
         var bound = valueName
