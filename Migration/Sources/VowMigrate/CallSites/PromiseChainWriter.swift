@@ -115,14 +115,18 @@ struct PromiseChainWriter {
         var branches: [Branch] = []
         for (index, level) in levels.enumerated() {
             guard let name = caseNames[index], let failure = level.failure else { continue }
-            let bound = (payloads[index] ?? []).map { "let \($0.name)" }
+            // A carried value a branch does not read is matched as `_` (the two branches of a step share them).
+            let boundIn = { (statements: [CodeBlockItemSyntax]) in
+                (payloads[index] ?? []).map { StatementText.mentions(statements, $0.name) ? "let \($0.name)" : "_" }
+            }
+            let bound = boundIn(failure.statements)
             if level.flagName != nil {
                 branches.append(Branch(pattern: "\(failureTypeName).\(name)" + (bound.isEmpty ? "" : "(\(bound.joined(separator: ", ")))"),
                                        failure: failure, level: index, isSharedError: false))
             } else {
                 // The answer of neither a value nor an error first: the alternative's own error for it.
                 if let neither = level.neither {
-                    let all = ["PMKError.invalidCallingConvention"] + bound
+                    let all = ["PMKError.invalidCallingConvention"] + boundIn(neither.statements)
                     branches.append(Branch(pattern: "\(failureTypeName).\(name)(\(all.joined(separator: ", ")))", failure: neither, level: index, isSharedError: false))
                 }
                 let all = [failure.errorName.map { "let \($0)" } ?? "_"] + bound
@@ -294,11 +298,13 @@ struct PromiseChainWriter {
                     }
                 }
             }
-            let reads = ValueThreading.reads(in: failure.statements.map(Syntax.init))
+            // (The branch for an answer of neither shares the case, and so its values.)
+            let branchStatements = failure.statements + (level.neither?.statements ?? [])
+            let reads = ValueThreading.reads(in: branchStatements.map(Syntax.init))
             var carried: [CarriedValue] = []
             for name in order where reads.contains(name) && !carried.contains(where: { $0.name == name }) {
                 guard let type = visible[name] ?? nil else {
-                    let use = failure.statements.lazy.compactMap { Self.reference(to: name, in: Syntax($0)) }.first
+                    let use = branchStatements.lazy.compactMap { Self.reference(to: name, in: Syntax($0)) }.first
                     throw Refusal("a failure branch reads `\(name)`, whose type the shared `catch` cannot name", at: use.map(Syntax.init) ?? Syntax(level.call))
                 }
                 carried.append(CarriedValue(name: name, type: type))
