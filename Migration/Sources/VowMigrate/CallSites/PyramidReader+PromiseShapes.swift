@@ -136,8 +136,10 @@ extension PyramidReader {
         let isFlag = shape == .successFlag
         switch shape {
         case .errorOnly:
-            guard let split = try errorGuardSplit(statements, errorName: names[0]) else { return nil }
-            return AnswerSplit(success: split.success, failure: split.failure)
+            if let split = try errorGuardSplit(statements, errorName: names[0]) {
+                return AnswerSplit(success: split.success, failure: split.failure)
+            }
+            return try errorAsideSplit(statements, errorName: names[0])
         case .optionalValueAndError, .successFlag:
             let value = names[0], error = names[1]
             guard value != "_" else { return nil }
@@ -217,6 +219,32 @@ extension PyramidReader {
             if mentionsName(failure.statements, valueName) { throw unused(valueName) }
             return AnswerSplit(success: success, failure: failure, neither: Pyramid.Failure(statements: neither, errorName: nil), boundName: bound)
         }
+    }
+
+    /// `if let error { X }` or `if error != nil { X }` first, without a `return`, then the rest R,
+    /// which does not read the error: R on success, X then R on failure.
+    func errorAsideSplit(_ statements: [CodeBlockItemSyntax], errorName: String) throws(Refusal) -> AnswerSplit? {
+        guard let ifExpression = statements.first.flatMap(Self.expression)?.as(IfExprSyntax.self), ifExpression.elseBody == nil,
+              ifExpression.conditions.count == 1, let condition = ifExpression.conditions.first?.condition else { return nil }
+        let aside = Array(ifExpression.body.statements)
+        let rest = Array(statements.dropFirst())
+        if aside.last?.item.is(ReturnStmtSyntax.self) == true || mentionsName(rest, errorName) { return nil }
+        var failure: Pyramid.Failure
+        if let binding = condition.as(OptionalBindingConditionSyntax.self), binding.bindingSpecifier.tokenKind == .keyword(.let),
+           let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+           binding.initializer == nil ? name == errorName : binding.initializer?.value.as(DeclReferenceExprSyntax.self)?.baseName.text == errorName {
+            failure = Pyramid.Failure(statements: aside + rest, errorName: mentionsName(aside, name) ? name : nil)
+        } else if let expression = condition.as(ExprSyntax.self), Self.isNilTest(expression, errorName, equal: false) {
+            failure = Pyramid.Failure(statements: aside + rest, errorName: nil)
+            if mentionsName(aside, errorName) {
+                try Self.requireForceUnwrappedOnly(errorName, in: aside, reading: "error")
+                failure.errorName = errorName
+                failure.unwrapsError = true
+            }
+        } else {
+            return nil
+        }
+        return AnswerSplit(success: rest, failure: failure)
     }
 
     // MARK: - Helpers
