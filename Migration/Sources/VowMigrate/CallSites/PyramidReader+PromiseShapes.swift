@@ -169,7 +169,11 @@ extension PyramidReader {
     /// nothing runs for either.
     func valueFirstSplit(_ statements: [CodeBlockItemSyntax], valueName: String, errorName: String) throws(Refusal) -> AnswerSplit? {
         guard statements.count == 1, let ifExpression = statements.first.flatMap(Self.expression)?.as(IfExprSyntax.self),
-              ifExpression.conditions.count == 1, let bound = Self.unwrappedName(ifExpression.conditions.first!.condition, of: valueName) else { return nil }
+              ifExpression.conditions.count == 1 else { return nil }
+        if let test = ifExpression.conditions.first?.condition.as(ExprSyntax.self) {
+            return try valueTestSplit(ifExpression, test: test, valueName: valueName, errorName: errorName)
+        }
+        guard let bound = Self.unwrappedName(ifExpression.conditions.first!.condition, of: valueName) else { return nil }
         let success = Array(ifExpression.body.statements)
         let unused = { (name: String) -> Refusal in
             Refusal("a branch for a missing value reads `\(valueName)`, which is nil there; write `nil` instead", at: ifExpression)
@@ -245,6 +249,36 @@ extension PyramidReader {
             return nil
         }
         return AnswerSplit(success: rest, failure: failure)
+    }
+
+    /// `if user == nil { F } else { S }` (or `!= nil`, the branches swapped), neither reading the
+    /// value: F runs for an error and for an answer of neither, reading the error as optional.
+    private func valueTestSplit(_ ifExpression: IfExprSyntax, test: ExprSyntax, valueName: String, errorName: String) throws(Refusal) -> AnswerSplit? {
+        guard case .codeBlock(let block)? = ifExpression.elseBody else { return nil }
+        let body = Array(ifExpression.body.statements), other = Array(block.statements)
+        let (success, failure): ([CodeBlockItemSyntax], [CodeBlockItemSyntax])
+        if Self.isNilTest(test, valueName, equal: true) {
+            (success, failure) = (other, body)
+        } else if Self.isNilTest(test, valueName, equal: false) {
+            (success, failure) = (body, other)
+        } else {
+            return nil
+        }
+        if mentionsName(success, valueName) || mentionsName(failure, valueName) { return nil }
+        let reads = mentionsName(failure, errorName)
+        return AnswerSplit(success: success, failure: Pyramid.Failure(statements: failure, errorName: reads ? errorName : nil, errorIsOptional: reads))
+    }
+
+    /// `{ switch $0 { case .success(let v): ...  case .failure(let e): ... } }` for a `Result`
+    /// handler, `$0` read nowhere else (an inner closure's `$0` is its own): `["$0"]`.
+    static func dollarSwitchSubject(_ closure: ClosureExprSyntax, shape: HandlerShape) -> [String]? {
+        guard case .result = shape, closure.signature == nil, closure.statements.count == 1,
+              let switchExpression = closure.statements.first.flatMap(Self.expression)?.as(SwitchExprSyntax.self),
+              switchExpression.subject.trimmedDescription == "$0" else { return nil }
+        for token in switchExpression.cases.tokens(viewMode: .sourceAccurate) {
+            if case .dollarIdentifier = token.tokenKind, !StatementText.isInnerClosureParameter(token, below: switchExpression) { return nil }
+        }
+        return ["$0"]
     }
 
     // MARK: - Helpers

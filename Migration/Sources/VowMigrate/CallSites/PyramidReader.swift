@@ -167,8 +167,10 @@ struct PyramidReader {
             capture = text == "[weakself]" ? "[weak self]" : "[unowned self]"
         }
         let expected = callee.shape.closureParameters.count
-        // A closure without a signature takes no parameters, or uses `$0`.
+        // A closure without a signature takes no parameters, or uses `$0`; the promise form
+        // reads `{ switch $0 { ... } }` as a `switch result` (``dollarSwitchSubject``).
         let names = Self.parameterNames(closure) ?? (expected == 0 ? [] : nil)
+            ?? (target == .promise ? Self.dollarSwitchSubject(closure, shape: callee.shape) : nil)
         guard let names, names.count == expected else {
             throw Refusal(names == nil && expected > 0 ? "the callback names its parameters implicitly (`$0`)"
                                                          : "the callback's parameters do not match the handler", at: closure)
