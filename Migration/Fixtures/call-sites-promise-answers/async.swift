@@ -365,6 +365,62 @@ final class AccountScreen: @unchecked Sendable {
         }
     }
 
+    /// The error handled aside; the rest runs whatever the answer.
+    func sync() {
+        let service = self.service
+        Task {
+            let error: Error?
+            do {
+                try await service.ping()
+                error = nil
+            } catch let caught {
+                error = caught
+            }
+            if let error {
+                self.log("queued after \(error)")
+            }
+            self.show("synced")
+        }
+    }
+
+    /// `$0` as the `switch` subject.
+    func preview(_ name: String) {
+        let service = self.service
+        Task {
+            let result: Result<Account, Error>
+            do {
+                result = .success(try await service.load(name))
+            } catch {
+                result = .failure(error)
+            }
+            switch result {
+            case .success(let account): self.show("preview of \(account.name)")
+            case .failure: self.show("no preview")
+            }
+        }
+    }
+
+    /// The value tested against `nil`, not bound.
+    func touch(_ name: String) {
+        let service = self.service
+        Task {
+            let account: Account?
+            let error: Error?
+            do {
+                account = try await service.find(name)
+                error = nil
+            } catch let caught {
+                account = nil
+                error = String(describing: type(of: caught)) == "NeitherValueNorError" ? nil : caught
+            }
+            if account == nil {
+                self.show("untouched: \(error.map { "\($0)" } ?? "nobody")")
+            } else {
+                self.show("touched")
+            }
+        }
+    }
+
     /// One `guard` for the error and the value, then a `switch`.
     func follow(_ name: String) {
         let service2 = self.service

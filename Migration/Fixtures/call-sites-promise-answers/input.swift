@@ -208,6 +208,37 @@ final class AccountScreen: @unchecked Sendable {
         }
     }
 
+    /// The error handled aside; the rest runs whatever the answer.
+    func sync() {
+        service.ping { error in
+            if let error {
+                self.log("queued after \(error)")
+            }
+            self.show("synced")
+        }
+    }
+
+    /// `$0` as the `switch` subject.
+    func preview(_ name: String) {
+        service.load(name) {
+            switch $0 {
+            case .success(let account): self.show("preview of \(account.name)")
+            case .failure: self.show("no preview")
+            }
+        }
+    }
+
+    /// The value tested against `nil`, not bound.
+    func touch(_ name: String) {
+        service.find(name) { account, error in
+            if account == nil {
+                self.show("untouched: \(error.map { "\($0)" } ?? "nobody")")
+            } else {
+                self.show("touched")
+            }
+        }
+    }
+
     /// One `guard` for the error and the value, then a `switch`.
     func follow(_ name: String) {
         service.find(name) { account, error in

@@ -254,6 +254,35 @@ final class AccountScreen: @unchecked Sendable {
         }
     }
 
+    /// The error handled aside; the rest runs whatever the answer.
+    func sync() {
+        service.ping().done(on: nil) { _ in
+            self.show("synced")
+        }.catch(on: nil, policy: .allErrors) { error in
+            self.log("queued after \(error)")
+            self.show("synced")
+        }
+    }
+
+    /// `$0` as the `switch` subject.
+    func preview(_ name: String) {
+        service.load(name).done(on: nil) { account in
+            self.show("preview of \(account.name)")
+        }.catch(on: nil, policy: .allErrors) { _ in
+            self.show("no preview")
+        }
+    }
+
+    /// The value tested against `nil`, not bound.
+    func touch(_ name: String) {
+        service.find(name).done(on: nil) { account in
+            self.show("touched")
+        }.catch(on: nil, policy: .allErrors) { error in
+            let error: (any Error)? = if case PMKError.invalidCallingConvention = error { nil } else { error }
+            self.show("untouched: \(error.map { "\($0)" } ?? "nobody")")
+        }
+    }
+
     /// One `guard` for the error and the value, then a `switch`.
     func follow(_ name: String) {
         enum FollowFailure: Error { case find(any Error), load(any Error) }

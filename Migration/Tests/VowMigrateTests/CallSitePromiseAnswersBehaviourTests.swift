@@ -4,7 +4,8 @@ import XCTest
 /// `Fixtures/call-sites-promise-answers`: the callbacks the promise form flattens beyond the flat
 /// shapes (a whole-body hop to the main queue, with or without its own `[weak self]`; `guard error
 /// == nil`; a combined `guard`; the branch for an answer of neither a value nor an error; the
-/// value tested first; several values; `guard let self` before hops). Built with a driver before
+/// value tested first or against `nil`; an error handled aside; `switch $0`; several values;
+/// `guard let self` before hops). Built with a driver before
 /// and after `--stage all`, both forms print the same effects on the same kind of thread for
 /// every answer at every step, with the fakes answering on a queue of their own and before they
 /// return. The steps run off the main queue, which `dispatchMain()` drains.
@@ -42,7 +43,12 @@ final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
                 run("open, fails", [.failure], synchronous: synchronous) { screen.open("bob") }
                 run("refresh", [], synchronous: synchronous) { screen.refresh() }
                 run("refresh, offline", [.failure], synchronous: synchronous) { screen.refresh() }
-                for (name, step) in [("check", screen.check), ("greet", screen.greet), ("invite", screen.invite), ("follow", screen.follow)] {
+                run("sync", [], synchronous: synchronous) { screen.sync() }
+                run("sync, offline", [.failure], synchronous: synchronous) { screen.sync() }
+                run("preview", [], synchronous: synchronous) { screen.preview("fay") }
+                run("preview, fails", [.failure], synchronous: synchronous) { screen.preview("fay") }
+                for (name, step) in [("check", screen.check), ("greet", screen.greet), ("invite", screen.invite), ("follow", screen.follow),
+                                     ("touch", screen.touch)] {
                     run(name, [], synchronous: synchronous) { step("cy") }
                     run("\(name), fails", [.failure], synchronous: synchronous) { step("cy") }
                     run("\(name), nobody", [.neither], synchronous: synchronous) { step("cy") }
@@ -76,6 +82,8 @@ final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
         XCTAssertTrue(expected.contains("== enroll, declined\nshow: not enrolled [elsewhere]\n"), expected)
         XCTAssertTrue(expected.contains("== greet, nobody\nshow: hello, stranger [elsewhere]\n"), expected)
         XCTAssertTrue(expected.contains("== measure, answered at once\nshow: 3 x 2 [main]\n"), expected)
+        XCTAssertTrue(expected.contains("== sync, offline\nlog: queued after down\nshow: synced [elsewhere]\n"), expected)
+        XCTAssertTrue(expected.contains("== touch, nobody\nshow: untouched: nobody [elsewhere]\n"), expected)
         XCTAssertTrue(expected.hasSuffix("== done\n"), expected)
         let promise = try TestSupport.fixture("call-sites-promise-answers", "promise.swift")
         XCTAssertFalse(promise.contains(" in\n            DispatchQueue.main.async {\n                if"), "every callback is flat in promise form")

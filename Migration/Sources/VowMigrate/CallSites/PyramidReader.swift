@@ -277,7 +277,8 @@ struct PyramidReader {
             // Promise form: several values and no error are the alternative's labelled tuple
             // (a `Guarantee`), which the last handler takes apart: `.done(on: nil) { a, b in }`.
             guard target == .promise, errorIndex == nil else {
-                throw Refusal("callbacks passing several values are not flattened yet", at: closure)
+                throw Refusal(target == .promise ? "callbacks passing several values and an error are not flattened yet" : "callbacks passing several values are not flattened yet",
+                              at: closure)
             }
             level.valueName = names.joined(separator: ", ")
             level.passesSeveralValues = true
