@@ -15,7 +15,7 @@ enum Answer: Sendable {
 }
 
 enum ServiceError: Error {
-    case down
+    case down, busy
 }
 
 final class Plan: @unchecked Sendable {
@@ -93,10 +93,17 @@ final class AccountService: Sendable {
         }
     }
 
+    /// `.neither` here is the other failure: `busy`.
     @available(*, renamed: "load(_:)")
     func load(_ name: String, completion: @escaping @Sendable (Result<Account, Error>) -> Void) {
         let answer = Plan.next()
-        Plan.answer { completion(answer == .failure ? .failure(ServiceError.down) : .success(Account(name: name))) }
+        Plan.answer {
+            switch answer {
+            case .value: completion(.success(Account(name: name)))
+            case .failure: completion(.failure(ServiceError.down))
+            case .neither: completion(.failure(ServiceError.busy))
+            }
+        }
     }
 
     /// Async alternative to `load(_:completion:)`, added by vow-migrate.
@@ -417,6 +424,42 @@ final class AccountScreen: @unchecked Sendable {
                 self.show("untouched: \(error.map { "\($0)" } ?? "nobody")")
             } else {
                 self.show("touched")
+            }
+        }
+    }
+
+    /// An error of a named kind first, then any other.
+    func reload(_ name: String) {
+        let service = self.service
+        Task {
+            let result: Result<Account, Error>
+            do {
+                result = .success(try await service.load(name))
+            } catch {
+                result = .failure(error)
+            }
+            switch result {
+            case .success(let account): self.show("reloaded \(account.name)")
+            case .failure(ServiceError.down): self.show("the service is down")
+            case .failure(let error): self.show("reload failed: \(error)")
+            }
+        }
+    }
+
+    /// The value tested in the `.success` cases first.
+    func rank(_ name: String) {
+        let service = self.service
+        Task {
+            let result: Result<Account, Error>
+            do {
+                result = .success(try await service.load(name))
+            } catch {
+                result = .failure(error)
+            }
+            switch result {
+            case .success(let account) where account.name.count > 3: self.show("long name \(account.name)")
+            case .success(let account): self.show("short name \(account.name)")
+            case .failure: self.show("no rank")
             }
         }
     }

@@ -7,7 +7,7 @@ enum Answer: Sendable {
 }
 
 enum ServiceError: Error {
-    case down
+    case down, busy
 }
 
 final class Plan: @unchecked Sendable {
@@ -53,9 +53,16 @@ final class AccountService: Sendable {
         }
     }
 
+    /// `.neither` here is the other failure: `busy`.
     func load(_ name: String, completion: @escaping @Sendable (Result<Account, Error>) -> Void) {
         let answer = Plan.next()
-        Plan.answer { completion(answer == .failure ? .failure(ServiceError.down) : .success(Account(name: name))) }
+        Plan.answer {
+            switch answer {
+            case .value: completion(.success(Account(name: name)))
+            case .failure: completion(.failure(ServiceError.down))
+            case .neither: completion(.failure(ServiceError.busy))
+            }
+        }
     }
 
     func ping(completion: @escaping @Sendable (Error?) -> Void) {
@@ -235,6 +242,28 @@ final class AccountScreen: @unchecked Sendable {
                 self.show("untouched: \(error.map { "\($0)" } ?? "nobody")")
             } else {
                 self.show("touched")
+            }
+        }
+    }
+
+    /// An error of a named kind first, then any other.
+    func reload(_ name: String) {
+        service.load(name) { result in
+            switch result {
+            case .success(let account): self.show("reloaded \(account.name)")
+            case .failure(ServiceError.down): self.show("the service is down")
+            case .failure(let error): self.show("reload failed: \(error)")
+            }
+        }
+    }
+
+    /// The value tested in the `.success` cases first.
+    func rank(_ name: String) {
+        service.load(name) { result in
+            switch result {
+            case .success(let account) where account.name.count > 3: self.show("long name \(account.name)")
+            case .success(let account): self.show("short name \(account.name)")
+            case .failure: self.show("no rank")
             }
         }
     }

@@ -8,7 +8,7 @@ enum Answer: Sendable {
 }
 
 enum ServiceError: Error {
-    case down
+    case down, busy
 }
 
 final class Plan: @unchecked Sendable {
@@ -78,9 +78,16 @@ final class AccountService: Sendable {
         }
     }
 
+    /// `.neither` here is the other failure: `busy`.
     func load(_ name: String, completion: @escaping @Sendable (Swift.Result<Account, Error>) -> Void) {
         let answer = Plan.next()
-        Plan.answer { completion(answer == .failure ? .failure(ServiceError.down) : .success(Account(name: name))) }
+        Plan.answer {
+            switch answer {
+            case .value: completion(.success(Account(name: name)))
+            case .failure: completion(.failure(ServiceError.down))
+            case .neither: completion(.failure(ServiceError.busy))
+            }
+        }
     }
 
     /// Promise-based alternative to `load(_:completion:)`, added by vow-migrate.
@@ -280,6 +287,33 @@ final class AccountScreen: @unchecked Sendable {
         }.catch(on: nil, policy: .allErrors) { error in
             let error: (any Error)? = if case PMKError.invalidCallingConvention = error { nil } else { error }
             self.show("untouched: \(error.map { "\($0)" } ?? "nobody")")
+        }
+    }
+
+    /// An error of a named kind first, then any other.
+    func reload(_ name: String) {
+        service.load(name).done(on: nil) { account in
+            self.show("reloaded \(account.name)")
+        }.catch(on: nil, policy: .allErrors) { error in
+            switch error {
+            case ServiceError.down:
+                self.show("the service is down")
+            default:
+                self.show("reload failed: \(error)")
+            }
+        }
+    }
+
+    /// The value tested in the `.success` cases first.
+    func rank(_ name: String) {
+        service.load(name).done(on: nil) { account in
+            if account.name.count > 3 {
+                self.show("long name \(account.name)")
+            } else {
+                self.show("short name \(account.name)")
+            }
+        }.catch(on: nil, policy: .allErrors) { _ in
+            self.show("no rank")
         }
     }
 

@@ -4,7 +4,8 @@ import XCTest
 /// `Fixtures/call-sites-promise-answers`: the callbacks the promise form flattens beyond the flat
 /// shapes (a whole-body hop to the main queue, with or without its own `[weak self]`; `guard error
 /// == nil`; a combined `guard`; the branch for an answer of neither a value nor an error; the
-/// value tested first or against `nil`; an error handled aside; `switch $0`; several values;
+/// value tested first or against `nil`; an error handled aside; `switch $0`; a `.failure` case
+/// for an error of a named kind; `.success` cases with `where`; several values;
 /// `guard let self` before hops). Built with a driver before
 /// and after `--stage all`, both forms print the same effects on the same kind of thread for
 /// every answer at every step, with the fakes answering on a queue of their own and before they
@@ -45,6 +46,12 @@ final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
                 run("refresh, offline", [.failure], synchronous: synchronous) { screen.refresh() }
                 run("sync", [], synchronous: synchronous) { screen.sync() }
                 run("sync, offline", [.failure], synchronous: synchronous) { screen.sync() }
+                run("reload", [], synchronous: synchronous) { screen.reload("gil") }
+                run("reload, down", [.failure], synchronous: synchronous) { screen.reload("gil") }
+                run("reload, busy", [.neither], synchronous: synchronous) { screen.reload("gil") }
+                run("rank", [], synchronous: synchronous) { screen.rank("gil") }
+                run("rank, long", [], synchronous: synchronous) { screen.rank("harriet") }
+                run("rank, fails", [.failure], synchronous: synchronous) { screen.rank("gil") }
                 run("preview", [], synchronous: synchronous) { screen.preview("fay") }
                 run("preview, fails", [.failure], synchronous: synchronous) { screen.preview("fay") }
                 for (name, step) in [("check", screen.check), ("greet", screen.greet), ("invite", screen.invite), ("follow", screen.follow),
@@ -83,6 +90,7 @@ final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
         XCTAssertTrue(expected.contains("== greet, nobody\nshow: hello, stranger [elsewhere]\n"), expected)
         XCTAssertTrue(expected.contains("== measure, answered at once\nshow: 3 x 2 [main]\n"), expected)
         XCTAssertTrue(expected.contains("== sync, offline\nlog: queued after down\nshow: synced [elsewhere]\n"), expected)
+        XCTAssertTrue(expected.contains("== reload, busy\nshow: reload failed: busy [elsewhere]\n"), expected)
         XCTAssertTrue(expected.contains("== touch, nobody\nshow: untouched: nobody [elsewhere]\n"), expected)
         XCTAssertTrue(expected.hasSuffix("== done\n"), expected)
         let promise = try TestSupport.fixture("call-sites-promise-answers", "promise.swift")

@@ -29,6 +29,7 @@ struct PromiseChainWriter {
         // A branch the callback ran inside its whole-body hop differs from the same code run at once.
         let errorTexts = Set(errorLevels.map { level in
             (level.mainHop == nil ? "" : "hop ") + StatementText.normalized(level.failure!.statements, errorName: level.failure!.errorName)
+                + level.failure!.patterned.map { " case \($0.pattern): " + StatementText.normalized($0.statements, errorName: nil) }.joined()
         })
         // Error branches that differ each get a case of the local error type: the callee's error
         // is wrapped where it arises, and the `catch` runs the branch of the step that failed.
@@ -102,7 +103,18 @@ struct PromiseChainWriter {
         let last = levels[levels.count - 1]
         var successBody: [(text: String, level: Int)] = []
         if last.guardsSelf { successBody.append((Self.selfGuard(using: StatementText.mentionsSelf(last.successOnMain ?? last.success)), 0)) }
-        for line in textFor(levels.count - 1).lines(last.successOnMain ?? last.success) { successBody.append((line, 0)) }
+        let lastText = textFor(levels.count - 1)
+        if last.successCases.isEmpty {
+            for line in lastText.lines(last.successOnMain ?? last.success) { successBody.append((line, 0)) }
+        } else {
+            // `case .success(let v) where C:` cases, in order, then the one for any value.
+            for (position, successCase) in last.successCases.enumerated() {
+                let test = successCase.condition.map { "if \(lastText.text(of: $0)) {" } ?? "{"
+                successBody.append(((position == 0 ? "" : "} else ") + test, 0))
+                for line in lastText.lines(successCase.statements) { successBody.append((line, 1)) }
+            }
+            successBody.append(("}", 0))
+        }
         // A whole-body hop with `.handlers` is the handler's own queue; a kept one stays around the code.
         let keptHop: Pyramid.MainHop? = if case .kept? = last.mainHop { last.mainHop } else { nil }
         for line in Self.keepingHop(keptHop, successBody, text: text) { lines.add(line.text, line.level + 1) }
@@ -129,6 +141,11 @@ struct PromiseChainWriter {
                     let all = ["PMKError.invalidCallingConvention"] + boundIn(neither.statements)
                     branches.append(Branch(pattern: "\(failureTypeName).\(name)(\(all.joined(separator: ", ")))", failure: neither, level: index, isSharedError: false))
                 }
+                for (pattern, statements) in failure.patterned {
+                    let all = [pattern] + boundIn(statements)
+                    branches.append(Branch(pattern: "\(failureTypeName).\(name)(\(all.joined(separator: ", ")))",
+                                           failure: Pyramid.Failure(statements: statements, errorName: nil), level: index, isSharedError: false))
+                }
                 let all = [failure.errorName.map { "let \($0)" } ?? "_"] + bound
                 branches.append(Branch(pattern: "\(failureTypeName).\(name)(\(all.joined(separator: ", ")))", failure: failure, level: index, isSharedError: false))
             }
@@ -136,6 +153,9 @@ struct PromiseChainWriter {
         if !tagged, let errorIndex = levels.firstIndex(where: { $0.failure != nil && $0.flagName == nil }) {
             if let neither = levels[errorIndex].neither {
                 branches.append(Branch(pattern: "PMKError.invalidCallingConvention", failure: neither, level: errorIndex, isSharedError: false))
+            }
+            for (pattern, statements) in levels[errorIndex].failure!.patterned {
+                branches.append(Branch(pattern: pattern, failure: Pyramid.Failure(statements: statements, errorName: nil), level: errorIndex, isSharedError: false))
             }
             branches.append(Branch(pattern: nil, failure: levels[errorIndex].failure!, level: errorIndex, isSharedError: true))
         }
@@ -173,11 +193,17 @@ struct PromiseChainWriter {
             }
             return onMain ? body : Self.keepingHop(levels[branch.level].mainHop, body, text: text)
         }
-        let distinct = Set(bodies.map { $0.map { String(repeating: " ", count: $0.level) + $0.text }.joined(separator: "\n") })
+        // Branches doing the same thing token for token (the shared error's name aside), in the
+        // same hop, share one body.
+        let distinct = Set(branches.map { branch in
+            let level = levels[branch.level]
+            return (level.mainHop == nil ? "" : "hop ") + (branch.failure.errorIsOptional ? "optional " : "")
+                + StatementText.normalized(branch.failure.statements, errorName: branch.isSharedError ? branch.failure.errorName : nil)
+        })
         let queue = onMain ? ".mainActor" : "nil"
         let mentionsSelf = guardsSelf || statements.contains { StatementText.mentionsSelf($0) }
 
-        if distinct.count == 1 && !tagged && !levels.contains(where: { $0.neither != nil }) {
+        if distinct.count == 1 && !tagged && !levels.contains(where: { $0.neither != nil || !($0.failure?.patterned.isEmpty ?? true) }) {
             let usesError = errorLevels.first.map { level in StatementText.mentions(level.failure!.statements, level.failure!.errorName ?? "") } ?? false
             lines.add("}.catch(on: \(queue), policy: .allErrors) { \(capture(mentionsSelf))\(usesError ? "error" : "_") in", 0)
             if guardsSelf { lines.add(Self.selfGuard(using: StatementText.mentionsSelf(statements[statements.count - 1])), 1) }
@@ -298,8 +324,8 @@ struct PromiseChainWriter {
                     }
                 }
             }
-            // (The branch for an answer of neither shares the case, and so its values.)
-            let branchStatements = failure.statements + (level.neither?.statements ?? [])
+            // (The branch for an answer of neither and those for error patterns share the case, and so its values.)
+            let branchStatements = failure.statements + (level.neither?.statements ?? []) + failure.patterned.flatMap(\.statements)
             let reads = ValueThreading.reads(in: branchStatements.map(Syntax.init))
             var carried: [CarriedValue] = []
             for name in order where reads.contains(name) && !carried.contains(where: { $0.name == name }) {

@@ -16,6 +16,9 @@ struct Pyramid {
         /// answer of neither, and reads the error as optional (nil for the second); the `catch`
         /// declares it so first.
         var errorIsOptional = false
+        /// Promise form: `case .failure(SyncError.cancelled): ...` before the `.failure` that takes
+        /// any error: each pattern's code, matched in the `catch` before this branch.
+        var patterned: [(pattern: String, statements: [CodeBlockItemSyntax])] = []
     }
 
     /// Promise form, the last call: its callback's whole body was one `DispatchQueue.main.async { }`,
@@ -58,6 +61,10 @@ struct Pyramid {
         /// the alternative's `Guarantee` passes as a tuple; `valueName` lists their names
         /// (`accepted, declined`), the handler's parameters taking the tuple apart.
         var passesSeveralValues = false
+        /// Promise form, the last call: `case .success(let v) where C: A` cases before the
+        /// `.success` that takes any value, which the handler writes as `if C { A } else ...`;
+        /// `success` holds all their code, for what reads it.
+        var successCases: [(condition: ExprSyntax?, statements: [CodeBlockItemSyntax])] = []
         var mainHop: MainHop?
         /// The value's type as the handler spells it when that differs from the callee's
         /// (`{ (result: Result<[T], Error>) in }` for `get<T>`'s `T`): a generic callee may get its

@@ -281,6 +281,55 @@ extension PyramidReader {
         return ["$0"]
     }
 
+    /// A `switch result` whose `.failure` cases match errors of a named type first
+    /// (`case .failure(SyncError.cancelled):`), then any error: the `catch` matches them in that
+    /// order. So does one whose `.success` cases test the value first (`case .success(let v)
+    /// where C:`, each binding it under one name), then take any value: the handler tests it in
+    /// that order. Nil when there is no such case (the flat reading's), or for anything else.
+    func patternedResultSplit(_ statements: [CodeBlockItemSyntax], subject: String)
+        -> (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure, successCases: [(condition: ExprSyntax?, statements: [CodeBlockItemSyntax])])? {
+        guard statements.count == 1, let switchExpression = Self.expression(statements[0])?.as(SwitchExprSyntax.self),
+              switchExpression.subject.trimmedDescription == subject else { return nil }
+        var success: (name: String?, statements: [CodeBlockItemSyntax])?
+        var tested: [(name: String, condition: ExprSyntax, statements: [CodeBlockItemSyntax])] = []
+        var patterned: [(pattern: String, statements: [CodeBlockItemSyntax])] = []
+        var failure: Pyramid.Failure?
+        for element in switchExpression.cases {
+            guard let switchCase = element.as(SwitchCaseSyntax.self), case .case(let label) = switchCase.label, label.caseItems.count == 1,
+                  let item = label.caseItems.first else { return nil }
+            let body = Array(switchCase.statements)
+            if let condition = item.whereClause?.condition {
+                guard success == nil, let name = Self.caseBinding(item.pattern, "success")?.name else { return nil }
+                tested.append((name, condition, body))
+            } else if let binding = Self.caseBinding(item.pattern, "success"), success == nil {
+                success = (binding.name, body)
+            } else if let binding = Self.caseBinding(item.pattern, "failure"), failure == nil {
+                failure = Pyramid.Failure(statements: body, errorName: binding.name)
+            } else if failure == nil, let pattern = Self.failurePattern(item.pattern) {
+                patterned.append((pattern, body))
+            } else {
+                return nil
+            }
+        }
+        guard !patterned.isEmpty || !tested.isEmpty, let success, var failure else { return nil }
+        failure.patterned = patterned
+        guard !tested.isEmpty else { return (success.name, success.statements, failure, []) }
+        // One name for the value in every `.success` case (the last may leave it unread).
+        let name = tested[0].name
+        guard tested.allSatisfy({ $0.name == name }), success.name == nil || success.name == name else { return nil }
+        let cases = tested.map { (condition: Optional($0.condition), statements: $0.statements) } + [(condition: nil, statements: success.statements)]
+        return (name, cases.flatMap(\.statements), failure, cases)
+    }
+
+    /// `.failure(SyncError.cancelled)`: `SyncError.cancelled` (a type named, as a `catch` needs).
+    static func failurePattern(_ pattern: PatternSyntax) -> String? {
+        guard let call = pattern.as(ExpressionPatternSyntax.self)?.expression.as(FunctionCallExprSyntax.self),
+              let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil, member.declName.baseName.text == "failure",
+              call.arguments.count == 1, let argument = call.arguments.first, argument.label == nil,
+              let inner = argument.expression.as(MemberAccessExprSyntax.self), inner.base != nil else { return nil }
+        return inner.trimmedDescription
+    }
+
     // MARK: - Helpers
 
     /// `error == nil` (or `nil == error`), `error != nil` with `equal: false`.

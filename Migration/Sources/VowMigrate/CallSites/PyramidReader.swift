@@ -222,7 +222,13 @@ struct PyramidReader {
                 level.failure = Pyramid.Failure(statements: split.failure, errorName: nil)
             }
         case .result:
-            let split = try resultSplit(statements, subject: names[0], at: closure)
+            let split: (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure)
+            if target == .promise, let patterned = patternedResultSplit(statements, subject: names[0]) {
+                split = (patterned.valueName, patterned.success, patterned.failure)
+                level.successCases = patterned.successCases
+            } else {
+                split = try resultSplit(statements, subject: names[0], at: closure)
+            }
             try refuseTypedErrorUse(split.failure, callee: callee, at: closure)
             level.valueName = callee.shape.valueType == "Void" ? nil : split.valueName.flatMap(useful)
             level.success = split.success
@@ -286,6 +292,9 @@ struct PyramidReader {
 
         level.guardsSelf = guardsSelf
         level.mainHop = mainHop
+        if !level.successCases.isEmpty && (!around.before.isEmpty || !around.after.isEmpty) {
+            throw Refusal("code around a `switch` whose `.success` cases test the value", at: closure)
+        }
         if !around.before.isEmpty || !around.after.isEmpty {
             level.success = around.before + level.success + around.after
             if var failure = level.failure {
@@ -296,6 +305,10 @@ struct PyramidReader {
                 neither.statements = around.before + neither.statements + around.after
                 level.neither = neither
             }
+            if var failure = level.failure {
+                failure.patterned = failure.patterned.map { ($0.pattern, around.before + $0.statements + around.after) }
+                level.failure = failure
+            }
             level.hasCodeAround = true
         }
         if let failure = level.failure {
@@ -304,9 +317,17 @@ struct PyramidReader {
         if let neither = level.neither {
             try checkPlain(neither.statements, where: "a failure branch")
         }
+        for branch in level.failure?.patterned ?? [] {
+            try checkPlain(branch.statements, where: "a failure branch")
+            if let value = level.valueName, mentions(branch.statements, value) {
+                throw Refusal("the failure branch uses the value sent together with the error", at: closure)
+            }
+        }
         // The last statement may be the next level; everything before it runs first.
         var next: (FunctionCallExprSyntax, MatchedCall)?
-        if let (nextCall, nextMatched) = nextCall(in: level.success) {
+        if !level.successCases.isEmpty {
+            // The cases' code stays in them: a call there is on one branch only (checked below).
+        } else if let (nextCall, nextMatched) = nextCall(in: level.success) {
             next = (nextCall, nextMatched)
             level.success.removeLast()
         } else if level.mainHop == nil, !level.guardsSelf, level.success.count == 1, let hop = Self.mainQueueHop(level.success[0]) {
