@@ -464,6 +464,35 @@ final class AccountScreen: @unchecked Sendable {
         }
     }
 
+    /// An inner callback of a shape the chain does not take (it reads the value as optional)
+    /// stays as it was, in the last handler.
+    func tour(_ name: String) {
+        let service2 = self.service
+        Task {
+            let account: Account?
+            let error: Error?
+            do {
+                account = try await service2.find(name)
+                error = nil
+            } catch let caught {
+                account = nil
+                error = String(describing: type(of: caught)) == "NeitherValueNorError" ? nil : caught
+            }
+            if let error {
+                self.show("tour failed: \(error)")
+                return
+            }
+            self.log("touring with \(account!.name)")
+            let guide: Account?
+            do {
+                guide = try await self.service.find(account!.name + "'s guide")
+            } catch {
+                guide = nil
+            }
+            self.show("guided by \(guide?.name ?? "nobody")")
+        }
+    }
+
     /// One `guard` for the error and the value, then a `switch`.
     func follow(_ name: String) {
         let service2 = self.service

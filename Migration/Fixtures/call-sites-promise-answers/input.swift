@@ -268,6 +268,21 @@ final class AccountScreen: @unchecked Sendable {
         }
     }
 
+    /// An inner callback of a shape the chain does not take (it reads the value as optional)
+    /// stays as it was, in the last handler.
+    func tour(_ name: String) {
+        service.find(name) { account, error in
+            if let error {
+                self.show("tour failed: \(error)")
+                return
+            }
+            self.log("touring with \(account!.name)")
+            self.service.find(account!.name + "'s guide") { guide, _ in
+                self.show("guided by \(guide?.name ?? "nobody")")
+            }
+        }
+    }
+
     /// One `guard` for the error and the value, then a `switch`.
     func follow(_ name: String) {
         service.find(name) { account, error in

@@ -317,6 +317,19 @@ final class AccountScreen: @unchecked Sendable {
         }
     }
 
+    /// An inner callback of a shape the chain does not take (it reads the value as optional)
+    /// stays as it was, in the last handler.
+    func tour(_ name: String) {
+        service.find(name).done(on: nil) { account in
+            self.log("touring with \(account.name)")
+            self.service.find(account.name + "'s guide") { guide, _ in
+                self.show("guided by \(guide?.name ?? "nobody")")
+            }
+        }.catch(on: nil, policy: .allErrors) { error in
+            self.show("tour failed: \(error)")
+        }
+    }
+
     /// One `guard` for the error and the value, then a `switch`.
     func follow(_ name: String) {
         enum FollowFailure: Error { case find(any Error), load(any Error) }

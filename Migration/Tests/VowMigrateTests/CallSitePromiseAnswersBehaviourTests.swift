@@ -5,7 +5,8 @@ import XCTest
 /// shapes (a whole-body hop to the main queue, with or without its own `[weak self]`; `guard error
 /// == nil`; a combined `guard`; the branch for an answer of neither a value nor an error; the
 /// value tested first or against `nil`; an error handled aside; `switch $0`; a `.failure` case
-/// for an error of a named kind; `.success` cases with `where`; several values;
+/// for an error of a named kind; `.success` cases with `where`; several values; an inner callback
+/// of a refused shape kept as it was in the last handler;
 /// `guard let self` before hops). Built with a driver before
 /// and after `--stage all`, both forms print the same effects on the same kind of thread for
 /// every answer at every step, with the fakes answering on a queue of their own and before they
@@ -52,6 +53,10 @@ final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
                 run("rank", [], synchronous: synchronous) { screen.rank("gil") }
                 run("rank, long", [], synchronous: synchronous) { screen.rank("harriet") }
                 run("rank, fails", [.failure], synchronous: synchronous) { screen.rank("gil") }
+                run("tour", [], synchronous: synchronous) { screen.tour("ian") }
+                run("tour, fails", [.failure], synchronous: synchronous) { screen.tour("ian") }
+                run("tour, no guide", [.value, .neither], synchronous: synchronous) { screen.tour("ian") }
+                run("tour, guide lookup fails", [.value, .failure], synchronous: synchronous) { screen.tour("ian") }
                 run("preview", [], synchronous: synchronous) { screen.preview("fay") }
                 run("preview, fails", [.failure], synchronous: synchronous) { screen.preview("fay") }
                 for (name, step) in [("check", screen.check), ("greet", screen.greet), ("invite", screen.invite), ("follow", screen.follow),
@@ -96,6 +101,7 @@ final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
         let promise = try TestSupport.fixture("call-sites-promise-answers", "promise.swift")
         XCTAssertFalse(promise.contains(" in\n            DispatchQueue.main.async {\n                if"), "every callback is flat in promise form")
         XCTAssertFalse(promise.contains("{ account, error in"), "every callback is flat in promise form")
+        XCTAssertTrue(promise.contains("{ guide, _ in"), "the inner callback of a refused shape is kept")
         try ProgramBuilding.assertSameEffects(expected, forms: ["promise", "async"], run)
     }
 }

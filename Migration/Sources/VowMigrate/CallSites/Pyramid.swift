@@ -65,6 +65,8 @@ struct Pyramid {
         /// `.success` that takes any value, which the handler writes as `if C { A } else ...`;
         /// `success` holds all their code, for what reads it.
         var successCases: [(condition: ExprSyntax?, statements: [CodeBlockItemSyntax])] = []
+        /// The statement calling the next level, taken out of `success`.
+        var nextStatement: CodeBlockItemSyntax?
         var mainHop: MainHop?
         /// The value's type as the handler spells it when that differs from the callee's
         /// (`{ (result: Result<[T], Error>) in }` for `get<T>`'s `T`): a generic callee may get its
@@ -86,6 +88,9 @@ struct Pyramid {
     var levels: [Level]
     /// `[weak self]` or `[unowned self]`, from the outermost handler.
     var selfCapture: String?
+    /// Promise form: why the callback of the last level's last call was not read; that call
+    /// stays as written in the last handler.
+    var keptCallback: Refusal?
 }
 
 /// Why a call site was left alone, and where.

@@ -86,8 +86,23 @@ struct PyramidReader {
         var levels: [Pyramid.Level] = []
         var current: (call: FunctionCallExprSyntax, matched: MatchedCall)? = (call, matched)
         var capture: String?
+        var kept: Refusal?
         while let (call, matched) = current {
-            let outcome = try readLevel(call: call, matched: matched, isOutermost: levels.isEmpty, capture: &capture)
+            let outcome: (level: Pyramid.Level, next: (FunctionCallExprSyntax, MatchedCall)?)
+            let captured = capture
+            do throws(Refusal) {
+                outcome = try readLevel(call: call, matched: matched, isOutermost: levels.isEmpty, capture: &capture)
+            } catch {
+                // Promise form: an inner callback the chain cannot hold stays as it was, the last
+                // statement of the handler before it (a call site of its own, reported).
+                guard target == .promise, let last = levels.indices.last, levels[last].flagName == nil,
+                      let item = levels[last].nextStatement else { throw error }
+                levels[last].success.append(item)
+                levels[last].nextStatement = nil
+                capture = captured
+                kept = error
+                break
+            }
             levels.append(outcome.level)
             current = outcome.next
         }
@@ -103,7 +118,7 @@ struct PyramidReader {
         if let level = levels.first, level.guardsSelf, level.successOnMain != nil {
             throw Refusal("a `guard` inside a callback", at: level.call)
         }
-        return Pyramid(statement: statement, levels: levels, selfCapture: capture)
+        return Pyramid(statement: statement, levels: levels, selfCapture: capture, keptCallback: kept)
     }
 
     /// The statements before the callback's error check (or `switch`) and after its `switch`, and
@@ -329,7 +344,7 @@ struct PyramidReader {
             // The cases' code stays in them: a call there is on one branch only (checked below).
         } else if let (nextCall, nextMatched) = nextCall(in: level.success) {
             next = (nextCall, nextMatched)
-            level.success.removeLast()
+            level.nextStatement = level.success.removeLast()
         } else if level.mainHop == nil, !level.guardsSelf, level.success.count == 1, let hop = Self.mainQueueHop(level.success[0]) {
             // (After `guard let self`, which ran before the hop, the hop stays as written.)
             if containsKnownCall(hop) { throw Refusal("a nested callback inside a hop to the main queue", at: level.success[0]) }
