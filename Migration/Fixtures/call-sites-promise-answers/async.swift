@@ -493,6 +493,42 @@ final class AccountScreen: @unchecked Sendable {
         }
     }
 
+    /// `if case .success` with another condition: the other branch for any error too.
+    func pick(_ name: String) {
+        let service = self.service
+        Task {
+            let result: Result<Account, Error>
+            do {
+                result = .success(try await service.load(name))
+            } catch {
+                result = .failure(error)
+            }
+            if case .success(let account) = result, account.name.count > 3 {
+                self.show("picked \(account.name)")
+            } else {
+                self.show("nothing picked")
+            }
+        }
+    }
+
+    /// `guard let self, let account` first in a hop with its own `[weak self]`: nothing runs
+    /// without the value.
+    func peek(_ name: String) {
+        let service = self.service
+        Task {
+            let account: Account?
+            do {
+                account = try await service.find(name)
+            } catch {
+                account = nil
+            }
+            DispatchQueue.main.async { [weak self] in
+                guard let self, let account else { return }
+                self.show("peeked at \(account.name)")
+            }
+        }
+    }
+
     /// One `guard` for the error and the value, then a `switch`.
     func follow(_ name: String) {
         let service2 = self.service

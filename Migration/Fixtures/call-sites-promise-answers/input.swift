@@ -283,6 +283,28 @@ final class AccountScreen: @unchecked Sendable {
         }
     }
 
+    /// `if case .success` with another condition: the other branch for any error too.
+    func pick(_ name: String) {
+        service.load(name) { result in
+            if case .success(let account) = result, account.name.count > 3 {
+                self.show("picked \(account.name)")
+            } else {
+                self.show("nothing picked")
+            }
+        }
+    }
+
+    /// `guard let self, let account` first in a hop with its own `[weak self]`: nothing runs
+    /// without the value.
+    func peek(_ name: String) {
+        service.find(name) { account, error in
+            DispatchQueue.main.async { [weak self] in
+                guard let self, let account else { return }
+                self.show("peeked at \(account.name)")
+            }
+        }
+    }
+
     /// One `guard` for the error and the value, then a `switch`.
     func follow(_ name: String) {
         service.find(name) { account, error in

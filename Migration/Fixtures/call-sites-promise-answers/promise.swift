@@ -330,6 +330,31 @@ final class AccountScreen: @unchecked Sendable {
         }
     }
 
+    /// `if case .success` with another condition: the other branch for any error too.
+    func pick(_ name: String) {
+        service.load(name).done(on: nil) { account in
+            if account.name.count > 3 {
+                self.show("picked \(account.name)")
+            } else {
+                self.show("nothing picked")
+            }
+        }.catch(on: nil, policy: .allErrors) { _ in
+            self.show("nothing picked")
+        }
+    }
+
+    /// `guard let self, let account` first in a hop with its own `[weak self]`: nothing runs
+    /// without the value.
+    func peek(_ name: String) {
+        service.find(name).done(on: nil) { account in
+            DispatchQueue.main.async { [weak self] in
+                guard let self else { return }
+                self.show("peeked at \(account.name)")
+            }
+        }.catch(on: nil, policy: .allErrors) { _ in
+        }
+    }
+
     /// One `guard` for the error and the value, then a `switch`.
     func follow(_ name: String) {
         enum FollowFailure: Error { case find(any Error), load(any Error) }

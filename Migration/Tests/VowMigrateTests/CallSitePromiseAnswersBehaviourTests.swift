@@ -5,7 +5,8 @@ import XCTest
 /// shapes (a whole-body hop to the main queue, with or without its own `[weak self]`; `guard error
 /// == nil`; a combined `guard`; the branch for an answer of neither a value nor an error; the
 /// value tested first or against `nil`; an error handled aside; `switch $0`; a `.failure` case
-/// for an error of a named kind; `.success` cases with `where`; several values; an inner callback
+/// for an error of a named kind; `.success` cases with `where`; `if case .success`; `guard let
+/// self, let value` in a hop; several values; an inner callback
 /// of a refused shape kept as it was in the last handler;
 /// `guard let self` before hops). Built with a driver before
 /// and after `--stage all`, both forms print the same effects on the same kind of thread for
@@ -57,6 +58,13 @@ final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
                 run("tour, fails", [.failure], synchronous: synchronous) { screen.tour("ian") }
                 run("tour, no guide", [.value, .neither], synchronous: synchronous) { screen.tour("ian") }
                 run("tour, guide lookup fails", [.value, .failure], synchronous: synchronous) { screen.tour("ian") }
+                run("pick", [], synchronous: synchronous) { screen.pick("harriet") }
+                run("pick, too short", [], synchronous: synchronous) { screen.pick("gil") }
+                run("pick, fails", [.failure], synchronous: synchronous) { screen.pick("harriet") }
+                run("peek", [], synchronous: synchronous) { screen.peek("jo") }
+                // Without a value `peek` shows nothing: `refresh` shows that the step is over.
+                run("peek, fails", [.failure, .value], synchronous: synchronous) { screen.peek("jo"); screen.refresh() }
+                run("peek, nobody", [.neither, .value], synchronous: synchronous) { screen.peek("jo"); screen.refresh() }
                 run("preview", [], synchronous: synchronous) { screen.preview("fay") }
                 run("preview, fails", [.failure], synchronous: synchronous) { screen.preview("fay") }
                 for (name, step) in [("check", screen.check), ("greet", screen.greet), ("invite", screen.invite), ("follow", screen.follow),

@@ -109,7 +109,7 @@ struct PromiseChainWriter {
         } else {
             // `case .success(let v) where C:` cases, in order, then the one for any value.
             for (position, successCase) in last.successCases.enumerated() {
-                let test = successCase.condition.map { "if \(lastText.text(of: $0)) {" } ?? "{"
+                let test = successCase.conditions.isEmpty ? "{" : "if \(successCase.conditions.map { lastText.text(of: $0) }.joined(separator: ", ")) {"
                 successBody.append(((position == 0 ? "" : "} else ") + test, 0))
                 for line in lastText.lines(successCase.statements) { successBody.append((line, 1)) }
             }
@@ -248,7 +248,7 @@ struct PromiseChainWriter {
         case .handlers:
             return [("DispatchQueue.main.async {", 0)] + body.map { ($0.text, $0.level + 1) } + [("}", 0)]
         case .kept(let opening, let guardingSelf):
-            let guardLines = guardingSelf.map { text.lines([$0]).map { (text: $0, level: 1) } } ?? []
+            let guardLines = guardingSelf.map { [(text: $0, level: 1)] } ?? []
             return [(opening, 0)] + guardLines + body.map { ($0.text, $0.level + 1) } + [("}", 0)]
         }
     }

@@ -31,7 +31,7 @@ struct Pyramid {
         /// hop as written around its code (`opening` is its first line, `guardingSelf` its
         /// `guard let self else { return }`), so `self` is held strongly until the answer
         /// arrives and weakly during the hop, as before.
-        case kept(opening: String, guardingSelf: CodeBlockItemSyntax?)
+        case kept(opening: String, guardingSelf: String?)
     }
 
     struct Level {
@@ -62,9 +62,10 @@ struct Pyramid {
         /// (`accepted, declined`), the handler's parameters taking the tuple apart.
         var passesSeveralValues = false
         /// Promise form, the last call: `case .success(let v) where C: A` cases before the
-        /// `.success` that takes any value, which the handler writes as `if C { A } else ...`;
+        /// `.success` that takes any value (or `if case .success(let v) = result, C { A } else
+        /// { B }`), which the handler writes as `if C { A } else ...`;
         /// `success` holds all their code, for what reads it.
-        var successCases: [(condition: ExprSyntax?, statements: [CodeBlockItemSyntax])] = []
+        var successCases: [(conditions: [Syntax], statements: [CodeBlockItemSyntax])] = []
         /// The statement calling the next level, taken out of `success`.
         var nextStatement: CodeBlockItemSyntax?
         var mainHop: MainHop?

@@ -15,24 +15,39 @@ extension PyramidReader {
     /// `DispatchQueue.main.async { [weak self] in ... }` as a callback's only statement, with no
     /// call of a completion-handler function inside: the last level, whose code all runs on the
     /// main queue. `capture` is the chain's capture list (the outermost callback's).
-    func wholeBodyHop(_ statements: [CodeBlockItemSyntax], capture: String?) throws(Refusal) -> (hop: Pyramid.MainHop, statements: [CodeBlockItemSyntax])? {
+    /// `unwrapping`: the hop began `guard let self, let user else { return }` (`let user = user`
+    /// too): the name the value is bound to and the parameter it unwraps; nothing ran without it.
+    func wholeBodyHop(_ statements: [CodeBlockItemSyntax], capture: String?)
+        throws(Refusal) -> (hop: Pyramid.MainHop, statements: [CodeBlockItemSyntax], unwrapping: (bound: String, parameter: String)?)? {
         guard statements.count == 1, let hop = Self.mainQueueHop(statements[0]) else { return nil }
         if containsKnownCall(hop) { return nil }
         var inner = Array(hop.statements)
-        guard let list = hop.signature?.capture else { return (.handlers, inner) }
+        guard let list = hop.signature?.capture else { return (.handlers, inner, nil) }
         let own = list.trimmedDescription.filter { $0 != " " } == "[weakself]" ? "[weak self]" : "[unowned self]"
-        if own == capture { return (.handlers, inner) }
+        if own == capture { return (.handlers, inner, nil) }
         guard capture == nil, own == "[weak self]" else {
             throw Refusal("`\(list.trimmedDescription)` on a hop to the main queue inside a callback that takes `\(capture ?? "")`", at: list)
         }
         // `self` is held strongly until the answer arrives, weakly during the hop: each handler
         // keeps the hop as written.
-        var guardingSelf: CodeBlockItemSyntax?
+        var guardingSelf: String?
+        var unwrapping: (bound: String, parameter: String)?
         if let first = inner.first, InlinePyramidWriter.unwrapsSelf(first) {
-            guardingSelf = first
+            guardingSelf = first.trimmedDescription
+            inner.removeFirst()
+        } else if let first = inner.first?.item.as(GuardStmtSyntax.self), first.conditions.count == 2,
+                  first.body.statements.count == 1, let ret = first.body.statements.first?.item.as(ReturnStmtSyntax.self), ret.expression == nil,
+                  let selfBinding = first.conditions.first?.condition.as(OptionalBindingConditionSyntax.self),
+                  ["self", "`self`"].contains(selfBinding.pattern.trimmedDescription),
+                  selfBinding.initializer == nil || selfBinding.initializer?.value.trimmedDescription == "self",
+                  let value = first.conditions.last?.condition.as(OptionalBindingConditionSyntax.self),
+                  value.bindingSpecifier.tokenKind == .keyword(.let), let bound = value.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+            // `guard let self, let user else { return }`: the test of `self` stays first in the hop.
+            guardingSelf = "guard let self else { return }"
+            unwrapping = (bound, value.initializer?.value.trimmedDescription ?? bound)
             inner.removeFirst()
         }
-        return (.kept(opening: "DispatchQueue.main.async { \(list.trimmedDescription) in", guardingSelf: guardingSelf), inner)
+        return (.kept(opening: "DispatchQueue.main.async { \(list.trimmedDescription) in", guardingSelf: guardingSelf), inner, unwrapping)
     }
 
     /// `guard error == nil else { F; return }` first: the error check, its branch reading the
@@ -287,7 +302,7 @@ extension PyramidReader {
     /// where C:`, each binding it under one name), then take any value: the handler tests it in
     /// that order. Nil when there is no such case (the flat reading's), or for anything else.
     func patternedResultSplit(_ statements: [CodeBlockItemSyntax], subject: String)
-        -> (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure, successCases: [(condition: ExprSyntax?, statements: [CodeBlockItemSyntax])])? {
+        -> (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure, successCases: [(conditions: [Syntax], statements: [CodeBlockItemSyntax])])? {
         guard statements.count == 1, let switchExpression = Self.expression(statements[0])?.as(SwitchExprSyntax.self),
               switchExpression.subject.trimmedDescription == subject else { return nil }
         var success: (name: String?, statements: [CodeBlockItemSyntax])?
@@ -317,8 +332,30 @@ extension PyramidReader {
         // One name for the value in every `.success` case (the last may leave it unread).
         let name = tested[0].name
         guard tested.allSatisfy({ $0.name == name }), success.name == nil || success.name == name else { return nil }
-        let cases = tested.map { (condition: Optional($0.condition), statements: $0.statements) } + [(condition: nil, statements: success.statements)]
+        let cases = tested.map { (conditions: [Syntax($0.condition)], statements: $0.statements) } + [(conditions: [Syntax](), statements: success.statements)]
         return (name, cases.flatMap(\.statements), failure, cases)
+    }
+
+    /// `if case .success(let v) = result, C { A } else { B }`: A when the value came and C holds,
+    /// B otherwise (for any error too). B reads neither the value nor `result`.
+    func ifCaseResultSplit(_ statements: [CodeBlockItemSyntax], subject: String)
+        -> (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure, successCases: [(conditions: [Syntax], statements: [CodeBlockItemSyntax])])? {
+        guard statements.count == 1, let ifExpression = Self.expression(statements[0])?.as(IfExprSyntax.self),
+              let first = ifExpression.conditions.first?.condition.as(MatchingPatternConditionSyntax.self),
+              first.initializer.value.trimmedDescription == subject, let binding = Self.caseBinding(first.pattern, "success") else { return nil }
+        var other: [CodeBlockItemSyntax] = []
+        switch ifExpression.elseBody {
+        case nil: break
+        case .codeBlock(let block): other = Array(block.statements)
+        case .ifExpr: return nil
+        }
+        let body = Array(ifExpression.body.statements)
+        if mentionsName(other, subject) || mentionsName(body, subject) { return nil }
+        if let name = binding.name, mentionsName(other, name) { return nil }
+        let failure = Pyramid.Failure(statements: other, errorName: nil)
+        let rest = ifExpression.conditions.dropFirst().map { Syntax($0.condition) }
+        guard !rest.isEmpty else { return (binding.name, body, failure, []) }
+        return (binding.name, body + other, failure, [(conditions: rest, statements: body), (conditions: [], statements: other)])
     }
 
     /// `.failure(SyncError.cancelled)`: `SyncError.cancelled` (a type named, as a `catch` needs).

@@ -199,9 +199,11 @@ struct PyramidReader {
         // Promise form: a callback that is one `DispatchQueue.main.async { }` hop is read
         // through it (PyramidReader+PromiseShapes.swift).
         var mainHop: Pyramid.MainHop?
-        if target == .promise, let (hop, inner) = try wholeBodyHop(statements, capture: capture) {
+        var hopUnwrapping: (bound: String, parameter: String)?
+        if target == .promise, let (hop, inner, unwrapping) = try wholeBodyHop(statements, capture: capture) {
             mainHop = hop
             statements = inner
+            hopUnwrapping = unwrapping
         }
         let weakCallback = closure.signature?.capture?.trimmedDescription.filter({ $0 != " " }) == "[weakself]"
             || (mainHop.map { if case .handlers = $0 { true } else { false } } ?? false) && capture == "[weak self]"
@@ -215,7 +217,15 @@ struct PyramidReader {
             around = (before, after)
             statements = check
         }
-        let answers = target == .promise ? try answerSplit(statements, shape: callee.shape, names: names, at: closure) : nil
+        var answers = target == .promise ? try answerSplit(statements, shape: callee.shape, names: names, at: closure) : nil
+        if let unwrapping = hopUnwrapping {
+            // `guard let self, let user else { return }`: without the value, nothing ran.
+            guard case .optionalValueAndError = callee.shape, unwrapping.parameter == names[0], answers == nil,
+                  !mentions(statements, names[1]) else {
+                throw Refusal("`guard let self` together with another condition in a hop to the main queue", at: closure)
+            }
+            answers = AnswerSplit(success: statements, failure: Pyramid.Failure(statements: [], errorName: nil), boundName: unwrapping.bound)
+        }
         // A `guard` or `return` the shapes below do not read is the most useful thing to report.
         if answers == nil, let guardStatement = statements.first?.item.as(GuardStmtSyntax.self), callee.shape.canFail || callee.shape.valueType != "Bool" {
             throw Refusal("a `guard` inside a callback", at: guardStatement)
@@ -238,7 +248,7 @@ struct PyramidReader {
             }
         case .result:
             let split: (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure)
-            if target == .promise, let patterned = patternedResultSplit(statements, subject: names[0]) {
+            if target == .promise, let patterned = patternedResultSplit(statements, subject: names[0]) ?? ifCaseResultSplit(statements, subject: names[0]) {
                 split = (patterned.valueName, patterned.success, patterned.failure)
                 level.successCases = patterned.successCases
             } else {
