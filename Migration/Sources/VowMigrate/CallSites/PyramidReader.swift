@@ -92,15 +92,24 @@ struct PyramidReader {
             let captured = capture
             do throws(Refusal) {
                 outcome = try readLevel(call: call, matched: matched, isOutermost: levels.isEmpty, capture: &capture)
-            } catch {
+            } catch let refusal {
                 // Promise form: an inner callback the chain cannot hold stays as it was, the last
-                // statement of the handler before it (a call site of its own, reported).
+                // statement of the handler before it (a call site of its own, reported). It must
+                // read no parameter of the callback around it but the value the handler before it
+                // takes (an `error` or `result` there is not in the chain).
                 guard target == .promise, let last = levels.indices.last, levels[last].flagName == nil,
-                      let item = levels[last].nextStatement else { throw error }
+                      let item = levels[last].nextStatement, case .call(let around) = match(levels[last].call),
+                      ValueThreading.reads(in: [Syntax(item)]).isDisjoint(with: Set(Self.parameterNames(around.handler) ?? ["$0"])
+                        .subtracting([levels[last].valueName].compactMap { $0 })) else { throw refusal }
+                // And it must be refused where it then stands, for a reason of its own (`[weak
+                // self]` on an inner callback only is not), or a second run would convert it.
+                var alone: Refusal?
+                do throws(Refusal) { _ = try read(item, call: call, matched: matched) } catch { alone = error }
+                guard let alone else { throw refusal }
                 levels[last].success.append(item)
                 levels[last].nextStatement = nil
                 capture = captured
-                kept = error
+                kept = alone
                 break
             }
             levels.append(outcome.level)
