@@ -383,6 +383,7 @@ final class AccountScreen: @unchecked Sendable {
             } catch let caught {
                 error = caught
             }
+            // Offline, the changes wait in the queue.
             if let error {
                 self.log("queued after \(error)")
             }

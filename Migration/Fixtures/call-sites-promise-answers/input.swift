@@ -218,6 +218,7 @@ final class AccountScreen: @unchecked Sendable {
     /// The error handled aside; the rest runs whatever the answer.
     func sync() {
         service.ping { error in
+            // Offline, the changes wait in the queue.
             if let error {
                 self.log("queued after \(error)")
             }

@@ -266,6 +266,7 @@ final class AccountScreen: @unchecked Sendable {
         service.ping().done(on: nil) { _ in
             self.show("synced")
         }.catch(on: nil, policy: .allErrors) { error in
+            // Offline, the changes wait in the queue.
             self.log("queued after \(error)")
             self.show("synced")
         }

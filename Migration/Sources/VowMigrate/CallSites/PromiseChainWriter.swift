@@ -185,7 +185,7 @@ struct PromiseChainWriter {
             var branchText = catchText
             if branch.isSharedError, let name = branch.failure.errorName, name != "error" { branchText.renamed[name] = "error" }
             if branch.failure.unwrapsError, let name = branch.failure.errorName { branchText.unwrapped.insert(name) }
-            var body = branchText.lines(statements[index]).map { (text: $0, level: 0) }
+            var body = (branch.failure.comments + branchText.lines(statements[index])).map { (text: $0, level: 0) }
             if branch.failure.errorIsOptional, let name = branch.failure.errorName {
                 // The branch ran for an error and for neither a value nor an error: nil for that one.
                 let caught = branch.isSharedError ? "error" : name

@@ -19,6 +19,9 @@ struct Pyramid {
         /// Promise form: `case .failure(SyncError.cancelled): ...` before the `.failure` that takes
         /// any error: each pattern's code, matched in the `catch` before this branch.
         var patterned: [(pattern: String, statements: [CodeBlockItemSyntax])] = []
+        /// The comments above the test the branch came from (`// Signing in works without push`
+        /// above `if error != nil { ... }`), which the branch keeps.
+        var comments: [String] = []
     }
 
     /// Promise form, the last call: its callback's whole body was one `DispatchQueue.main.async { }`,

@@ -263,6 +263,12 @@ extension PyramidReader {
         } else {
             return nil
         }
+        failure.comments = statements[0].leadingTrivia.compactMap { piece -> String? in
+            switch piece {
+            case .lineComment(let text), .docLineComment(let text): return text
+            default: return nil
+            }
+        }
         return AnswerSplit(success: rest, failure: failure)
     }
 
