@@ -243,11 +243,10 @@ final class HikerScreen: @unchecked Sendable {
     }
 
     func listFriends(of name: String) {
-        service.friends(of: name) {
-            switch $0 {
-            case .success(let names): self.show(names.map { $0.uppercased() }.joined(separator: ", "))
-            case .failure(let error): self.show("no friends: \(error)")
-            }
+        service.friends(of: name).done(on: nil) { names in
+            self.show(names.map { $0.uppercased() }.joined(separator: ", "))
+        }.catch(on: nil, policy: .allErrors) { error in
+            self.show("no friends: \(error)")
         }
     }
 

@@ -246,6 +246,7 @@ struct CallSiteRewrite {
                                   codeAfter: Bool, context: inout Context) -> Bool {
         let function = context.function
         let isAsync = context.isAsync
+        var keptRefusal: Refusal?
         do throws(Refusal) {
             try checkNoSpelledOutCall(in: item)
             let lines: CodeLines
@@ -263,6 +264,11 @@ struct CallSiteRewrite {
                 lines = try writer.write()
                 if lines.lines.first?.text.hasPrefix("enum ") == true { context.failureTypes += 1 }
                 message = "flattened \(calls) into a promise chain"
+                if let kept = pyramid.keptCallback {
+                    // The inner callback kept as written is a call site of its own, left alone.
+                    message += "; the callback inside \(count == 1 ? "it" : "them") is kept as it was, in the last handler"
+                    keptRefusal = kept
+                }
             case .async:
                 if codeAfter { throw orderRefusal(matched.callee, at: item, isAsync: isAsync) }
                 if context.startedCallback && !isAsync {
@@ -305,6 +311,7 @@ struct CallSiteRewrite {
             let end = item.endPositionBeforeTrailingTrivia.utf8Offset
             edits.append(TextEdit(offset: start, removing: end - start, text: rendered))
             report(.callSiteConverted, at: item, function, message)
+            if let keptRefusal { refuse(keptRefusal, context) }
             return true
         } catch {
             refuse(error, context)

@@ -26,12 +26,21 @@ struct PromiseChainWriter {
         // MARK: Failures
         let errorLevels = levels.filter { $0.failure != nil && $0.flagName == nil }
         let flagLevels = levels.filter { $0.flagName != nil }
-        let errorTexts = Set(errorLevels.map { StatementText.normalized($0.failure!.statements, errorName: $0.failure!.errorName) })
+        // A branch the callback ran inside its whole-body hop differs from the same code run at once.
+        let errorTexts = Set(errorLevels.map { level in
+            (level.mainHop == nil ? "" : "hop ") + StatementText.normalized(level.failure!.statements, errorName: level.failure!.errorName)
+                + level.failure!.patterned.map { " case \($0.pattern): " + StatementText.normalized($0.statements, errorName: nil) }.joined()
+        })
         // Error branches that differ each get a case of the local error type: the callee's error
         // is wrapped where it arises, and the `catch` runs the branch of the step that failed.
         // A branch reading a value of an earlier step gets its own case too, carrying that value.
+        // So does a step whose answer of neither a value nor an error has a branch of its own,
+        // when another step could fail too (with the same error, for all the `catch` could tell).
         let tagged = errorTexts.count > 1
             || levels.indices.contains { levels[$0].flagName == nil && !(payloads[$0]?.isEmpty ?? true) }
+            || levels.indices.contains { index in
+                levels[index].neither != nil && levels.indices.contains { $0 != index && levels[$0].failure != nil && levels[$0].flagName == nil }
+            }
         var caseNames: [Int: String] = [:]
         var used: [String] = []
         for (index, level) in levels.enumerated() where level.flagName != nil || (tagged && level.failure != nil) {
@@ -92,61 +101,123 @@ struct PromiseChainWriter {
             lines.add("}" + finalHandlerOpening(last, parameters: threading.parameters(of: levels.count - 1, valueName: last.valueName)), 0)
         }
         let last = levels[levels.count - 1]
-        if last.guardsSelf { lines.add(Self.selfGuard(using: StatementText.mentionsSelf(last.successOnMain ?? last.success)), 1) }
-        for line in textFor(levels.count - 1).lines(last.successOnMain ?? last.success) { lines.add(line, 1) }
+        var successBody: [(text: String, level: Int)] = []
+        if last.guardsSelf { successBody.append((Self.selfGuard(using: StatementText.mentionsSelf(last.successOnMain ?? last.success)), 0)) }
+        let lastText = textFor(levels.count - 1)
+        if last.successCases.isEmpty {
+            for line in lastText.lines(last.successOnMain ?? last.success) { successBody.append((line, 0)) }
+        } else {
+            // `case .success(let v) where C:` cases, in order, then the one for any value.
+            for (position, successCase) in last.successCases.enumerated() {
+                let test = successCase.conditions.isEmpty ? "{" : "if \(successCase.conditions.map { lastText.text(of: $0) }.joined(separator: ", ")) {"
+                successBody.append(((position == 0 ? "" : "} else ") + test, 0))
+                for line in lastText.lines(successCase.statements) { successBody.append((line, 1)) }
+            }
+            successBody.append(("}", 0))
+        }
+        // A whole-body hop with `.handlers` is the handler's own queue; a kept one stays around the code.
+        let keptHop: Pyramid.MainHop? = if case .kept? = last.mainHop { last.mainHop } else { nil }
+        for line in Self.keepingHop(keptHop, successBody, text: text) { lines.add(line.text, line.level + 1) }
 
         // MARK: Catch
         guard !errorLevels.isEmpty || !flagLevels.isEmpty else {
             lines.add("}", 0)
             return lines
         }
-        var branches: [(pattern: String?, statements: [CodeBlockItemSyntax], errorName: String?)] = []
+        var branches: [Branch] = []
         for (index, level) in levels.enumerated() {
             guard let name = caseNames[index], let failure = level.failure else { continue }
-            let bound = (payloads[index] ?? []).map { "let \($0.name)" }
+            // A carried value a branch does not read is matched as `_` (the two branches of a step share them).
+            let boundIn = { (statements: [CodeBlockItemSyntax]) in
+                (payloads[index] ?? []).map { StatementText.mentions(statements, $0.name) ? "let \($0.name)" : "_" }
+            }
+            let bound = boundIn(failure.statements)
             if level.flagName != nil {
-                branches.append(("\(failureTypeName).\(name)" + (bound.isEmpty ? "" : "(\(bound.joined(separator: ", ")))"), failure.statements, nil))
+                branches.append(Branch(pattern: "\(failureTypeName).\(name)" + (bound.isEmpty ? "" : "(\(bound.joined(separator: ", ")))"),
+                                       failure: failure, level: index, isSharedError: false))
             } else {
-                let all = ["let \(failure.errorName ?? "_")"] + bound
-                branches.append(("\(failureTypeName).\(name)(\(all.joined(separator: ", ")))", failure.statements, nil))
+                // The answer of neither a value nor an error first: the alternative's own error for it.
+                if let neither = level.neither {
+                    let all = ["PMKError.invalidCallingConvention"] + boundIn(neither.statements)
+                    branches.append(Branch(pattern: "\(failureTypeName).\(name)(\(all.joined(separator: ", ")))", failure: neither, level: index, isSharedError: false))
+                }
+                for (pattern, statements) in failure.patterned {
+                    let all = [pattern] + boundIn(statements)
+                    branches.append(Branch(pattern: "\(failureTypeName).\(name)(\(all.joined(separator: ", ")))",
+                                           failure: Pyramid.Failure(statements: statements, errorName: nil), level: index, isSharedError: false))
+                }
+                let all = [failure.errorName.map { "let \($0)" } ?? "_"] + bound
+                branches.append(Branch(pattern: "\(failureTypeName).\(name)(\(all.joined(separator: ", ")))", failure: failure, level: index, isSharedError: false))
             }
         }
-        if !tagged, let errorLevel = errorLevels.first {
-            branches.append((nil, errorLevel.failure!.statements, errorLevel.failure!.errorName))
+        if !tagged, let errorIndex = levels.firstIndex(where: { $0.failure != nil && $0.flagName == nil }) {
+            if let neither = levels[errorIndex].neither {
+                branches.append(Branch(pattern: "PMKError.invalidCallingConvention", failure: neither, level: errorIndex, isSharedError: false))
+            }
+            for (pattern, statements) in levels[errorIndex].failure!.patterned {
+                branches.append(Branch(pattern: pattern, failure: Pyramid.Failure(statements: statements, errorName: nil), level: errorIndex, isSharedError: false))
+            }
+            branches.append(Branch(pattern: nil, failure: levels[errorIndex].failure!, level: errorIndex, isSharedError: true))
         }
-        let distinct = Set(branches.map { StatementText.normalized($0.statements, errorName: $0.errorName) })
-        let hops = branches.map { $0.statements.count == 1 ? PyramidReader.mainQueueHop($0.statements[0]) : nil }
-        let onMain = hops.allSatisfy { $0 != nil }
-        // The `catch` takes the pyramid's capture list, not a hop's.
-        if onMain, pyramid.selfCapture == nil, let list = hops.lazy.compactMap({ $0?.signature?.capture }).first {
-            throw Refusal("`\(list.trimmedDescription)` on a hop to the main queue only", at: list)
+        // A branch that was one hop to the main queue runs `on: .mainActor` when they all were,
+        // and so does a callback's whole-body hop; a hop's own capture list that the chain's
+        // handlers do not take stays as written, in a `catch` on the thread that settles it.
+        let hops = branches.map { branch -> ClosureExprSyntax? in
+            guard levels[branch.level].mainHop == nil, branch.failure.statements.count == 1,
+                  let hop = PyramidReader.mainQueueHop(branch.failure.statements[0]) else { return nil }
+            return hop.signature?.capture != nil && pyramid.selfCapture == nil ? nil : hop
         }
-        let bodies: [[CodeBlockItemSyntax]] = onMain ? hops.map { Array($0!.statements) } : branches.map(\.statements)
-        let queue = onMain ? ".mainActor" : "nil"
+        // A callback's `guard let self` ran before its hops: the `catch` that tests it first keeps them.
+        let guardsBeforeHops = levels.contains { $0.guardsSelf && $0.mainHop == nil }
+        let onMain = !guardsBeforeHops && branches.indices.allSatisfy { index in
+            if case .handlers? = levels[branches[index].level].mainHop { return true }
+            return hops[index] != nil
+        }
         let guardsSelf = levels.contains(where: \.guardsSelf)
-        let mentionsSelf = guardsSelf || bodies.contains { StatementText.mentionsSelf($0) }
         // A carried `(T?, Error?)` value is bound unwrapped in the `catch` too.
         var catchText = text
         catchText.unwrapped = Set(levels.filter(\.unwrapsValue).compactMap(\.valueName))
-        var errorText = catchText
-        if let name = errorLevels.first?.failure?.errorName, name != "error" { errorText.renamed[name] = "error" }
+        let statements: [[CodeBlockItemSyntax]] = branches.indices.map { index in
+            onMain ? (hops[index].map { Array($0.statements) } ?? branches[index].failure.statements) : branches[index].failure.statements
+        }
+        let bodies: [[(text: String, level: Int)]] = branches.indices.map { index in
+            let branch = branches[index]
+            var branchText = catchText
+            if branch.isSharedError, let name = branch.failure.errorName, name != "error" { branchText.renamed[name] = "error" }
+            if branch.failure.unwrapsError, let name = branch.failure.errorName { branchText.unwrapped.insert(name) }
+            var body = (branch.failure.comments + branchText.lines(statements[index])).map { (text: $0, level: 0) }
+            if branch.failure.errorIsOptional, let name = branch.failure.errorName {
+                // The branch ran for an error and for neither a value nor an error: nil for that one.
+                let caught = branch.isSharedError ? "error" : name
+                body.insert(("let \(caught): (any Error)? = if case PMKError.invalidCallingConvention = \(caught) { nil } else { \(caught) }", 0), at: 0)
+            }
+            return onMain ? body : Self.keepingHop(levels[branch.level].mainHop, body, text: text)
+        }
+        // Branches doing the same thing token for token (the shared error's name aside), in the
+        // same hop, share one body.
+        let distinct = Set(branches.map { branch in
+            let level = levels[branch.level]
+            return (level.mainHop == nil ? "" : "hop ") + (branch.failure.errorIsOptional ? "optional " : "")
+                + StatementText.normalized(branch.failure.statements, errorName: branch.isSharedError ? branch.failure.errorName : nil)
+        })
+        let queue = onMain ? ".mainActor" : "nil"
+        let mentionsSelf = guardsSelf || statements.contains { StatementText.mentionsSelf($0) }
 
-        if distinct.count == 1 && !tagged {
+        if distinct.count == 1 && !tagged && !levels.contains(where: { $0.neither != nil || !($0.failure?.patterned.isEmpty ?? true) }) {
             let usesError = errorLevels.first.map { level in StatementText.mentions(level.failure!.statements, level.failure!.errorName ?? "") } ?? false
             lines.add("}.catch(on: \(queue), policy: .allErrors) { \(capture(mentionsSelf))\(usesError ? "error" : "_") in", 0)
-            if guardsSelf { lines.add(Self.selfGuard(using: StatementText.mentionsSelf(bodies[bodies.count - 1])), 1) }
-            for line in errorText.lines(bodies[bodies.count - 1]) { lines.add(line, 1) }
+            if guardsSelf { lines.add(Self.selfGuard(using: StatementText.mentionsSelf(statements[statements.count - 1])), 1) }
+            for line in bodies[bodies.count - 1] { lines.add(line.text, line.level + 1) }
             lines.add("}", 0)
             return lines
         }
         lines.add("}.catch(on: \(queue), policy: .allErrors) { \(capture(mentionsSelf))error in", 0)
-        if guardsSelf { lines.add(Self.selfGuard(using: bodies.contains { StatementText.mentionsSelf($0) }), 1) }
+        if guardsSelf { lines.add(Self.selfGuard(using: statements.contains { StatementText.mentionsSelf($0) }), 1) }
         lines.add("switch error {", 1)
         for (index, branch) in branches.enumerated() {
             lines.add(branch.pattern.map { "case \($0):" } ?? "default:", 1)
-            let body = (branch.errorName == nil ? catchText : errorText).lines(bodies[index])
-            if body.isEmpty { lines.add("break", 2) }
-            for line in body { lines.add(line, 2) }
+            if bodies[index].isEmpty { lines.add("break", 2) }
+            for line in bodies[index] { lines.add(line.text, line.level + 2) }
         }
         if errorLevels.isEmpty || tagged {
             lines.add("default:", 1)
@@ -157,8 +228,34 @@ struct PromiseChainWriter {
         return lines
     }
 
+    /// A branch of the `catch`: its pattern (nil: `default:`), its code, and the level it belongs to.
+    private struct Branch {
+        var pattern: String?
+        var failure: Pyramid.Failure
+        var level: Int
+        /// The one branch every level's error runs (no local error type): its error is `error`.
+        var isSharedError: Bool
+    }
+
+    /// A handler's lines inside the hop its callback's whole body was, when the handler does not
+    /// run `on: .mainActor` itself.
+    /// A hop with nothing in it did nothing: it is left out.
+    private static func keepingHop(_ hop: Pyramid.MainHop?, _ body: [(text: String, level: Int)], text: StatementText) -> [(text: String, level: Int)] {
+        if hop != nil && body.isEmpty { return [] }
+        switch hop {
+        case nil:
+            return body
+        case .handlers:
+            return [("DispatchQueue.main.async {", 0)] + body.map { ($0.text, $0.level + 1) } + [("}", 0)]
+        case .kept(let opening, let guardingSelf):
+            let guardLines = guardingSelf.map { [(text: $0, level: 1)] } ?? []
+            return [(opening, 0)] + guardLines + body.map { ($0.text, $0.level + 1) } + [("}", 0)]
+        }
+    }
+
     private func finalHandlerOpening(_ level: Pyramid.Level, parameters: String) -> String {
-        let queue = level.successOnMain != nil ? ".mainActor" : "nil"
+        var queue = level.successOnMain != nil ? ".mainActor" : "nil"
+        if case .handlers? = level.mainHop { queue = ".mainActor" }
         let mentionsSelf = level.guardsSelf || StatementText.mentionsSelf(level.successOnMain ?? level.success)
         return ".done(on: \(queue)) { \(capture(mentionsSelf))\(parameters) in"
     }
@@ -227,11 +324,13 @@ struct PromiseChainWriter {
                     }
                 }
             }
-            let reads = ValueThreading.reads(in: failure.statements.map(Syntax.init))
+            // (The branch for an answer of neither and those for error patterns share the case, and so its values.)
+            let branchStatements = failure.statements + (level.neither?.statements ?? []) + failure.patterned.flatMap(\.statements)
+            let reads = ValueThreading.reads(in: branchStatements.map(Syntax.init))
             var carried: [CarriedValue] = []
             for name in order where reads.contains(name) && !carried.contains(where: { $0.name == name }) {
                 guard let type = visible[name] ?? nil else {
-                    let use = failure.statements.lazy.compactMap { Self.reference(to: name, in: Syntax($0)) }.first
+                    let use = branchStatements.lazy.compactMap { Self.reference(to: name, in: Syntax($0)) }.first
                     throw Refusal("a failure branch reads `\(name)`, whose type the shared `catch` cannot name", at: use.map(Syntax.init) ?? Syntax(level.call))
                 }
                 carried.append(CarriedValue(name: name, type: type))
@@ -244,6 +343,9 @@ struct PromiseChainWriter {
             if handler >= 0 { handlers[handler].reads.formUnion(carried.map(\.name)) }
         }
         let threading = ValueThreading(handlers)
+        if let index = levels.firstIndex(where: \.passesSeveralValues), !threading.mapping(into: index).isEmpty {
+            throw Refusal("the last callback takes several values and reads a value of an earlier one; a chain would nest the tuples", at: levels[index].call)
+        }
         if let name = threading.carriedVariables.first {
             let use = levels.lazy.flatMap { $0.success }.compactMap { Self.reference(to: name, in: Syntax($0)) }.first
             throw Refusal("a later step reads `var \(name)` from an earlier callback; a chain would hand it a copy", at: use.map(Syntax.init) ?? Syntax(levels[0].call))

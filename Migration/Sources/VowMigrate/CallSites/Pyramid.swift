@@ -9,6 +9,32 @@ struct Pyramid {
         var statements: [CodeBlockItemSyntax]
         /// The name the branch gives the error; nil for the `false` branch of a Bool flag.
         var errorName: String?
+        /// `guard error == nil else { show(error!); return }`: the branch reads the error as
+        /// `error!`, which a `catch`'s error is without the `!`.
+        var unwrapsError = false
+        /// `if let user { ... } else { show(error) }`: the branch runs for an error and for an
+        /// answer of neither, and reads the error as optional (nil for the second); the `catch`
+        /// declares it so first.
+        var errorIsOptional = false
+        /// Promise form: `case .failure(SyncError.cancelled): ...` before the `.failure` that takes
+        /// any error: each pattern's code, matched in the `catch` before this branch.
+        var patterned: [(pattern: String, statements: [CodeBlockItemSyntax])] = []
+        /// The comments above the test the branch came from (`// Signing in works without push`
+        /// above `if error != nil { ... }`), which the branch keeps.
+        var comments: [String] = []
+    }
+
+    /// Promise form, the last call: its callback's whole body was one `DispatchQueue.main.async { }`,
+    /// around the error check or the `switch` too.
+    enum MainHop {
+        /// The chain's handlers run `on: .mainActor` (the hop took no capture list of its own, or
+        /// the one the chain's handlers take anyway).
+        case handlers
+        /// The hop's own `[weak self]`, which the callback did not take: each handler keeps the
+        /// hop as written around its code (`opening` is its first line, `guardingSelf` its
+        /// `guard let self else { return }`), so `self` is held strongly until the answer
+        /// arrives and weakly during the hop, as before.
+        case kept(opening: String, guardingSelf: String?)
     }
 
     struct Level {
@@ -29,6 +55,23 @@ struct Pyramid {
         /// its body, to run on the main queue.
         var successOnMain: [CodeBlockItemSyntax]?
         var failure: Failure?
+        /// Promise form: the branch the callback runs for an answer of neither a value nor an
+        /// error (`guard let user else { ...; return }` after the error check of a `(T?, Error?)`
+        /// callback, `guard ok else` after that of a `(Bool, Error?)` one), which the alternative
+        /// rejects with `PMKError.invalidCallingConvention`: the `catch` runs it for that error.
+        var neither: Failure?
+        /// Promise form, the last call: the callback takes several values and no error, which
+        /// the alternative's `Guarantee` passes as a tuple; `valueName` lists their names
+        /// (`accepted, declined`), the handler's parameters taking the tuple apart.
+        var passesSeveralValues = false
+        /// Promise form, the last call: `case .success(let v) where C: A` cases before the
+        /// `.success` that takes any value (or `if case .success(let v) = result, C { A } else
+        /// { B }`), which the handler writes as `if C { A } else ...`;
+        /// `success` holds all their code, for what reads it.
+        var successCases: [(conditions: [Syntax], statements: [CodeBlockItemSyntax])] = []
+        /// The statement calling the next level, taken out of `success`.
+        var nextStatement: CodeBlockItemSyntax?
+        var mainHop: MainHop?
         /// The value's type as the handler spells it when that differs from the callee's
         /// (`{ (result: Result<[T], Error>) in }` for `get<T>`'s `T`): a generic callee may get its
         /// type from nowhere else, so the converted call states it.
@@ -49,6 +92,9 @@ struct Pyramid {
     var levels: [Level]
     /// `[weak self]` or `[unowned self]`, from the outermost handler.
     var selfCapture: String?
+    /// Promise form: why the callback of the last level's last call was not read; that call
+    /// stays as written in the last handler.
+    var keptCallback: Refusal?
 }
 
 /// Why a call site was left alone, and where.

@@ -86,19 +86,48 @@ struct PyramidReader {
         var levels: [Pyramid.Level] = []
         var current: (call: FunctionCallExprSyntax, matched: MatchedCall)? = (call, matched)
         var capture: String?
+        var kept: Refusal?
         while let (call, matched) = current {
-            let outcome = try readLevel(call: call, matched: matched, isOutermost: levels.isEmpty, capture: &capture)
+            let outcome: (level: Pyramid.Level, next: (FunctionCallExprSyntax, MatchedCall)?)
+            let captured = capture
+            do throws(Refusal) {
+                outcome = try readLevel(call: call, matched: matched, isOutermost: levels.isEmpty, capture: &capture)
+            } catch let refusal {
+                // Promise form: an inner callback the chain cannot hold stays as it was, the last
+                // statement of the handler before it (a call site of its own, reported). It must
+                // read no parameter of the callback around it but the value the handler before it
+                // takes (an `error` or `result` there is not in the chain).
+                guard target == .promise, let last = levels.indices.last, levels[last].flagName == nil,
+                      let item = levels[last].nextStatement, case .call(let around) = match(levels[last].call),
+                      ValueThreading.reads(in: [Syntax(item)]).isDisjoint(with: Set(Self.parameterNames(around.handler) ?? ["$0"])
+                        .subtracting([levels[last].valueName].compactMap { $0 })) else { throw refusal }
+                // And it must be refused where it then stands, for a reason of its own (`[weak
+                // self]` on an inner callback only is not), or a second run would convert it.
+                var alone: Refusal?
+                do throws(Refusal) { _ = try read(item, call: call, matched: matched) } catch { alone = error }
+                guard let alone else { throw refusal }
+                levels[last].success.append(item)
+                levels[last].nextStatement = nil
+                capture = captured
+                kept = alone
+                break
+            }
             levels.append(outcome.level)
             current = outcome.next
         }
-        if levels.count > 1, let level = levels.first(where: { $0.guardsSelf || $0.hasCodeAround }) {
+        // Code around the check of the last callback runs in its handler and in its case of the
+        // `catch` (its failure has a case of its own, being different from the others').
+        if levels.count > 1, let level = levels.dropLast().first(where: { $0.guardsSelf || $0.hasCodeAround }) ?? levels.last.flatMap({ $0.guardsSelf ? $0 : nil }) {
             throw Refusal(level.guardsSelf ? "a `guard` inside a callback" : "code before the error check, or around the `switch`, in a callback of nested calls",
                           at: level.call)
+        }
+        if let level = levels.dropLast().first(where: \.passesSeveralValues) {
+            throw Refusal("callbacks passing several values are flattened as the last callback only", at: level.call)
         }
         if let level = levels.first, level.guardsSelf, level.successOnMain != nil {
             throw Refusal("a `guard` inside a callback", at: level.call)
         }
-        return Pyramid(statement: statement, levels: levels, selfCapture: capture)
+        return Pyramid(statement: statement, levels: levels, selfCapture: capture, keptCallback: kept)
     }
 
     /// The statements before the callback's error check (or `switch`) and after its `switch`, and
@@ -115,11 +144,13 @@ struct PyramidReader {
             isSwitch = true
         case .errorOnly, .optionalValueAndError, .valueAndError:
             let errorName = names.last ?? ""
+            // `if let error` or, for `(T?, Error?)`, `if let value` (``valueFirstSplit``).
+            var checked = [errorName]
+            if case .optionalValueAndError = shape, names[0] != "_" { checked.append(names[0]) }
             index = statements.firstIndex { item in
                 guard let ifExpression = expression(item)?.as(IfExprSyntax.self), ifExpression.conditions.count == 1,
                       let binding = ifExpression.conditions.first?.condition.as(OptionalBindingConditionSyntax.self) else { return false }
-                return binding.initializer == nil ? binding.pattern.trimmedDescription == errorName
-                                                  : binding.initializer?.value.trimmedDescription == errorName
+                return checked.contains(binding.initializer == nil ? binding.pattern.trimmedDescription : binding.initializer?.value.trimmedDescription ?? "")
             }
         default:
             return nil
@@ -160,8 +191,10 @@ struct PyramidReader {
             capture = text == "[weakself]" ? "[weak self]" : "[unowned self]"
         }
         let expected = callee.shape.closureParameters.count
-        // A closure without a signature takes no parameters, or uses `$0`.
+        // A closure without a signature takes no parameters, or uses `$0`; the promise form
+        // reads `{ switch $0 { ... } }` as a `switch result` (``dollarSwitchSubject``).
         let names = Self.parameterNames(closure) ?? (expected == 0 ? [] : nil)
+            ?? (target == .promise ? Self.dollarSwitchSubject(closure, shape: callee.shape) : nil)
         guard let names, names.count == expected else {
             throw Refusal(names == nil && expected > 0 ? "the callback names its parameters implicitly (`$0`)"
                                                          : "the callback's parameters do not match the handler", at: closure)
@@ -172,7 +205,18 @@ struct PyramidReader {
         // the `switch`) runs in both, as it ran whatever the answer. (The async form keeps such
         // callbacks as they are: ``InlinePyramidWriter``.)
         var guardsSelf = false
-        if target == .promise, closure.signature?.capture?.trimmedDescription.filter({ $0 != " " }) == "[weakself]",
+        // Promise form: a callback that is one `DispatchQueue.main.async { }` hop is read
+        // through it (PyramidReader+PromiseShapes.swift).
+        var mainHop: Pyramid.MainHop?
+        var hopUnwrapping: (bound: String, parameter: String)?
+        if target == .promise, let (hop, inner, unwrapping) = try wholeBodyHop(statements, capture: capture) {
+            mainHop = hop
+            statements = inner
+            hopUnwrapping = unwrapping
+        }
+        let weakCallback = closure.signature?.capture?.trimmedDescription.filter({ $0 != " " }) == "[weakself]"
+            || (mainHop.map { if case .handlers = $0 { true } else { false } } ?? false) && capture == "[weak self]"
+        if target == .promise, weakCallback,
            let first = statements.first, InlinePyramidWriter.unwrapsSelf(first) {
             statements.removeFirst()
             guardsSelf = true
@@ -182,8 +226,17 @@ struct PyramidReader {
             around = (before, after)
             statements = check
         }
+        var answers = target == .promise ? try answerSplit(statements, shape: callee.shape, names: names, at: closure) : nil
+        if let unwrapping = hopUnwrapping {
+            // `guard let self, let user else { return }`: without the value, nothing ran.
+            guard case .optionalValueAndError = callee.shape, unwrapping.parameter == names[0], answers == nil,
+                  !mentions(statements, names[1]) else {
+                throw Refusal("`guard let self` together with another condition in a hop to the main queue", at: closure)
+            }
+            answers = AnswerSplit(success: statements, failure: Pyramid.Failure(statements: [], errorName: nil), boundName: unwrapping.bound)
+        }
         // A `guard` or `return` the shapes below do not read is the most useful thing to report.
-        if let guardStatement = statements.first?.item.as(GuardStmtSyntax.self), callee.shape.canFail || callee.shape.valueType != "Bool" {
+        if answers == nil, let guardStatement = statements.first?.item.as(GuardStmtSyntax.self), callee.shape.canFail || callee.shape.valueType != "Bool" {
             throw Refusal("a `guard` inside a callback", at: guardStatement)
         }
         var level = Pyramid.Level(call: call, callee: callee, invocation: matched.invocation, valueName: nil,
@@ -203,18 +256,26 @@ struct PyramidReader {
                 level.failure = Pyramid.Failure(statements: split.failure, errorName: nil)
             }
         case .result:
-            let split = try resultSplit(statements, subject: names[0], at: closure)
+            let split: (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure)
+            if target == .promise, let patterned = patternedResultSplit(statements, subject: names[0]) ?? ifCaseResultSplit(statements, subject: names[0]) {
+                split = (patterned.valueName, patterned.success, patterned.failure)
+                level.successCases = patterned.successCases
+            } else {
+                split = try resultSplit(statements, subject: names[0], at: closure)
+            }
             try refuseTypedErrorUse(split.failure, callee: callee, at: closure)
             level.valueName = callee.shape.valueType == "Void" ? nil : split.valueName.flatMap(useful)
             level.success = split.success
             level.failure = split.failure
         case .errorOnly:
-            let split = try errorSplit(statements, errorName: names[0], at: closure)
+            let split: (success: [CodeBlockItemSyntax], failure: Pyramid.Failure)
+            if let answers { split = answers.split } else { split = try errorSplit(statements, errorName: names[0], at: closure) }
             try refuseTypedErrorUse(split.failure, callee: callee, at: closure)
             level.success = split.success
             level.failure = split.failure
         case .optionalValueAndError, .valueAndError:
-            let split = try errorSplit(statements, errorName: names[1], at: closure)
+            let split: (success: [CodeBlockItemSyntax], failure: Pyramid.Failure)
+            if let answers { split = answers.split } else { split = try errorSplit(statements, errorName: names[1], at: closure) }
             try refuseTypedErrorUse(split.failure, callee: callee, at: closure)
             level.valueName = useful(names[0])
             level.success = split.success
@@ -223,26 +284,63 @@ struct PyramidReader {
                 if mentions(split.failure.statements, value) {
                     throw Refusal("the failure branch uses the value sent together with the error", at: closure)
                 }
-                if case .optionalValueAndError = callee.shape {
+                if let answers, let bound = answers.boundName {
+                    // `guard let user else { ...; return }`: the success path reads the unwrapped value.
+                    if bound != value, mentions(split.success, value) {
+                        throw Refusal("the callback reads `\(value)` as optional after unwrapping it as `\(bound)`", at: closure)
+                    }
+                    level.valueName = bound
+                    level.neither = answers.neither
+                } else if case .optionalValueAndError = callee.shape {
                     try Self.requireForceUnwrappedOnly(value, in: split.success)
                     level.unwrapsValue = true
                 }
             }
         case .successFlag:
-            throw Refusal("a (Bool, Error?) answer of `(false, nil)` would become a rejection the callback did not have", at: closure)
+            // `guard ok, error == nil else`, or the error check then `guard ok else`: the
+            // alternative's rejection for `(false, nil)` runs the callback's own branch.
+            guard let answers else {
+                throw Refusal("a (Bool, Error?) answer of `(false, nil)` would become a rejection the callback did not have", at: closure)
+            }
+            if mentions(answers.success, names[0]) || mentions(answers.failure.statements, names[0]) {
+                throw Refusal("the callback reads `\(names[0])` after testing it; the alternative's promise has no flag to read", at: closure)
+            }
+            try refuseTypedErrorUse(answers.failure, callee: callee, at: closure)
+            level.success = answers.success
+            level.failure = answers.failure
+            level.neither = answers.neither
         case .errorAndOptionalValue:
             throw Refusal("(Error?, T?) callbacks are not flattened", at: closure)
         case .split:
             throw Refusal("separate success and failure callbacks are not flattened", at: closure)
-        case .tuple:
-            throw Refusal("callbacks passing several values are not flattened yet", at: closure)
+        case .tuple(_, let errorIndex):
+            // Promise form: several values and no error are the alternative's labelled tuple
+            // (a `Guarantee`), which the last handler takes apart: `.done(on: nil) { a, b in }`.
+            guard target == .promise, errorIndex == nil else {
+                throw Refusal(target == .promise ? "callbacks passing several values and an error are not flattened yet" : "callbacks passing several values are not flattened yet",
+                              at: closure)
+            }
+            level.valueName = names.joined(separator: ", ")
+            level.passesSeveralValues = true
         }
 
         level.guardsSelf = guardsSelf
+        level.mainHop = mainHop
+        if !level.successCases.isEmpty && (!around.before.isEmpty || !around.after.isEmpty) {
+            throw Refusal("code around a `switch` whose `.success` cases test the value", at: closure)
+        }
         if !around.before.isEmpty || !around.after.isEmpty {
             level.success = around.before + level.success + around.after
             if var failure = level.failure {
                 failure.statements = around.before + failure.statements + around.after
+                level.failure = failure
+            }
+            if var neither = level.neither {
+                neither.statements = around.before + neither.statements + around.after
+                level.neither = neither
+            }
+            if var failure = level.failure {
+                failure.patterned = failure.patterned.map { ($0.pattern, around.before + $0.statements + around.after) }
                 level.failure = failure
             }
             level.hasCodeAround = true
@@ -250,18 +348,32 @@ struct PyramidReader {
         if let failure = level.failure {
             try checkPlain(failure.statements, where: "a failure branch")
         }
+        if let neither = level.neither {
+            try checkPlain(neither.statements, where: "a failure branch")
+        }
+        for branch in level.failure?.patterned ?? [] {
+            try checkPlain(branch.statements, where: "a failure branch")
+            if let value = level.valueName, mentions(branch.statements, value) {
+                throw Refusal("the failure branch uses the value sent together with the error", at: closure)
+            }
+        }
         // The last statement may be the next level; everything before it runs first.
         var next: (FunctionCallExprSyntax, MatchedCall)?
-        if let (nextCall, nextMatched) = nextCall(in: level.success) {
+        if !level.successCases.isEmpty {
+            // The cases' code stays in them: a call there is on one branch only (checked below).
+        } else if let (nextCall, nextMatched) = nextCall(in: level.success) {
             next = (nextCall, nextMatched)
-            level.success.removeLast()
-        } else if level.success.count == 1, let hop = Self.mainQueueHop(level.success[0]) {
+            level.nextStatement = level.success.removeLast()
+        } else if level.mainHop == nil, !level.guardsSelf, level.success.count == 1, let hop = Self.mainQueueHop(level.success[0]) {
+            // (After `guard let self`, which ran before the hop, the hop stays as written.)
             if containsKnownCall(hop) { throw Refusal("a nested callback inside a hop to the main queue", at: level.success[0]) }
-            // The generated handler takes the pyramid's capture list, not the hop's.
+            // The generated handler takes the pyramid's capture list, not the hop's. The promise
+            // form keeps such a hop as written in a handler `on: nil` (what the callback did).
             if let list = hop.signature?.capture, capture == nil {
-                throw Refusal("`\(list.trimmedDescription)` on a hop to the main queue only", at: list)
+                if target == .async { throw Refusal("`\(list.trimmedDescription)` on a hop to the main queue only", at: list) }
+            } else {
+                level.successOnMain = Array(hop.statements)
             }
-            level.successOnMain = Array(hop.statements)
         }
         try checkPlain(level.success, where: "a callback")
         if let hop = level.successOnMain { try checkPlain(hop, where: "a callback") }
@@ -396,7 +508,7 @@ struct PyramidReader {
         }
     }
 
-    private func containsKnownCall(_ closure: ClosureExprSyntax) -> Bool {
+    func containsKnownCall(_ closure: ClosureExprSyntax) -> Bool {
         let finder = ControlFlowFinder(reader: self)
         finder.walk(closure)
         return finder.knownCall != nil
