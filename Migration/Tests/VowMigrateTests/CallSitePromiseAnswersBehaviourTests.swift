@@ -13,22 +13,12 @@ import XCTest
 /// every answer at every step, with the fakes answering on a queue of their own and before they
 /// return. The steps run off the main queue, which `dispatchMain()` drains.
 final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
-    private static let driver = #"""
-        import Dispatch
+    private static let driver = ProgramBuilding.fixtureDriverPrelude + #"""
         import Foundation
 
-        let shown = DispatchSemaphore(value: 0)
         // (`dispatchMain()` on Linux drains the main queue on a thread of its own: the queue tells.)
         let mainKey = DispatchSpecificKey<Bool>()
         DispatchQueue.main.setSpecific(key: mainKey, value: true)
-
-        func run(_ title: String, _ answers: [Answer], synchronous: Bool, _ body: () -> Void) {
-            print("== \(title)\(synchronous ? ", answered at once" : "")")
-            Plan.answers = answers
-            Plan.synchronous = synchronous
-            body()
-            shown.wait()
-        }
 
         let screen = AccountScreen(shown: { line in
             print("show: \(line) [\(DispatchQueue.getSpecific(key: mainKey) == true ? "main" : "elsewhere")]")

@@ -69,7 +69,7 @@ struct PromiseFunctionToAsync {
             for call in calls where call.arguments.map({ $0.label?.text }) == labels {
                 let offset = call.positionAfterSkippingLeadingTrivia.utf8Offset
                 if range(of: decl).contains(offset) { continue }
-                if Self.isAwaited(call) { continue }
+                if ExistingCallCollector.isAwaited(call) { continue }
                 throw Refusal("this file uses the promise the function returns here (not awaited); --replace would break this call", at: call)
             }
             // And so does a call in another file (the index has every call in a --replace run).
@@ -110,17 +110,6 @@ struct PromiseFunctionToAsync {
 
     private func range(of decl: FunctionDeclSyntax) -> Range<Int> {
         decl.position.utf8Offset..<decl.endPosition.utf8Offset
-    }
-
-    /// `try await f()`, `await f()`: the call's value is awaited, not used as a promise (`f().value` is).
-    private static func isAwaited(_ call: FunctionCallExprSyntax) -> Bool {
-        var node = Syntax(call).parent
-        while let current = node {
-            if current.is(AwaitExprSyntax.self) { return true }
-            if !current.is(TryExprSyntax.self) { return false }
-            node = current.parent
-        }
-        return false
     }
 
     private mutating func report(_ kind: Finding.Kind, at node: some SyntaxProtocol, _ function: String, _ message: String) {

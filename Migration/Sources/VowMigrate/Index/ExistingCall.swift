@@ -467,7 +467,7 @@ final class ExistingCallCollector: SyntaxVisitor {
         "valueIfFulfilled", "isPending", "isResolved", "isFulfilled", "isRejected", "wait", "asPromise",
     ])
 
-    /// `try await f()`, `await f()`.
+    /// `try await f()`, `await f()`: the call's value is awaited, not used as a promise (`f().value` is).
     static func isAwaited(_ call: FunctionCallExprSyntax) -> Bool {
         var node = Syntax(call).parent
         while let current = node {
