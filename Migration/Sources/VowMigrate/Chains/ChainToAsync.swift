@@ -329,23 +329,37 @@ struct ChainToAsync {
         }
     }
 
-    /// `promise` declared above in the same code as `let promise = load()`: made here, used here.
+    /// `promise` declared above in the same code by a call (`let promise = load()`,
+    /// `let (promise, seal) = Promise<Int>.pending()`), and read nowhere else after it: no other
+    /// chain can wait on it.
     private static func isFreshLocal(_ reference: DeclReferenceExprSyntax) -> Bool {
         let name = reference.baseName.text
         var node = reference.parent
         while let current = node {
             if let list = current.as(CodeBlockItemListSyntax.self) {
-                for item in list {
+                for (position, item) in list.enumerated() {
                     guard item.positionAfterSkippingLeadingTrivia.utf8Offset < reference.positionAfterSkippingLeadingTrivia.utf8Offset,
-                          let variable = item.item.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.let) else { continue }
-                    for binding in variable.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
-                        return binding.initializer?.value.is(FunctionCallExprSyntax.self) ?? false
+                          let variable = item.item.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.let),
+                          let binding = variable.bindings.first(where: { binds($0.pattern, name) }) else { continue }
+                    guard binding.initializer?.value.is(FunctionCallExprSyntax.self) == true else { return false }
+                    // Every read of the name after its declaration in this code: this one only.
+                    let reads = list.dropFirst(position + 1).flatMap { $0.tokens(viewMode: .sourceAccurate) }.filter { token in
+                        token.text == name && token.parent?.is(DeclReferenceExprSyntax.self) == true
+                            && token.parent?.parent?.as(MemberAccessExprSyntax.self)?.declName.id != token.parent?.id
                     }
+                    return reads.count == 1
                 }
             }
             if current.is(FunctionDeclSyntax.self) || current.is(ClosureExprSyntax.self) { return false }
             node = current.parent
         }
+        return false
+    }
+
+    /// Whether a `let` pattern binds `name`: `promise`, or `(promise, seal)`.
+    private static func binds(_ pattern: PatternSyntax, _ name: String) -> Bool {
+        if let identifier = pattern.as(IdentifierPatternSyntax.self) { return identifier.identifier.text == name }
+        if let tuple = pattern.as(TuplePatternSyntax.self) { return tuple.elements.contains { binds($0.pattern, name) } }
         return false
     }
 
