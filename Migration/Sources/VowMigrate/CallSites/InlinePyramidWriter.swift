@@ -701,14 +701,7 @@ struct InlinePyramidWriter {
             cursor = edit.end
         }
         output += bytes[cursor..<end]
-        let indent = Indentation.lineIndent(in: bytes, at: start)
-        for (position, line) in String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var text = String(line)
-            if position > 0 {
-                if text.hasPrefix(indent) { text.removeFirst(indent.count) } else { text = String(text.drop { $0 == " " || $0 == "\t" }) }
-            }
-            result.append(text)
-        }
+        result += StatementText.lines(of: String(decoding: output, as: UTF8.self), startingAt: Indentation.lineIndent(in: bytes, at: start))
         return result
     }
 

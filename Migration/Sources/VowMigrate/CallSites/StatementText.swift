@@ -21,15 +21,22 @@ struct StatementText {
                 }
             }
             let indent = Indentation.lineIndent(in: bytes, at: item.positionAfterSkippingLeadingTrivia.utf8Offset)
-            for (position, line) in text(of: item.item).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                var text = String(line)
-                if position > 0 {
-                    if text.hasPrefix(indent) { text.removeFirst(indent.count) } else { text = String(text.drop { $0 == " " || $0 == "\t" }) }
-                }
-                result.append(text)
-            }
+            result += Self.lines(of: text(of: item.item), startingAt: indent)
         }
         return result
+    }
+
+    /// The lines of code copied from a line indented by `indent`: the lines after the first lose
+    /// that indent, so they keep their indentation relative to the first (any other leading
+    /// space goes).
+    static func lines(of text: String, startingAt indent: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { position, line in
+            var text = String(line)
+            if position > 0 {
+                if text.hasPrefix(indent) { text.removeFirst(indent.count) } else { text = String(text.drop { $0 == " " || $0 == "\t" }) }
+            }
+            return text
+        }
     }
 
     /// One expression or statement on one line's worth of text (may still span lines).

@@ -608,15 +608,8 @@ struct ChainToAsync {
         // A closure written over several lines keeps its lines, indented as they were relative
         // to the line it starts on.
         let indent = link.closure.map { Indentation.lineIndent(in: bytes, at: $0.positionAfterSkippingLeadingTrivia.utf8Offset) } ?? ""
-        let lines = (before + hop.0 + applied + hop.1 + after).split(separator: "\n", omittingEmptySubsequences: false)
         var code = CodeLines()
-        for (position, line) in lines.enumerated() {
-            var text = String(line)
-            if position > 0 {
-                if text.hasPrefix(indent) { text.removeFirst(indent.count) } else { text = String(text.drop { $0 == " " || $0 == "\t" }) }
-            }
-            code.add(text, 0)
-        }
+        for line in StatementText.lines(of: before + hop.0 + applied + hop.1 + after, startingAt: indent) { code.add(line, 0) }
         writer.state = .pending(code)
     }
 

@@ -478,8 +478,9 @@ final class ExistingCallCollector: SyntaxVisitor {
         return false
     }
 
-    /// How the call's result is used (``ExistingCall/ResultUse``).
-    static func resultUse(of call: FunctionCallExprSyntax) -> ExistingCall.ResultUse {
+    /// How the call's result is used (``ExistingCall/ResultUse``); `usesAlternativeResult` is
+    /// ``usesAlternativeResult(_:)`` of the call, which its caller has already read.
+    static func resultUse(of call: FunctionCallExprSyntax, usesAlternativeResult: Bool) -> ExistingCall.ResultUse {
         if let member = call.calledExpression.as(MemberAccessExprSyntax.self),
            member.base?.is(OptionalChainingExprSyntax.self) == true {
             return .optionalChained
@@ -505,7 +506,7 @@ final class ExistingCallCollector: SyntaxVisitor {
            variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.async) }) {
             return .other
         }
-        if usesAlternativeResult(call) { return .needsPromise }
+        if usesAlternativeResult { return .needsPromise }
         // `let p: Promise<User> = load()`: the written type decides.
         if let binding = node.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self),
            binding.typeAnnotation != nil {
@@ -651,6 +652,7 @@ final class ExistingCallCollector: SyntaxVisitor {
         }
         let baseText = baseName.filter { $0 != "`" }
         let place = call.startLocation(converter: converter)
+        let usesAlternativeResult = Self.usesAlternativeResult(call)
         var trailing: [String?] = call.trailingClosure == nil ? [] : [nil]
         trailing += call.additionalTrailingClosures.map { $0.label.text }
         let closures = (call.trailingClosure.map { [$0] } ?? []) + call.additionalTrailingClosures.map(\.closure)
@@ -662,9 +664,9 @@ final class ExistingCallCollector: SyntaxVisitor {
             receiver: receiver,
             scope: scope,
             location: MigrationIndex.Location(file: fileName, line: place.line, column: place.column),
-            usesAlternativeResult: Self.usesAlternativeResult(call),
+            usesAlternativeResult: usesAlternativeResult,
             receiverTypedByConvention: byConvention,
-            resultUse: Self.resultUse(of: call),
+            resultUse: Self.resultUse(of: call, usesAlternativeResult: usesAlternativeResult),
             isAwaited: Self.isAwaited(call),
             argumentEnds: call.arguments.map { $0.expression.endPositionBeforeTrailingTrivia.utf8Offset },
             afterLeftParen: call.leftParen?.endPositionBeforeTrailingTrivia.utf8Offset,

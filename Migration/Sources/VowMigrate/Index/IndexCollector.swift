@@ -178,7 +178,7 @@ final class IndexCollector: SyntaxVisitor {
             mayReturnStoredPromise: (Self.isVowType(returnText) || aliasedReturnType != nil) && node.body.map(PromiseSharing.mayReturnStored) ?? false,
             declaredIsolation: ActorContext.declared(by: node) ?? Self.extensionIsolation(of: node),
             aliasedReturnType: aliasedReturnType,
-            returnsGuarantee: returnText.hasPrefix("Guarantee<") || returnText.hasPrefix("Vow.Guarantee<"),
+            returnsGuarantee: Self.isGuaranteeType(returnText),
             isOverride: node.modifiers.contains { $0.name.tokenKind == .keyword(.override) },
             mayBeCompletionFunction: !closureLike.isEmpty && !isAsync,
             location: location(of: node.funcKeyword),
@@ -285,6 +285,11 @@ final class IndexCollector: SyntaxVisitor {
     private static let standardTypeNames: Set<String> = [
         "Void", "Bool", "Int", "Double", "Float", "String", "Character", "Data", "Date", "URL", "UUID", "Self", "Any", "Never",
     ]
+
+    /// `Guarantee<T>`, as ``isVowType(_:)`` reads it.
+    static func isGuaranteeType(_ returnText: String) -> Bool {
+        returnText.hasPrefix("Guarantee<") || returnText.hasPrefix("Vow.Guarantee<")
+    }
 
     static func isVowType(_ returnText: String) -> Bool {
         for prefix in ["Promise<", "Guarantee<", "Vow.Promise<", "Vow.Guarantee<"] where returnText.hasPrefix(prefix) { return true }

@@ -748,13 +748,8 @@ extension MigrationIndex {
                 }
                 if let valueType = function.promiseValueType {
                     promiseFunctionsByBaseName[Self.baseName(of: function.swiftName), default: []].append(PromiseFunctionSummary(
-                        scope: function.scope, swiftName: function.swiftName, parameters: function.parameters,
-                        parameterNames: function.parameterNames, location: function.location,
-                        valueType: valueType, isGuarantee: function.returnsGuarantee, isPublic: function.isPublic,
-                        isOverride: function.isOverride, isContext: summary.isContext, isProtocolRequirement: function.isProtocolRequirement,
-                        mayReturnStoredPromise: function.mayReturnStoredPromise,
-                        isolation: function.declaredIsolation ?? (function.scope.isEmpty ? .fileScope : .member(of: function.scope)),
-                        defaultIsolation: summary.defaultIsolation))
+                        function, valueType: valueType, isGuarantee: function.returnsGuarantee,
+                        isContext: summary.isContext, defaultIsolation: summary.defaultIsolation))
                 }
                 let key = "\(function.scope)|\(function.swiftName)"
                 declarations[key, default: []].append(DeclaredFunction(isAsync: function.isAsync, returnsVowType: function.returnsVowType,
@@ -767,13 +762,8 @@ extension MigrationIndex {
             guard let name = function.aliasedReturnType, let alias = typeAlias(named: name, from: function.scope),
                   alias.genericParameters.isEmpty, let valueType = IndexCollector.promiseValueType(alias.aliasedType) else { continue }
             promiseFunctionsByBaseName[Self.baseName(of: function.swiftName), default: []].append(PromiseFunctionSummary(
-                scope: function.scope, swiftName: function.swiftName, parameters: function.parameters,
-                parameterNames: function.parameterNames, location: function.location,
-                valueType: valueType, isGuarantee: alias.aliasedType.hasPrefix("Guarantee<") || alias.aliasedType.hasPrefix("Vow.Guarantee<"),
-                isPublic: function.isPublic, isOverride: function.isOverride, isContext: isContext,
-                isProtocolRequirement: function.isProtocolRequirement, mayReturnStoredPromise: function.mayReturnStoredPromise,
-                isolation: function.declaredIsolation ?? (function.scope.isEmpty ? .fileScope : .member(of: function.scope)),
-                defaultIsolation: defaultIsolation))
+                function, valueType: valueType, isGuarantee: IndexCollector.isGuaranteeType(alias.aliasedType),
+                isContext: isContext, defaultIsolation: defaultIsolation))
         }
         for summary in summaries {
             for call in summary.calls

@@ -40,6 +40,21 @@ public struct PromiseFunctionSummary: Sendable, Equatable {
     var labels: [String?] { parameters.map(\.label) }
 }
 
+extension PromiseFunctionSummary {
+    /// The summary of a function the index records, returning `Promise<valueType>` (or a
+    /// guarantee) directly or through a typealias, declared in a file of the run (or of
+    /// `--context`, `isContext`) whose default isolation is `defaultIsolation`.
+    init(_ record: FileSummary.FunctionRecord, valueType: String, isGuarantee: Bool, isContext: Bool,
+         defaultIsolation: DefaultIsolation) {
+        self.init(scope: record.scope, swiftName: record.swiftName, parameters: record.parameters, parameterNames: record.parameterNames,
+                  location: record.location, valueType: valueType, isGuarantee: isGuarantee, isPublic: record.isPublic,
+                  isOverride: record.isOverride, isContext: isContext, isProtocolRequirement: record.isProtocolRequirement,
+                  mayReturnStoredPromise: record.mayReturnStoredPromise,
+                  isolation: record.declaredIsolation ?? (record.scope.isEmpty ? .fileScope : .member(of: record.scope)),
+                  defaultIsolation: defaultIsolation)
+    }
+}
+
 /// What a call of the tree's promise-returning functions reaches (``MigrationIndex/promiseFunctionCall(baseName:labels:adding:)``).
 public struct PromiseFunctionCall: Sendable, Equatable {
     /// Every function it may reach returns a `Guarantee`: awaited without `try`.

@@ -1,33 +1,21 @@
 import SwiftSyntax
 
-/// A function of the file returning `Promise<T>` or `Guarantee<T>`, neither `async` nor
-/// `throws`: with `--to async` it gains an async alternative (``PromiseFunctionSummary``).
-struct PromiseFunctionSite {
-    let site: DeclarationCollector.FunctionSite
-    let valueType: String
-    let isGuarantee: Bool
-
-    /// `index` resolves a return type that is a typealias (`-> VoidPromise`).
-    init?(_ site: DeclarationCollector.FunctionSite, index: MigrationIndex) {
-        guard site.decl.signature.effectSpecifiers == nil, var returnType = site.decl.signature.returnClause?.type.trimmedDescription
-        else { return nil }
-        if !IndexCollector.isVowType(returnType), let alias = index.typeAlias(named: returnType, from: site.scope), alias.genericParameters.isEmpty {
-            returnType = alias.aliasedType
-        }
-        guard let valueType = IndexCollector.promiseValueType(returnType) else { return nil }
-        self.site = site
-        self.valueType = valueType
-        self.isGuarantee = returnType.hasPrefix("Guarantee<") || returnType.hasPrefix("Vow.Guarantee<")
-    }
-}
-
 extension FileRewrite {
+    /// The index's summary of the function at `site` when it returns `Promise<T>` or
+    /// `Guarantee<T>` (directly or through a typealias), neither `async` nor `throws`: with
+    /// `--to async` it gains an async alternative.
+    func promiseFunction(at site: DeclarationCollector.FunctionSite) -> PromiseFunctionSummary? {
+        guard site.decl.signature.returnClause != nil, index.promiseFunctionsByBaseName[site.decl.name.text.filter { $0 != "`" }] != nil
+        else { return nil }
+        let place = site.decl.funcKeyword.startLocation(converter: converter)
+        return index.promiseFunction(named: site.decl.name.text, at: MigrationIndex.Location(file: fileName, line: place.line, column: place.column))
+    }
+
     /// Adds the async alternative of a promise-returning function beside it (in an extension of
     /// its protocol for a requirement), or reports why not.
-    mutating func addPromiseAlternative(_ promise: PromiseFunctionSite, importsVow: Bool,
+    mutating func addPromiseAlternative(_ summary: PromiseFunctionSummary, at site: DeclarationCollector.FunctionSite, importsVow: Bool,
                                         protocolAlternatives: inout [(protocolDecl: ProtocolDeclSyntax, lines: [CodeLines])]) {
-        let site = promise.site
-        var emitter = PromiseFunctionAlternative(decl: site.decl, valueType: promise.valueType, isGuarantee: promise.isGuarantee)
+        var emitter = PromiseFunctionAlternative(decl: site.decl, valueType: summary.valueType, isGuarantee: summary.isGuarantee)
         emitter.runsOnCallersActor = runsOnCallersActor(site.actorContext)
         let name = emitter.swiftName
         // Without `import Vow`, `Promise` is Vow's through an `@_exported import` elsewhere (the
@@ -37,9 +25,6 @@ extension FileRewrite {
                    + "switch the tree to Vow first (--from-promisekit, in the same run or before)")
             return
         }
-        let place = site.decl.funcKeyword.startLocation(converter: converter)
-        let location = MigrationIndex.Location(file: fileName, line: place.line, column: place.column)
-        guard let summary = index.promiseFunction(named: name, at: location) else { return }
         switch index.promiseAlternative(of: summary) {
         case .alreadyMigrated(let message):
             report(.alreadyMigrated, name, site.decl, message)
@@ -60,7 +45,7 @@ extension FileRewrite {
                 insertAfter(site.decl, emitter.declaration())
             }
             let spelled = calls.isEmpty ? "" : "; \(calls.count) existing call\(calls.count == 1 ? "" : "s") in async code spelled out "
-                + "(`as \(promise.isGuarantee ? "Guarantee" : "Promise")`) so \(calls.count == 1 ? "it keeps" : "they keep") calling the original"
+                + "(`as \(summary.isGuarantee ? "Guarantee" : "Promise")`) so \(calls.count == 1 ? "it keeps" : "they keep") calling the original"
             report(.added, name, site.decl, "added `\(emitter.summary)`" + spelled)
         }
     }
@@ -77,8 +62,7 @@ extension FileRewrite {
             if let ownedRange, !ownedRange.contains(call.callStart) { continue }
             // `--stage all`: `try await load(id: 1).value` calls the alternative instead,
             // `try await load(id: 1)`, which awaits that same promise.
-            if callSitesFollow, call.resultUse == .readsValue, index.awaitsAlternative(call),
-               Array(bytes[call.callEnd..<min(bytes.count, call.callEnd + 6)]) == Array(".value".utf8) {
+            if callSitesFollow, call.resultUse == .readsValue, index.awaitsAlternative(call), readsValue(at: call.callEnd) {
                 edits.append(Edit(offset: call.callEnd, removing: 6, text: ""))
                 spelledOutOffsets.append(call.callEnd)
                 continue
@@ -98,8 +82,12 @@ extension FileRewrite {
 
     /// The edit removing `.value` after a call that now reaches the async alternative.
     func isDroppedValue(_ edit: Edit) -> Bool {
-        edit.removing == 6 && edit.text.isEmpty && edit.offset + 6 <= bytes.count
-            && Array(bytes[edit.offset..<edit.offset + 6]) == Array(".value".utf8)
+        edit.removing == 6 && edit.text.isEmpty && readsValue(at: edit.offset)
+    }
+
+    /// `.value` is written at `offset`.
+    private func readsValue(at offset: Int) -> Bool {
+        offset + 6 <= bytes.count && bytes[offset..<offset + 6].elementsEqual(".value".utf8)
     }
 
     private func importsModule(_ module: String) -> Bool {

@@ -150,8 +150,8 @@ struct FileRewrite {
         for site in collector.functions
         where options.stage != .callSites && ownedRange?.contains(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset) ?? true {
             progress?(MigrationProgress("rewriting", fraction: Double(site.decl.position.utf8Offset) / Double(max(1, bytes.count))))
-            if target == .async && replacer == nil, let promise = PromiseFunctionSite(site, index: index) {
-                addPromiseAlternative(promise, importsVow: importsVow, protocolAlternatives: &promiseProtocolAlternatives)
+            if target == .async && replacer == nil, let promise = promiseFunction(at: site) {
+                addPromiseAlternative(promise, at: site, importsVow: importsVow, protocolAlternatives: &promiseProtocolAlternatives)
                 continue
             }
             let isRequirement = site.protocolDecl != nil
