@@ -14,19 +14,6 @@ final class AppTestBedTests: XCTestCase {
         TestSupport.packageDirectory.appendingPathComponent("TestBeds/TrailMates")
     }
 
-    /// What one `--report json` run said about call sites.
-    private struct CallSiteSummary: Equatable {
-        var converted: Int
-        var leftAlone: Int
-        var reasons: [String: Int]
-    }
-
-    /// Every `.swift` file under `directory`, sorted by path (the tree has one folder per layer).
-    private func swiftFiles(under directory: URL) -> [URL] {
-        let paths = FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? []
-        return paths.filter { $0.hasSuffix(".swift") }.sorted().map { directory.appendingPathComponent($0) }
-    }
-
     private func copyOfBed(named name: String, in root: URL) throws -> URL {
         let directory = root.appendingPathComponent(name)
         try FileManager.default.copyItem(at: Self.bedDirectory, to: directory)
@@ -36,7 +23,7 @@ final class AppTestBedTests: XCTestCase {
     /// Builds App, Platform and Scenarios as one program (`DEBUG` set, as the app's debug builds
     /// are) and returns its trace.
     private func buildAndRun(_ directory: URL, swiftVersion: String) throws -> String {
-        let sources = ["App", "Platform", "Scenarios"].flatMap { swiftFiles(under: directory.appendingPathComponent($0)) }
+        let sources = ["App", "Platform", "Scenarios"].flatMap { TestSupport.swiftFiles(under: directory.appendingPathComponent($0)) }
         // The last -swift-version given wins; one whole-module job compiles in half the time.
         return try ProgramBuilding.buildAndRun(sources, binary: directory.appendingPathComponent("program"),
                                                flags: ["-wmo", "-DDEBUG", "-swift-version", swiftVersion])
@@ -45,11 +32,7 @@ final class AppTestBedTests: XCTestCase {
     private func migrate(_ app: URL, to form: String) throws -> CallSiteSummary {
         let result = try TestSupport.migrate([app.path, "--to", form, "--stage", "all", "--in-place", "--report", "json"])
         XCTAssertEqual(result.status, 0, result.standardError)
-        let report = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
-        let summary = report?["summary"] as? [String: Any] ?? [:]
-        return CallSiteSummary(converted: summary["callSitesConverted"] as? Int ?? -1,
-                               leftAlone: summary["callSitesRefused"] as? Int ?? -1,
-                               reasons: summary["refusalReasons"] as? [String: Int] ?? [:])
+        return try CallSiteSummary(reportJSON: result.standardOutput)
     }
 
     func testTrailMatesPrintsTheSameEffectsAfterMigrationInBothFormsAndItsCountsStayPinned() throws {
@@ -57,7 +40,7 @@ final class AppTestBedTests: XCTestCase {
         let original = try copyOfBed(named: "original", in: root)
 
         // The tree is app-sized and callback-shaped.
-        let appFiles = swiftFiles(under: original.appendingPathComponent("App"))
+        let appFiles = TestSupport.swiftFiles(under: original.appendingPathComponent("App"))
         let appLines = try appFiles.reduce(0) { $0 + (try String(contentsOf: $1, encoding: .utf8)).split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
         XCTAssertGreaterThanOrEqual(appFiles.count, 20)
         XCTAssertGreaterThanOrEqual(appLines, 3_000)
@@ -128,7 +111,7 @@ final class AppTestBedTests: XCTestCase {
             let app = migrated.appendingPathComponent("App")
             let summary = try migrate(app, to: form)
             XCTAssertEqual(summary, pins[form]?.summary, "\(form): \(summary)")
-            let after = try CallbackPyramids.count(in: swiftFiles(under: app))
+            let after = try CallbackPyramids.count(in: TestSupport.swiftFiles(under: app))
             XCTAssertEqual(after, pins[form]?.after, "\(form) after")
 
             let second = try TestSupport.migrate([app.path, "--to", form, "--stage", "all", "--check"])

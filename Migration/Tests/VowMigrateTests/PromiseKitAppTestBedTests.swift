@@ -20,13 +20,6 @@ final class PromiseKitAppTestBedTests: XCTestCase {
         TestSupport.packageDirectory.appendingPathComponent("TestBeds/FreshCart")
     }
 
-    /// What one `--report json` run said about call sites.
-    private struct CallSiteSummary: Equatable {
-        var converted: Int
-        var leftAlone: Int
-        var reasons: [String: Int]
-    }
-
     /// How one form came out: what the tool said, what is left, and whether it builds.
     private struct Outcome {
         var summary: CallSiteSummary
@@ -48,7 +41,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
     func testFreshCartIsAPromiseKitAppAndItsOriginalPrintsEveryScenario() throws {
         let root = try TestSupport.temporaryDirectory(self)
         let original = try copyOfBed(named: "original", in: root)
-        let appFiles = swiftFiles(under: original.appendingPathComponent("App"))
+        let appFiles = TestSupport.swiftFiles(under: original.appendingPathComponent("App"))
         let appLines = try appFiles.reduce(0) { $0 + (try String(contentsOf: $1, encoding: .utf8)).split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
         XCTAssertGreaterThanOrEqual(appFiles.count, 20)
         XCTAssertGreaterThanOrEqual(appLines, 3_000)
@@ -126,11 +119,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
         let options = ["--from-promisekit", "--to", "async", "--stage", "all"] + (replace ? ["--replace"] : [])
         let result = try TestSupport.migrate([app.path] + options + ["--in-place", "--report", "json"])
         XCTAssertEqual(result.status, 0, result.standardError)
-        let report = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
-        let summary = report?["summary"] as? [String: Any] ?? [:]
-        let callSites = CallSiteSummary(converted: summary["callSitesConverted"] as? Int ?? -1,
-                                        leftAlone: summary["callSitesRefused"] as? Int ?? -1,
-                                        reasons: summary["refusalReasons"] as? [String: Int] ?? [:])
+        let callSites = try CallSiteSummary(reportJSON: result.standardOutput)
 
         let second = try TestSupport.migrate([app.path] + options + ["--check"])
         let prefix = app.path + "/"
@@ -145,7 +134,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
         let build = try compile(migrated, swiftVersion: "6", into: program)
         XCTAssertFalse(build.status == 0 && build.standardError.contains("warning:"), build.standardError)
         let firstError = build.status == 0 ? nil : firstErrorLine(in: build.standardError)
-        return Outcome(summary: callSites, after: try PromiseShapes.count(in: swiftFiles(under: app)),
+        return Outcome(summary: callSites, after: try PromiseShapes.count(in: TestSupport.swiftFiles(under: app)),
                        changedBySecondRun: changed, firstError: firstError.map { relative($0, to: migrated) },
                        directory: migrated, program: program)
     }
@@ -194,7 +183,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
     /// Compiles App, Platform and Scenarios as one program (`DEBUG` set, as the app's debug
     /// builds are) against Vow into `binary`.
     private func compile(_ directory: URL, swiftVersion: String, into binary: URL) throws -> TestSupport.ProcessResult {
-        let sources = ["App", "Platform", "Scenarios"].flatMap { swiftFiles(under: directory.appendingPathComponent($0)) }
+        let sources = ["App", "Platform", "Scenarios"].flatMap { TestSupport.swiftFiles(under: directory.appendingPathComponent($0)) }
         return try ProgramBuilding.compile(sources, flags: ["-wmo", "-DDEBUG", "-swift-version", swiftVersion], binary: binary)
     }
 
@@ -204,12 +193,6 @@ final class PromiseKitAppTestBedTests: XCTestCase {
 
     private func relative(_ diagnostic: String, to directory: URL) -> String {
         diagnostic.replacingOccurrences(of: directory.path + "/", with: "")
-    }
-
-    /// Every `.swift` file under `directory`, sorted by path.
-    private func swiftFiles(under directory: URL) -> [URL] {
-        let paths = FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? []
-        return paths.filter { $0.hasSuffix(".swift") }.sorted().map { directory.appendingPathComponent($0) }
     }
 
     private func copyOfBed(named name: String, in root: URL) throws -> URL {

@@ -59,7 +59,7 @@ final class SDKPackageTests: XCTestCase {
     private let promiseKnownBuildErrors: [String] = []
 
     func testTheTestBedIsARealSizedSwift5PackageWhoseSuitePasses() throws {
-        let sources = swiftFiles(under: testBed.appendingPathComponent("Sources"))
+        let sources = TestSupport.swiftFiles(under: testBed.appendingPathComponent("Sources"))
         let lines = try sources.reduce(0) { $0 + (try String(contentsOf: $1, encoding: .utf8)).split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
         XCTAssertGreaterThanOrEqual(lines, 2_000)
         XCTAssertGreaterThanOrEqual(sources.count, 15)
@@ -221,7 +221,7 @@ final class SDKPackageTests: XCTestCase {
     /// how many were marked.
     private func annotateAlternatives(in package: URL) throws -> Int {
         var marked = 0
-        for file in swiftFiles(under: package.appendingPathComponent("Sources")) + swiftFiles(under: package.appendingPathComponent("Tests")) {
+        for file in TestSupport.swiftFiles(under: package.appendingPathComponent("Sources")) + TestSupport.swiftFiles(under: package.appendingPathComponent("Tests")) {
             let text = try String(contentsOf: file, encoding: .utf8)
             var lines: [String] = []
             for line in text.components(separatedBy: "\n") {
@@ -271,14 +271,9 @@ final class SDKPackageTests: XCTestCase {
 
     private var swift: URL { TestSupport.swiftc.deletingLastPathComponent().appendingPathComponent("swift") }
 
-    private func swiftFiles(under directory: URL) -> [URL] {
-        let paths = FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? []
-        return paths.filter { $0.hasSuffix(".swift") }.sorted().map { directory.appendingPathComponent($0) }
-    }
-
     /// The test methods of the test bed's suite.
     private func testCount() throws -> Int {
-        try swiftFiles(under: testBed.appendingPathComponent("Tests")).reduce(0) { count, file in
+        try TestSupport.swiftFiles(under: testBed.appendingPathComponent("Tests")).reduce(0) { count, file in
             count + (try String(contentsOf: file, encoding: .utf8)).components(separatedBy: "\n").filter { $0.hasPrefix("    func test") }.count
         }
     }

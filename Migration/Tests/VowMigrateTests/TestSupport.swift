@@ -25,6 +25,12 @@ enum TestSupport {
         return names.filter { $0.hasSuffix(".swift") }.sorted().map { directory.appendingPathComponent($0) }
     }
 
+    /// Every `.swift` file under `directory`, in subfolders too, sorted by path.
+    static func swiftFiles(under directory: URL) -> [URL] {
+        let paths = FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? []
+        return paths.filter { $0.hasSuffix(".swift") }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
     /// `swiftc` from the PATH.
     static var swiftc: URL {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
@@ -126,4 +132,21 @@ final class LockedData: @unchecked Sendable {
     private var data = Data()
     func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
     func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+}
+
+/// What one `--report json` run said about call sites: converted, left alone, and the reasons.
+struct CallSiteSummary: Equatable {
+    var converted: Int
+    var leftAlone: Int
+    var reasons: [String: Int]
+}
+
+extension CallSiteSummary {
+    /// Read from the report's `summary` (-1 for a count it does not give).
+    init(reportJSON: String) throws {
+        let report = try JSONSerialization.jsonObject(with: Data(reportJSON.utf8)) as? [String: Any]
+        let summary = report?["summary"] as? [String: Any] ?? [:]
+        self.init(converted: summary["callSitesConverted"] as? Int ?? -1, leftAlone: summary["callSitesRefused"] as? Int ?? -1,
+                  reasons: summary["refusalReasons"] as? [String: Int] ?? [:])
+    }
 }
