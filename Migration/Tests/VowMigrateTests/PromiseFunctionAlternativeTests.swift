@@ -1,4 +1,5 @@
 import Foundation
+import VowMigrate
 import XCTest
 
 /// Async alternatives of promise-returning functions (README, "Async alternatives of
@@ -181,6 +182,30 @@ final class PromiseFunctionAlternativeTests: XCTestCase {
             shared still fulfils: late
 
             """)
+    }
+
+    /// In a file's top-level code Swift picks the synchronous overload even where an async one
+    /// fits (checked with Swift 6.3): there `try await f().value` keeps its `.value`, or `f()`
+    /// would be the promise, dropped unawaited.
+    func testAwaitedValueInTopLevelCodeKeepsReadingThePromise() {
+        let source = """
+            import Vow
+
+            final class Store: Sendable {
+                func count() -> Promise<Int> { .value(1) }
+            }
+
+            func inAFunction(_ store: Store) async throws {
+                print(try await store.count().value)
+            }
+
+            let store = Store()
+            print(try await store.count().value)
+
+            """
+        let output = SourceMigrator.migrate(source: source, fileName: "main.swift", options: MigrationOptions(target: .async, stage: .all)).output
+        XCTAssertTrue(output.contains("    print(try await store.count())\n"), output)
+        XCTAssertTrue(output.contains("\nprint(try await store.count().value)\n"), output)
     }
 
     func testACallInAsyncCodeOfAContextFileKeepsTheFunctionWithoutAnAlternative() throws {

@@ -48,6 +48,7 @@ public struct ExistingCall: Sendable, Equatable {
     /// Written in async code (an `async` function or accessor, a closure that awaits or is
     /// handed to `Task`, a task group or `.task`), or in a closure inside such code: there an
     /// async overload of the callee, if one exists, is what Swift picks (``PromiseAlternatives``).
+    /// Never a file's top-level code, where Swift picks the synchronous overload.
     public var inAsyncCode = false
     /// How the call's result is used, as far as that decides between a promise-returning
     /// function and an async overload of it in async code (``ResultUse``).
@@ -107,8 +108,10 @@ final class ExistingCallCollector: SyntaxVisitor {
         }
     }
     private var recorded: [ExistingCall] = []
-    /// The code each recorded call is in: a function, accessor or initializer body, a closure, or
-    /// the file's top-level code, as an index into `frameIsAsync` (nil outside any).
+    /// The code each recorded call is in: a function, accessor or initializer body, or a closure,
+    /// as an index into `frameIsAsync`; nil in a file's top-level code, which is never async code
+    /// here: even where it awaits, Swift picks a synchronous overload there over an async one
+    /// (checked with Swift 6.3), so no alternative can take a call of it over.
     private var recordedFrames: [Int?] = []
     /// Per frame: whether its own syntax makes it async, and the frame it is nested in (for a
     /// closure; a function's body does not inherit its enclosing function's `async`).
@@ -222,8 +225,6 @@ final class ExistingCallCollector: SyntaxVisitor {
                 return initializer.signature.effectSpecifiers?.asyncSpecifier != nil
             } else if let accessor = ancestor.as(AccessorDeclSyntax.self) {
                 return accessor.effectSpecifiers?.asyncSpecifier != nil
-            } else if let file = ancestor.as(SourceFileSyntax.self) {
-                return awaits(file.statements)
             }
             current = ancestor.parent
         }
@@ -240,8 +241,6 @@ final class ExistingCallCollector: SyntaxVisitor {
         if let frame = openFrames.last { frameIsAsync[frame] = true }
     }
 
-    override func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind { openFrame(async: false, nested: false); return .visitChildren }
-    override func visitPost(_ node: SourceFileSyntax) { closeFrame() }
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
         openFrame(async: Self.isAsyncByItsOwner(node), nested: true)
         return .visitChildren
