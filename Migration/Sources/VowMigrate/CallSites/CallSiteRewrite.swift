@@ -111,11 +111,15 @@ struct CallSiteRewrite {
                 context.startedCallback = true
                 return
             case .none:
-                if target == .async && ChainToAsync.isChain(call) {
+                if target == .async && ChainToAsync(bytes: bytes, catalog: catalog).isConvertibleChain(call) {
                     convertChain(item, call: call, codeAfter: codeAfter, context: &context)
                     return
                 }
             }
+        }
+        if target == .async, let call = ChainToAsync.discardedCall(item), ChainToAsync(bytes: bytes, catalog: catalog).isConvertibleChain(call) {
+            convertChain(item, call: call, codeAfter: codeAfter, context: &context)
+            return
         }
         if let expression = PyramidReader.expression(item), let ifExpression = expression.as(IfExprSyntax.self) {
             processIf(ifExpression, codeAfter: codeAfter, context: &context)

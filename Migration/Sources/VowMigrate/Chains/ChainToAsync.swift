@@ -26,6 +26,9 @@ import SwiftSyntax
 /// - `ensure` (and `tap { _ in }`): a `defer` at the top of the code before it, so it runs once
 ///   that settles either way and before any later handler; `finally`: a `defer` at the top of the
 ///   task, after the `catch` block;
+/// - no `catch` (a statement, or `_ = ...`, ending in `done` or `ensure`): the task's `catch`
+///   makes the report Vow made of the rejection nobody observed
+///   (`conf.unhandledRejectionHandler`), skipping cancellations as Vow did;
 /// - `asVoid`: the value is dropped; a handler taking a tuple (`when(fulfilled: a, b)`) destructures
 ///   it (`let (a, b) = try await when(fulfilled: a, b).value`: the combinator is awaited as it is,
 ///   so its first rejection in time still wins; `async let` would await in order instead).
@@ -86,6 +89,9 @@ struct ChainToAsync {
         var hopsToMain = false
         /// `.cauterize()`: a `catch` on the default queue that hands the error to Vow's log.
         var cauterizes = false
+        /// No `catch` at all (the chain ends in `done` or `ensure`): the rejection of its last
+        /// promise went to Vow's unhandled-rejection report when nothing else held it.
+        var reportsUnhandled = false
 
         /// Where a refusal about the handler points.
         var node: Syntax { closure.map(Syntax.init) ?? Syntax(call) }
@@ -107,18 +113,38 @@ struct ChainToAsync {
     /// Chain methods with no closure of their own that are not converted.
 
     /// Whether the statement is a chain this stage should look at (ends in `.catch { }`, in
-    /// `.cauterize()`, or in either then `.finally { }`).
-    static func isChain(_ call: FunctionCallExprSyntax) -> Bool {
+    /// `.cauterize()`, or in either then `.finally { }`; or in `.done { }` or `.ensure { }`
+    /// without a `catch`, after another link or on a promise `knownPromise` says a call makes).
+    static func isChain(_ call: FunctionCallExprSyntax, knownPromise: (FunctionCallExprSyntax) -> Bool = { _ in false }) -> Bool {
         guard let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return false }
         switch member.declName.baseName.text {
         case "catch": return call.trailingClosure != nil
-        case "finally": return call.trailingClosure != nil && (member.base?.as(FunctionCallExprSyntax.self).map(isChain) ?? false)
+        case "finally": return call.trailingClosure != nil && (member.base?.as(FunctionCallExprSyntax.self).map { isChain($0) } ?? false)
+        // `x.done { }` could be any type's method: only after a chain link (`.then`, `.map`...),
+        // on `firstly`/`when`/`race`/`after`, or on a call the index knows returns a promise.
+        case "done", "ensure":
+            guard call.trailingClosure != nil, call.additionalTrailingClosures.isEmpty,
+                  let base = member.base?.as(FunctionCallExprSyntax.self) else { return false }
+            if let link = base.calledExpression.as(MemberAccessExprSyntax.self), link.base != nil,
+               Kind(rawValue: link.declName.baseName.text) != nil {
+                return true
+            }
+            let called = base.calledExpression.trimmedDescription
+            return ["firstly", "when", "race", "after"].contains(called) || knownPromise(base)
         // `.cauterize()` after at least one link: `p.done { }.cauterize()`, not a bare `p.cauterize()`.
         case "cauterize":
             guard call.arguments.isEmpty, call.trailingClosure == nil,
                   let base = member.base?.as(FunctionCallExprSyntax.self) else { return false }
             return base.calledExpression.as(MemberAccessExprSyntax.self).map { Kind(rawValue: $0.declName.baseName.text) != nil } ?? false
         default: return false
+        }
+    }
+
+    /// ``isChain(_:knownPromise:)`` with the calls the index knows return a promise.
+    func isConvertibleChain(_ call: FunctionCallExprSyntax) -> Bool {
+        Self.isChain(call) { base in
+            guard let name = PyramidReader.baseName(base) else { return false }
+            return catalog.promiseFunctionCall(named: name, labels: base.arguments.map { $0.label?.text }) != nil
         }
     }
 
@@ -370,23 +396,28 @@ struct ChainToAsync {
     private func requireNoInnerChain(_ handlers: [Link]) throws(Refusal) {
         final class Finder: SyntaxVisitor {
             let skipped: SyntaxIdentifier?
+            let chains: ChainToAsync
             var found: FunctionCallExprSyntax?
-            init(skipped: SyntaxIdentifier?) {
+            init(skipped: SyntaxIdentifier?, chains: ChainToAsync) {
                 self.skipped = skipped
+                self.chains = chains
                 super.init(viewMode: .sourceAccurate)
             }
-            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-                if found == nil, node.id != skipped, node.parent?.is(CodeBlockItemSyntax.self) == true, ChainToAsync.isChain(node) {
-                    found = node
+            override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
+                let call = PyramidReader.callStatement(node) ?? ChainToAsync.discardedCall(node)
+                // A chain without `catch` that a closure returns is a value, left alone.
+                if found == nil, let call, call.id != skipped, chains.isConvertibleChain(call),
+                   !(ChainToAsync.isClosureValue(call) && !ChainToAsync.endsInCatch(call)) {
+                    found = call
                 }
                 return .visitChildren
             }
         }
         let lastDone = handlers.last(where: { $0.kind == .done })
-        let nested = lastDone?.statements.last.flatMap(Self.chainStatement)
+        let nested = lastDone?.statements.last.flatMap(chainStatement)
         for link in handlers {
             guard let closure = link.closure else { continue }
-            let finder = Finder(skipped: nested?.id)
+            let finder = Finder(skipped: nested?.id, chains: self)
             finder.walk(closure)
             if let found = finder.found {
                 throw Refusal("a promise chain inside a handler of another: convert them together by hand, "
@@ -412,12 +443,12 @@ struct ChainToAsync {
         var (root, links) = try read(call)
         var finallyLink: Link?
         if links.last?.kind == .finally { finallyLink = links.removeLast() }
-        guard var catchLink = links.last, catchLink.kind == .catch,
-              !links.dropLast().contains(where: { $0.kind == .catch || $0.kind == .finally }) else {
-            throw Refusal("a promise chain with `catch` in the middle", at: call)
-        }
-        links.removeLast()
+        var catchLink = try catchLink(&links, finallyLink: finallyLink, chain: call)
         try requireStatement(call)
+        if catchLink.reportsUnhandled && Self.isClosureValue(call) {
+            throw Refusal("the chain is the only statement of a closure, which returns its promise (`ensureThen { }`, `then { }` "
+                          + "use it); write `_ = ` before it where the closure returns nothing", at: call)
+        }
         root = try rootExpression(root)
         try requireNoOptionalChaining(root)
         try requireOwnType(root)
@@ -425,7 +456,8 @@ struct ChainToAsync {
 
         // `[weak self]` (or `[unowned self]`) on every handler that uses `self`, or on none: the
         // task captures `self` as the handlers did.
-        let handlers = links + [catchLink] + (finallyLink.map { [$0] } ?? [])
+        // The report standing for a missing `catch` runs wherever the last promise went away.
+        let handlers = links + (catchLink.reportsUnhandled ? [] : [catchLink]) + (finallyLink.map { [$0] } ?? [])
         try requireNoInnerChain(handlers)
         let captures = Set(handlers.compactMap(\.selfCapture))
         if captures.count > 1, let unowned = handlers.first(where: { $0.selfCapture == "unowned self" }) {
@@ -450,7 +482,7 @@ struct ChainToAsync {
                 throw Refusal("a chain with handlers `on: nil` and a `\(main.kind.rawValue)` on the main queue: one task cannot run both where they ran", at: main.node)
             }
             for index in links.indices where links[index].kind != .asVoid && !links[index].onSettlingThread { links[index].hopsToMain = true }
-            catchLink.hopsToMain = !catchLink.onSettlingThread
+            catchLink.hopsToMain = !catchLink.onSettlingThread && !catchLink.reportsUnhandled
         }
 
         // The root promise is named after the value its first handler reads.
@@ -467,7 +499,7 @@ struct ChainToAsync {
         var writer = try straightLine(links, from: "\(effects) \(started).value", returningValue: false, nesting: nesting)
         writer.discard()
 
-        let block = try doCatch(writer.body, catchLink, chain: "chain")
+        let block = try doCatch(writer.body, catchLink, chain: "chain", throwing: !isGuarantee(root) || Self.tries(writer.body))
         var lines = CodeLines()
         lines.add("let \(started) = \(hoisted(root, in: call))", 0)
         switch (onMainActor, selfCapture) {
@@ -487,10 +519,37 @@ struct ChainToAsync {
         return (lines, onMainActor, started)
     }
 
+    /// The chain's `catch` (or `cauterize()`), taken off the end of `links`; for a chain ending
+    /// in `done` or `ensure` without one, a `catch` standing for Vow's unhandled-rejection report.
+    private func catchLink(_ links: inout [Link], finallyLink: Link?, chain: FunctionCallExprSyntax) throws(Refusal) -> Link {
+        let result: Link
+        if let last = links.last, last.kind == .catch {
+            result = links.removeLast()
+        } else if finallyLink == nil, let last = links.last, last.kind == .done || last.kind == .ensure {
+            result = Link(kind: .catch, call: last.call, closure: nil, parameters: ["error"], statements: [],
+                          onSettlingThread: true, reportsUnhandled: true)
+        } else {
+            throw Refusal("a promise chain with `catch` in the middle", at: chain)
+        }
+        if links.contains(where: { $0.kind == .catch || $0.kind == .finally }) {
+            throw Refusal("a promise chain with `catch` in the middle", at: chain)
+        }
+        return result
+    }
+
+    /// Whether straight-line code calls anything that throws (`try`): a guarantee's chain whose
+    /// code does not needs no `do { } catch { }`.
+    private static func tries(_ code: CodeLines) -> Bool {
+        code.lines.contains { line in line.text.hasPrefix("try ") || line.text.contains(" try ") || line.text.contains("(try ") }
+    }
+
     /// `do { body } catch { ... }`: the `catch` returns early for a cancellation unless the
     /// chain's `catch` saw those too (its policy), then runs the `catch` handler's code, or
-    /// `cauterize()`'s report to Vow's log. `chain` names the chain in the comment.
-    private func doCatch(_ body: CodeLines, _ catchLink: Link, chain: String) throws(Refusal) -> CodeLines {
+    /// `cauterize()`'s report to Vow's log, or, for a chain without a `catch`, the report Vow made
+    /// of the rejection nothing handled. `chain` names the chain in the comment. `throwing`: the
+    /// body may throw; a guarantee's chain whose code cannot is the body alone.
+    private func doCatch(_ body: CodeLines, _ catchLink: Link, chain: String, throwing: Bool = true) throws(Refusal) -> CodeLines {
+        if catchLink.reportsUnhandled && !throwing { return body }
         var catchText = StatementText(bytes: bytes)
         if let name = catchLink.parameters.first, name != "error", name != "_" { catchText.renamed[name] = "error" }
         try check(catchLink.statements, leaving: true)
@@ -498,6 +557,13 @@ struct ChainToAsync {
         lines.add("do {", 0)
         lines.add(body, indentedBy: 1)
         lines.add("} catch {", 0)
+        if catchLink.reportsUnhandled {
+            lines.add("// The \(chain) had no `catch`: Vow reported its rejection as unhandled (a cancellation is not).", 1)
+            lines.add("if error.isCancelled { return }", 1)
+            lines.add("conf.unhandledRejectionHandler(UnhandledRejection(error: error, creationSite: nil))", 1)
+            lines.add("}", 0)
+            return lines
+        }
         if !catchLink.allErrors {
             lines.add("// The \(chain)'s `catch` skipped cancellations (its default policy).", 1)
             lines.add("if error.isCancelled { return }", 1)
@@ -514,10 +580,29 @@ struct ChainToAsync {
         var onMainActor: Bool
     }
 
+    /// `{ load().done { } }`: the statement is a closure's only one, whose value it returns.
+    static func isClosureValue(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let item = call.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self) else { return false }
+        return list.count == 1 && list.parent?.is(ClosureExprSyntax.self) == true
+    }
+
+    /// Whether the chain ends in `catch`, `cauterize()` or `finally`: its value is no promise.
+    static func endsInCatch(_ call: FunctionCallExprSyntax) -> Bool {
+        let name = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        return name == "catch" || name == "cauterize" || name == "finally"
+    }
+
+    /// `_ = chain`: the chain, whose last promise the statement drops as a chain statement does.
+    static func discardedCall(_ item: CodeBlockItemSyntax) -> FunctionCallExprSyntax? {
+        guard let sequence = PyramidReader.expression(item)?.as(SequenceExprSyntax.self) else { return nil }
+        let elements = Array(sequence.elements)
+        guard elements.count == 3, elements[0].is(DiscardAssignmentExprSyntax.self), elements[1].is(AssignmentExprSyntax.self) else { return nil }
+        return elements[2].as(FunctionCallExprSyntax.self)
+    }
+
     /// A statement that is a chain this stage converts (``isChain(_:)``).
-    private static func chainStatement(_ item: CodeBlockItemSyntax) -> FunctionCallExprSyntax? {
-        let expression = item.item.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ExprSyntax.self)
-        guard let call = expression?.as(FunctionCallExprSyntax.self), isChain(call) else { return nil }
+    private func chainStatement(_ item: CodeBlockItemSyntax) -> FunctionCallExprSyntax? {
+        guard let call = PyramidReader.callStatement(item) ?? Self.discardedCall(item), isConvertibleChain(call) else { return nil }
         return call
     }
 
@@ -530,14 +615,11 @@ struct ChainToAsync {
     /// chain's, or it has a `finally`.
     private func nestedChain(_ call: FunctionCallExprSyntax, onMainActor: Bool) throws(Refusal) -> CodeLines {
         var (root, links) = try read(call)
-        guard let catchLink = links.last, catchLink.kind == .catch,
-              !links.dropLast().contains(where: { $0.kind == .catch || $0.kind == .finally }) else {
-            throw Refusal("a nested promise chain that does not end in `catch`", at: call)
-        }
-        links.removeLast()
+        if links.last?.kind == .finally { throw Refusal("a nested promise chain ending in `finally`", at: call) }
+        let catchLink = try catchLink(&links, finallyLink: nil, chain: call)
         root = try rootExpression(root)
         try requireNoOptionalChaining(root)
-        let handlers = links + [catchLink]
+        let handlers = links + (catchLink.reportsUnhandled ? [] : [catchLink])
         if let captured = handlers.first(where: { $0.selfCapture != nil }) {
             throw Refusal("a nested promise chain whose handlers capture `self`", at: captured.node)
         }
@@ -547,7 +629,7 @@ struct ChainToAsync {
         let effects = isGuarantee(root) ? "await" : "try await"
         var writer = try straightLine(links, from: "\(effects) \(StatementText(bytes: bytes).text(of: root)).value", returningValue: false)
         writer.discard()
-        return try doCatch(writer.body, catchLink, chain: "nested chain")
+        return try doCatch(writer.body, catchLink, chain: "nested chain", throwing: !isGuarantee(root) || Self.tries(writer.body))
     }
 
     /// The body of a function returning `Promise<T>` whose body is `chain` (`--replace`): its
@@ -787,7 +869,7 @@ struct ChainToAsync {
             // The last `done` of a task's chain ending in a chain of its own: nested code, where
             // nothing renamed in the handler could reach the inner chain's text unrenamed.
             if link.kind == .done, index == writer.links.count - 1, let nesting = writer.nesting, text.renamed.isEmpty, !link.hopsToMain,
-               let last = link.statements.last, let inner = Self.chainStatement(last),
+               let last = link.statements.last, let inner = chainStatement(last),
                let nested = try? nestedChain(inner, onMainActor: nesting.onMainActor) {
                 for line in text.lines(Array(link.statements.dropLast())) { writer.body.add(line, 0) }
                 writer.body.add(nested, indentedBy: 0)
