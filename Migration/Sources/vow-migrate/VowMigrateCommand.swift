@@ -306,6 +306,7 @@ struct VowMigrateCommand: ParsableCommand {
                 text += "\(report.path):\(finding.line):\(finding.column): not a completion handler `\(finding.function)`: \(finding.message)\n"
             case .callSiteRefused:
                 text += "\(report.path):\(finding.line):\(finding.column): call site left alone in `\(finding.function)`: \(finding.message)\n"
+                for line in finding.detail?.split(separator: "\n") ?? [] { text += "    \(line)\n" }
             case .callSiteConverted where finding.message.contains("Task") || finding.message.contains("main actor"):
                 text += "\(report.path):\(finding.line):\(finding.column): note: \(finding.message)\n"
             case .added, .replaced, .alreadyMigrated, .switched, .callSiteConverted:

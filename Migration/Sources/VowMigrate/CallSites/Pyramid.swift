@@ -101,9 +101,12 @@ struct Pyramid {
 struct Refusal: Error {
     var reason: String
     var node: Syntax
+    /// Printed under the reason (``Finding/detail``).
+    var detail: String?
 
-    init(_ reason: String, at node: some SyntaxProtocol) {
+    init(_ reason: String, at node: some SyntaxProtocol, detail: String? = nil) {
         self.reason = reason
         self.node = Syntax(node)
+        self.detail = detail
     }
 }

@@ -65,19 +65,27 @@ struct PromiseFunctionToAsync {
             if decl.signature.effectSpecifiers != nil {
                 throw Refusal("a function that is already `async` or `throws`", at: decl.signature)
             }
+            // Every call keeping the function a promise one, for the report: the index has every
+            // call in a --replace run.
+            let parameters = decl.signature.parameterClause.parameters.map(ParameterShape.init)
+            let firstLine = decl.startLocation(converter: converter).line, lastLine = decl.endLocation(converter: converter).line
+            let keeping = catalog.promiseFunctionCalls(named: decl.name.text.filter { $0 != "`" }).filter { call in
+                !call.isAwaited && CallBinding.bind(call, to: parameters) != nil
+                    && !(call.location.file == fileName && (firstLine...lastLine).contains(call.location.line))
+            }
+            let detail = Self.promiseKeepers(keeping)
             // A call here that is not awaited uses the promise: the function stays as it is.
             for call in calls where call.arguments.map({ $0.label?.text }) == labels {
                 let offset = call.positionAfterSkippingLeadingTrivia.utf8Offset
                 if range(of: decl).contains(offset) { continue }
                 if ExistingCallCollector.isAwaited(call) { continue }
-                throw Refusal("this file uses the promise the function returns here (not awaited); --replace would break this call", at: call)
+                throw Refusal("this file uses the promise the function returns here (not awaited); --replace would break this call",
+                              at: call, detail: detail)
             }
-            // And so does a call in another file (the index has every call in a --replace run).
-            let parameters = decl.signature.parameterClause.parameters.map(ParameterShape.init)
-            for call in catalog.promiseFunctionCalls(named: decl.name.text.filter { $0 != "`" })
-            where call.location.file != fileName && !call.isAwaited && CallBinding.bind(call, to: parameters) != nil {
+            // And so does a call in another file.
+            if keeping.contains(where: { $0.location.file != fileName }) {
                 throw Refusal("another file uses the promise the function returns (not awaited), which --replace would break; "
-                              + "without --replace the function gets an async alternative instead", at: decl.name)
+                              + "without --replace the function gets an async alternative instead", at: decl.name, detail: detail)
             }
             // The value type: `Promise<T>` is `T`.
             guard let type = returnClause.type.as(IdentifierTypeSyntax.self), type.name.text == "Promise",
@@ -104,7 +112,7 @@ struct PromiseFunctionToAsync {
             message += "; its callers must `try await` it"
             report(.callSiteConverted, at: decl.name, name, message)
         } catch {
-            report(.callSiteRefused, at: error.node, name, error.reason)
+            report(.callSiteRefused, at: error.node, name, error.reason, detail: error.detail)
         }
     }
 
@@ -112,9 +120,30 @@ struct PromiseFunctionToAsync {
         decl.position.utf8Offset..<decl.endPosition.utf8Offset
     }
 
-    private mutating func report(_ kind: Finding.Kind, at node: some SyntaxProtocol, _ function: String, _ message: String) {
+    private mutating func report(_ kind: Finding.Kind, at node: some SyntaxProtocol, _ function: String, _ message: String, detail: String? = nil) {
         let location = node.startLocation(converter: converter)
-        findings.append(Finding(kind: kind, function: function, line: location.line, column: location.column, message: message))
+        findings.append(Finding(kind: kind, function: function, line: location.line, column: location.column, message: message, detail: detail))
+    }
+
+    /// The calls that keep a function returning a promise, one a line with what each does with
+    /// it (issue 18's report: which callers keep the promise type), the first ten and a count.
+    static func promiseKeepers(_ calls: [ExistingCall]) -> String? {
+        guard !calls.isEmpty else { return nil }
+        let shown = 10
+        let synchronous = calls.contains { !$0.inAsyncCode }
+        var lines = ["kept a promise by \(calls.count) call\(calls.count == 1 ? "" : "s") using what it returns"
+                     + (synchronous ? " (synchronous code cannot await it, and a task started there would run it after the code that follows):" : ":")]
+        for call in calls.sorted(by: { ($0.location.file, $0.location.line, $0.location.column) < ($1.location.file, $1.location.line, $1.location.column) }).prefix(shown) {
+            let use = switch call.resultUse {
+            case .needsPromise: "chains on it, hands it to `when`/`race` or returns it"
+            case .readsValue: "reads its `.value`"
+            case .optionalChained: "calls it through `?.`"
+            case .other: "keeps the promise (a binding, an argument)"
+            }
+            lines.append("\(call.location): \(call.inAsyncCode ? "" : "in synchronous code, ")\(use)")
+        }
+        if calls.count > shown { lines.append("and \(calls.count - shown) more") }
+        return lines.joined(separator: "\n")
     }
 }
 

@@ -44,16 +44,20 @@ public struct Finding: Sendable, Codable, Equatable {
     public var column: Int
     /// What was added, or why nothing was.
     public var message: String
+    /// More about the message, printed under it and kept out of the summary's grouping of
+    /// reasons: for a promise-returning function `--replace` leaves alone, the calls that keep it so.
+    public var detail: String?
 
     /// Whether this finding stands for one completion-handler function (see `Kind`).
     public var isCandidate: Bool { kind.isCandidateOutcome && !function.isEmpty }
 
-    public init(kind: Kind, function: String, line: Int, column: Int, message: String) {
+    public init(kind: Kind, function: String, line: Int, column: Int, message: String, detail: String? = nil) {
         self.kind = kind
         self.function = function
         self.line = line
         self.column = column
         self.message = message
+        self.detail = detail
     }
 }
 
