@@ -591,4 +591,62 @@ final class ChainScreen: @unchecked Sendable {
             }
         }
     }
+
+    // A chain that is the last thing the `catch` does: nested code in the `catch` block.
+    func nestingInTheCatch(_ user: String) {
+        let tokenPromise = api.login(user)
+        Task { @MainActor in
+            do {
+                let token = try await tokenPromise.value
+                self.show(token)
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                self.show("retrying after \(error)")
+                do {
+                    let token = try await api.login("guest").value
+                    self.show("guest \(token)")
+                } catch {
+                    // The nested chain's `catch` skipped cancellations (its default policy).
+                    if error.isCancelled { return }
+                    self.present(error)
+                }
+            }
+        }
+    }
+
+    // Its `catch` reads the outer `error`, which the inner `catch` block's own would hide: it
+    // stays a chain in the outer `catch` block.
+    func nestingInTheCatchReadingTheOuterError(_ user: String) {
+        let tokenPromise = api.login(user)
+        Task { @MainActor in
+            do {
+                let token = try await tokenPromise.value
+                self.show(token)
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                api.login("guest").done { token in
+                    self.show("guest \(token)")
+                }.catch { _ in
+                    self.present(error)
+                }
+            }
+        }
+    }
+
+    // No `catch`: a rejection went to Vow's unhandled-rejection report.
+    func withoutACatch(_ user: String) {
+        let tokenPromise = api.login(user)
+        Task { @MainActor in
+            do {
+                let token = try await tokenPromise.value
+                self.show(token)
+            } catch {
+                // The chain had no `catch`: Vow reported its rejection as unhandled (a cancellation is not).
+                if error.isCancelled { return }
+                conf.unhandledRejectionHandler(UnhandledRejection(error: error, creationSite: nil))
+            }
+        }
+    }
 }

@@ -399,4 +399,39 @@ final class ChainScreen: @unchecked Sendable {
             self.show("done")
         }
     }
+
+    // A chain that is the last thing the `catch` does: nested code in the `catch` block.
+    func nestingInTheCatch(_ user: String) {
+        api.login(user).done { token in
+            self.show(token)
+        }.catch { error in
+            self.show("retrying after \(error)")
+            api.login("guest").done { token in
+                self.show("guest \(token)")
+            }.catch { error in
+                self.present(error)
+            }
+        }
+    }
+
+    // Its `catch` reads the outer `error`, which the inner `catch` block's own would hide: it
+    // stays a chain in the outer `catch` block.
+    func nestingInTheCatchReadingTheOuterError(_ user: String) {
+        api.login(user).done { token in
+            self.show(token)
+        }.catch { error in
+            api.login("guest").done { token in
+                self.show("guest \(token)")
+            }.catch { _ in
+                self.present(error)
+            }
+        }
+    }
+
+    // No `catch`: a rejection went to Vow's unhandled-rejection report.
+    func withoutACatch(_ user: String) {
+        _ = api.login(user).done { token in
+            self.show(token)
+        }
+    }
 }

@@ -113,6 +113,7 @@ final class CallSiteTests: XCTestCase {
             "recovering(_:)", "recoveringToAValue(_:)", "recoveringByThrowing(_:)", "spinning(_:)",
             "ensuringInTheMiddle(_:)", "ensuringBeforeDone(_:)", "counting(_:)", "saving(_:)", "both(_:)", "onTheSettlingThread(_:)",
             "ensuringThen(_:)", "casting(_:)", "recoveringWithAType(_:)", "guarding(_:)", "shorthand(_:)", "onlyOnTheSettlingThread(_:)", "failingTyped()", "cauterizing(_:)", "unownedly(_:)", "nestingAChain(_:)", "nestingBeforeFinally(_:)",
+            "nestingInTheCatch(_:)", "nestingInTheCatchReadingTheOuterError(_:)", "withoutACatch(_:)",
         ])
         XCTAssertEqual(refusals(migration), [
             "172:29 tappingTheResult(_:): a `tap` handler that reads the `Result`",

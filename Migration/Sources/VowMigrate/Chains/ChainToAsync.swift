@@ -392,7 +392,7 @@ struct ChainToAsync {
     /// A chain statement inside a handler (in a closure there: an alert action, a queue hop)
     /// would stay a chain in the task's code, where a second run would convert it: the run that
     /// converts the outer chain must leave it alone too. The last statement of the last `done`
-    /// is not counted (``nestedChain(_:onMainActor:)`` writes it as nested code).
+    /// is not counted (``nestedChain(_:onMainActor:insideCatch:)`` writes it as nested code).
     private func requireNoInnerChain(_ handlers: [Link]) throws(Refusal) {
         final class Finder: SyntaxVisitor {
             let skipped: SyntaxIdentifier?
@@ -415,15 +415,18 @@ struct ChainToAsync {
         }
         let lastDone = handlers.last(where: { $0.kind == .done })
         let nested = lastDone?.statements.last.flatMap(chainStatement)
+        let nestedInCatch = handlers.last(where: { $0.kind == .catch })?.statements.last.flatMap(chainStatement)
         for link in handlers {
             guard let closure = link.closure else { continue }
-            let finder = Finder(skipped: nested?.id, chains: self)
+            let finder = Finder(skipped: (link.kind == .catch ? nestedInCatch : nested)?.id, chains: self)
             finder.walk(closure)
-            if let found = finder.found {
-                throw Refusal("a promise chain inside a handler of another: convert them together by hand, "
-                              + "or move the inner one into a function of its own", at: found)
-            }
+            if let found = finder.found { throw Self.innerChainRefusal(at: found) }
         }
+    }
+
+    private static func innerChainRefusal(at inner: FunctionCallExprSyntax) -> Refusal {
+        Refusal("a promise chain inside a handler of another: convert them together by hand, "
+                + "or move the inner one into a function of its own", at: inner)
     }
 
     private func requireOwnType(_ root: ExprSyntax) throws(Refusal) {
@@ -494,12 +497,18 @@ struct ChainToAsync {
         while taken.contains(started) { started = "\(first)Promise\(suffix)"; suffix += 1 }
         let effects = isGuarantee(root) ? "await" : "try await"
         // A chain that is the last thing the chain's `done` does becomes nested code (see
-        // ``nestedChain(_:onMainActor:)``), unless something of the outer chain runs after `done`.
+        // ``nestedChain(_:onMainActor:insideCatch:)``), unless something of the outer chain runs after `done`.
         let nesting: Nesting? = finallyLink == nil ? Nesting(onMainActor: onMainActor) : nil
         var writer = try straightLine(links, from: "\(effects) \(started).value", returningValue: false, nesting: nesting)
         writer.discard()
 
-        let block = try doCatch(writer.body, catchLink, chain: "chain", throwing: !isGuarantee(root) || Self.tries(writer.body))
+        let throwing = !isGuarantee(root) || Self.tries(writer.body)
+        // A chain kept as it is must end up in a `do` block, which the stage does not read again.
+        if writer.keptInnerChain && !throwing && catchLink.reportsUnhandled {
+            throw Refusal("a promise chain inside a handler of another: convert them together by hand, "
+                          + "or move the inner one into a function of its own", at: call)
+        }
+        let block = try doCatch(writer.body, catchLink, chain: "chain", throwing: throwing, nesting: nesting)
         var lines = CodeLines()
         lines.add("let \(started) = \(hoisted(root, in: call))", 0)
         switch (onMainActor, selfCapture) {
@@ -548,7 +557,7 @@ struct ChainToAsync {
     /// `cauterize()`'s report to Vow's log, or, for a chain without a `catch`, the report Vow made
     /// of the rejection nothing handled. `chain` names the chain in the comment. `throwing`: the
     /// body may throw; a guarantee's chain whose code cannot is the body alone.
-    private func doCatch(_ body: CodeLines, _ catchLink: Link, chain: String, throwing: Bool = true) throws(Refusal) -> CodeLines {
+    private func doCatch(_ body: CodeLines, _ catchLink: Link, chain: String, throwing: Bool = true, nesting: Nesting? = nil) throws(Refusal) -> CodeLines {
         if catchLink.reportsUnhandled && !throwing { return body }
         var catchText = StatementText(bytes: bytes)
         if let name = catchLink.parameters.first, name != "error", name != "_" { catchText.renamed[name] = "error" }
@@ -568,7 +577,28 @@ struct ChainToAsync {
             lines.add("// The \(chain)'s `catch` skipped cancellations (its default policy).", 1)
             lines.add("if error.isCancelled { return }", 1)
         }
-        let catchLines = catchLink.cauterizes ? ["conf.logHandler(.cauterized(error))"] : catchText.lines(catchLink.statements)
+        var catchLines = catchLink.cauterizes ? ["conf.logHandler(.cauterized(error))"] : catchText.lines(catchLink.statements)
+        // A chain the `catch` ends with: nested code in the `catch` block, as for the last `done`
+        // (nothing of the outer chain runs after its `catch` without a `finally`).
+        // Otherwise it stays a chain, as the `catch` ran it, in the `catch` block.
+        if let last = catchLink.statements.last, let inner = chainStatement(last), let nesting, catchText.renamed.isEmpty, !catchLink.hopsToMain,
+           let nested = try? nestedChain(inner, onMainActor: nesting.onMainActor, insideCatch: true) {
+            catchLines = catchText.lines(Array(catchLink.statements.dropLast()))
+            var lines = CodeLines()
+            for line in catchLink.comments + catchLines { lines.add(line, 0) }
+            lines.add(nested, indentedBy: 0)
+            var block = CodeLines()
+            block.add("do {", 0)
+            block.add(body, indentedBy: 1)
+            block.add("} catch {", 0)
+            if !catchLink.allErrors {
+                block.add("// The \(chain)'s `catch` skipped cancellations (its default policy).", 1)
+                block.add("if error.isCancelled { return }", 1)
+            }
+            block.add(lines, indentedBy: 1)
+            block.add("}", 0)
+            return block
+        }
         lines.add(Self.hopping(catchLink, catchLink.comments + catchLines), indentedBy: 1)
         lines.add("}", 0)
         return lines
@@ -613,7 +643,7 @@ struct ChainToAsync {
     /// after `done` (no `finally`, no `ensure`), so the order is kept. Refused (and left as a
     /// chain in the task) when its handlers capture `self`, run on another queue than the outer
     /// chain's, or it has a `finally`.
-    private func nestedChain(_ call: FunctionCallExprSyntax, onMainActor: Bool) throws(Refusal) -> CodeLines {
+    private func nestedChain(_ call: FunctionCallExprSyntax, onMainActor: Bool, insideCatch: Bool) throws(Refusal) -> CodeLines {
         var (root, links) = try read(call)
         if links.last?.kind == .finally { throw Refusal("a nested promise chain ending in `finally`", at: call) }
         let catchLink = try catchLink(&links, finallyLink: nil, chain: call)
@@ -625,6 +655,11 @@ struct ChainToAsync {
         }
         if let other = handlers.first(where: { $0.kind != .asVoid && $0.onSettlingThread == onMainActor }) {
             throw Refusal("a nested promise chain whose handlers run elsewhere than the outer chain's", at: other.node)
+        }
+        // In the outer `catch` block, the inner `catch` block's own `error` would hide the outer
+        // one its handler read.
+        if insideCatch, !catchLink.reportsUnhandled, catchLink.parameters.first != "error", Self.mentions(catchLink.statements, "error") {
+            throw Refusal("a nested promise chain whose `catch` reads the outer chain's `error`", at: catchLink.node)
         }
         let effects = isGuarantee(root) ? "await" : "try await"
         var writer = try straightLine(links, from: "\(effects) \(StatementText(bytes: bytes).text(of: root)).value", returningValue: false)
@@ -717,6 +752,8 @@ struct ChainToAsync {
         var seen: [String: String] = [:]
         /// Set when a chain ending `done`'s code may be written as nested code.
         var nesting: Nesting?
+        /// A chain ending a `done` was copied as it is (it could not be nested code).
+        var keptInnerChain = false
 
         mutating func declare(_ name: String) -> String {
             var candidate = name
@@ -870,10 +907,13 @@ struct ChainToAsync {
             // nothing renamed in the handler could reach the inner chain's text unrenamed.
             if link.kind == .done, index == writer.links.count - 1, let nesting = writer.nesting, text.renamed.isEmpty, !link.hopsToMain,
                let last = link.statements.last, let inner = chainStatement(last),
-               let nested = try? nestedChain(inner, onMainActor: nesting.onMainActor) {
+               let nested = try? nestedChain(inner, onMainActor: nesting.onMainActor, insideCatch: false) {
                 for line in text.lines(Array(link.statements.dropLast())) { writer.body.add(line, 0) }
                 writer.body.add(nested, indentedBy: 0)
             } else {
+                // Otherwise a chain ending it stays a chain, in the task's `do` block (where the
+                // stage does not look again, so a second run leaves it too).
+                if link.kind == .done, link.statements.last.flatMap(chainStatement) != nil { writer.keptInnerChain = true }
                 writer.body.add(Self.hopping(link, text.lines(link.statements)), indentedBy: 0)
             }
             if link.kind == .done { writer.state = .none }
