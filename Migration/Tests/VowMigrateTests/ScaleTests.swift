@@ -157,9 +157,21 @@ final class ScaleTests: XCTestCase {
             XCTAssertEqual(previous.owned.upperBound, next.owned.lowerBound, "the pieces tile the file")
         }
         for chunk in chunks {
-            let masked = chunk.masked(bytes)
+            let masked = chunk.masked(bytes, wholeFile: true)
             XCTAssertEqual(masked.utf8.count, bytes.count, "offsets are kept")
             XCTAssertFalse(Parser.parse(source: masked).hasError, masked)
+            // Cut after its last visible byte, the piece keeps every offset up to there.
+            let short = chunk.masked(bytes, wholeFile: false)
+            XCTAssertEqual(short.utf8.count, ([chunk.owned] + chunk.kept).map(\.upperBound).max())
+            XCTAssertTrue(masked.utf8.starts(with: short.utf8))
+            XCTAssertFalse(Parser.parse(source: short).hasError, short)
+            // The text the output check parses: the readable ranges alone, edited.
+            let visibleText = try XCTUnwrap(chunk.editedVisibleText(bytes, edits: []))
+            XCTAssertFalse(Parser.parse(source: visibleText).hasError, visibleText)
+            let inserted = TextEdit(offset: chunk.owned.lowerBound, removing: 0, text: "// added\n")
+            XCTAssertEqual(chunk.editedVisibleText(bytes, edits: [inserted])?.contains("// added\n"), true)
+            let crossing = TextEdit(offset: chunk.owned.upperBound - 1, removing: 2, text: "")
+            XCTAssertNil(chunk.editedVisibleText(bytes, edits: [crossing]), "an edit past its range")
             // A cut is at the start of a line after a blank one, never inside the string literal.
             let start = chunk.owned.lowerBound
             if start > 0 {
@@ -258,7 +270,7 @@ final class ScaleTests: XCTestCase {
         let chunks = try XCTUnwrap(SourceChunks.plan(bytes, targetSize: 300))
         XCTAssertGreaterThan(chunks.count, 20)
         for chunk in chunks {
-            XCTAssertFalse(Parser.parse(source: chunk.masked(bytes)).hasError)
+            XCTAssertFalse(Parser.parse(source: chunk.masked(bytes, wholeFile: false)).hasError)
             // Never inside a function or a protocol: each piece starts with a declaration, its
             // comment or a member.
             let start = chunk.owned.lowerBound

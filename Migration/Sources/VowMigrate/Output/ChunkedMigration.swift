@@ -79,7 +79,7 @@ enum ChunkedMigration {
         var converter: SourceLocationConverter?
         for (number, chunk) in chunks.enumerated() {
             progress?(MigrationProgress("reading", fraction: Double(number) / total))
-            let tree = Parser.parse(source: chunk.masked(bytes))
+            let tree = Parser.parse(source: chunk.masked(bytes, wholeFile: converter == nil))
             if tree.hasError { return nil }
             if converter == nil { converter = SourceLocationConverter(fileName: fileName, tree: tree) }
             let collector = DeclarationCollector()
@@ -128,7 +128,7 @@ enum ChunkedMigration {
         if options.stage == .all && !indexed {
             for (number, chunk) in chunks.enumerated() {
                 progress?(MigrationProgress("reading", fraction: Double(chunks.count + number) / total))
-                let tree = Parser.parse(source: chunk.masked(bytes))
+                let tree = Parser.parse(source: chunk.masked(bytes, wholeFile: false))
                 guard !tree.hasError, let converter else { return nil }
                 runDeclarations(tree, number: number, converter: converter, knowledge: knowledge, importsVow: importsVow)
             }
@@ -145,7 +145,7 @@ enum ChunkedMigration {
         for number in Array(1..<chunks.count) + [0] {
             let chunk = chunks[number]
             progress?(MigrationProgress("rewriting", fraction: Double(readingPasses * chunks.count + (number == 0 ? chunks.count - 1 : number - 1)) / total))
-            let tree = Parser.parse(source: chunk.masked(bytes))
+            let tree = Parser.parse(source: chunk.masked(bytes, wholeFile: false))
             if tree.hasError { return nil }
             guard let converter else { return nil }
             // The file's own bytes: within the piece they are the masked text's, and beyond it they
@@ -206,7 +206,8 @@ enum ChunkedMigration {
         progress?(MigrationProgress("checking the output"))
         for chunk in chunks {
             let visible = edits.filter { edit in chunk.owned.contains(edit.offset) || chunk.kept.contains { $0.contains(edit.offset) } }
-            if Parser.parse(source: TextEdit.apply(visible, to: chunk.masked(bytes))).hasError { return nil }
+            let text = chunk.editedVisibleText(bytes, edits: visible) ?? TextEdit.apply(visible, to: chunk.masked(bytes, wholeFile: false))
+            if Parser.parse(source: text).hasError { return nil }
         }
         let output = TextEdit.apply(edits, to: source)
         return FileMigration(output: output, changed: output != source, findings: findings,
@@ -225,7 +226,7 @@ extension ChunkedMigration {
         var summary = FileSummary(file: fileName, isContext: isContext, aliases: [], types: [], functions: [])
         var converter: SourceLocationConverter?
         for chunk in chunks {
-            let tree = Parser.parse(source: chunk.masked(bytes))
+            let tree = Parser.parse(source: chunk.masked(bytes, wholeFile: converter == nil))
             if tree.hasError { return nil }
             let pieceConverter = converter ?? SourceLocationConverter(fileName: fileName, tree: tree)
             converter = pieceConverter

@@ -22,16 +22,49 @@ struct SourceChunks {
 
         func contains(_ offset: Int) -> Bool { owned.contains(offset) }
 
-        /// The whole file with everything but `owned` and `kept` blanked out (spaces, in a block
-        /// comment), line breaks kept.
-        func masked(_ bytes: [UInt8]) -> String {
+        /// The piece of the output `edits` make (each within `owned` or a `kept` range), for the
+        /// check that it parses only: its readable ranges in order, edited, one line break where
+        /// each blank was. Its offsets are not the file's, so the lexer need not read the rest of
+        /// the file. Nil when an edit reaches past its range (the caller checks the masked text).
+        func editedVisibleText(_ bytes: [UInt8], edits: [TextEdit]) -> String? {
+            var ranges: [Range<Int>] = []
+            for range in ([owned] + kept).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                if let last = ranges.last, range.lowerBound <= last.upperBound {
+                    ranges[ranges.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+                } else {
+                    ranges.append(range)
+                }
+            }
+            var output = ""
+            var placed = 0
+            for (number, range) in ranges.enumerated() {
+                // The blanks fall between declarations (and before the closing brace kept on its
+                // own line), where a line break is what the masked text's comment meant too.
+                if number > 0 || range.lowerBound > 0 { output += "\n" }
+                let inside = edits.filter { range.contains($0.offset) }
+                guard inside.allSatisfy({ $0.offset + $0.removing <= range.upperBound }) else { return nil }
+                placed += inside.count
+                let shifted = inside.map { TextEdit(offset: $0.offset - range.lowerBound, removing: $0.removing, text: $0.text) }
+                output += TextEdit.apply(shifted, to: String(decoding: bytes[range], as: UTF8.self))
+            }
+            return placed == edits.count ? output : nil
+        }
+
+        /// The file with everything but `owned` and `kept` blanked out (spaces, in a block
+        /// comment), line breaks kept, so every offset is the file's. `wholeFile`: to the file's
+        /// end, for the parse a `SourceLocationConverter` of the whole file is built from;
+        /// otherwise it ends where the piece's last visible byte does (nothing after it moves an
+        /// offset, and the lexer need not read the rest of the file as a comment: with about 32
+        /// pieces, four parses each, that was a tenth of a large file's run).
+        func masked(_ bytes: [UInt8], wholeFile: Bool) -> String {
             var visible = [owned] + kept
             visible.sort { $0.lowerBound < $1.lowerBound }
             var cursor = 0
+            let length = wholeFile ? bytes.count : min(bytes.count, visible.map(\.upperBound).max() ?? bytes.count)
             // Written straight into the string's storage: a copy of the file as an array first
             // would be one more file-sized buffer at the peak.
-            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
-                _ = buffer.initialize(from: bytes)
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                _ = buffer.initialize(from: bytes[..<length])
                 func isBreak(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
                 func blank(_ range: Range<Int>) {
                     for index in range where !isBreak(buffer[index]) {
