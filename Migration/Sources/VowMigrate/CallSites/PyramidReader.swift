@@ -114,7 +114,8 @@ struct PyramidReader {
                 levels[last].nextStatement = nil
                 levels[last].innerChain = inner
                 capture = captured
-                kept = alone
+                // (A callback the inner chain keeps is reported as this one's.)
+                kept = alone ?? inner?.keptCallback
                 break
             }
             levels.append(outcome.level)
