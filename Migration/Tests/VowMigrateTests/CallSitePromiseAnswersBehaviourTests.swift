@@ -102,4 +102,100 @@ final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
         XCTAssertTrue(promise.contains("{ guide, _ in"), "the inner callback of a refused shape is kept")
         try ProgramBuilding.assertSameEffects(expected, forms: ["promise", "async"], run)
     }
+
+    /// A driver running `steps` (lines of `run(...)`) off the main queue, each step's one `show`
+    /// naming the kind of thread it came on.
+    private static func driver(screen: String, steps: String) -> String {
+        ProgramBuilding.fixtureDriverPrelude + #"""
+            import Foundation
+
+            let mainKey = DispatchSpecificKey<Bool>()
+            DispatchQueue.main.setSpecific(key: mainKey, value: true)
+
+            let screen = \#(screen)(shown: { line in
+                print("show: \(line) [\(DispatchQueue.getSpecific(key: mainKey) == true ? "main" : "elsewhere")]")
+                shown.signal()
+            })
+
+            DispatchQueue.global().async {
+                for synchronous in [false, true] {
+            \#(steps)
+                }
+                print("== done")
+                exit(0)
+            }
+            dispatchMain()
+
+            """#
+    }
+
+    private func runFixture(_ fixture: String, driver text: String, forms: [String] = ["input", "promise", "async"]) throws -> (expected: String, run: (String) throws -> String) {
+        let root = try TestSupport.temporaryDirectory(self)
+        let driver = root.appendingPathComponent("main.swift")
+        try text.write(to: driver, atomically: true, encoding: .utf8)
+        let run = { (form: String) throws -> String in
+            try ProgramBuilding.runFixture(fixture, form: form, as: "Screen.swift", driver: driver, in: root)
+        }
+        return (try run("input"), run)
+    }
+
+    /// `Fixtures/call-sites-promise-typed-errors`: a failure branch reading the callee's own error
+    /// type (`error.message` of a `Result<Member, DirectoryError>`) and `.failure(.missing)`, alone
+    /// and at the first of three steps.
+    func testErrorsReadAsTheCalleesOwnTypePrintTheSameEffectsAtEveryStepAfterMigrationInBothForms() throws {
+        let steps = """
+                    run("open", [], synchronous: synchronous) { screen.open("ann") }
+                    run("open, missing", [.failure], synchronous: synchronous) { screen.open("ann") }
+                    run("open, locked", [.neither], synchronous: synchronous) { screen.open("ann") }
+                    run("decorate", [], synchronous: synchronous) { screen.decorate("ann") }
+                    run("decorate, gold", [], synchronous: synchronous) { screen.decorate("berta") }
+                    run("decorate, missing", [.failure], synchronous: synchronous) { screen.decorate("ann") }
+                    run("decorate, locked", [.neither], synchronous: synchronous) { screen.decorate("ann") }
+                    run("decorate, offline", [.value, .value, .failure], synchronous: synchronous) { screen.decorate("berta") }
+            """
+        let (expected, run) = try runFixture("call-sites-promise-typed-errors", driver: Self.driver(screen: "MemberScreen", steps: steps))
+        XCTAssertTrue(expected.contains("== open, missing\nshow: nobody called ann [elsewhere]\n"), expected)
+        XCTAssertTrue(expected.contains("== decorate, locked, answered at once\nshow: no member: the member is locked [elsewhere]\n"), expected)
+        XCTAssertTrue(expected.contains("== decorate, offline\nshow: offline: down [elsewhere]\n"), expected)
+        XCTAssertTrue(expected.hasSuffix("== done\n"), expected)
+        let promise = try TestSupport.fixture("call-sites-promise-typed-errors", "promise.swift")
+        XCTAssertTrue(promise.contains("case DecorateFailure.member(let error as DirectoryError):"), promise)
+        try ProgramBuilding.assertSameEffects(expected, forms: ["promise", "async"], run)
+    }
+
+    /// `Fixtures/call-sites-promise-early-exits`: `guard case .success(let v) = result, C else`,
+    /// `if C { ...; return }` and `guard C else { ...; return }` before the next call, and the
+    /// inner callbacks that become a chain of their own (after `guard let self`, with `[weak
+    /// self]` of their own): every exit and every failure at every step.
+    func testCallbacksThatStopEarlyPrintTheSameEffectsAtEveryStepAfterMigrationInBothForms() throws {
+        let steps = """
+                    run("open", [], synchronous: synchronous) { screen.open(1) }
+                    run("open, not pending", [], synchronous: synchronous) { screen.open(3) }
+                    run("open, none pending", [.neither], synchronous: synchronous) { screen.open(1) }
+                    run("open, fails", [.failure], synchronous: synchronous) { screen.open(1) }
+                    run("open, accept fails", [.value, .failure], synchronous: synchronous) { screen.open(2) }
+                    run("join", [], synchronous: synchronous) { screen.join(1) }
+                    run("join, none pending", [.neither], synchronous: synchronous) { screen.join(1) }
+                    run("join, fails", [.failure], synchronous: synchronous) { screen.join(1) }
+                    run("join, accept fails", [.value, .failure], synchronous: synchronous) { screen.join(1) }
+                    run("join, nobody joined", [.value, .value, .neither], synchronous: synchronous) { screen.join(0) }
+                    run("join, stopped", [], synchronous: synchronous) { screen.stopped = true; screen.join(1) }
+                    run("count", [], synchronous: synchronous) { screen.stopped = false; screen.count(1) }
+                    run("count, not counted", [], synchronous: synchronous) { screen.count(0) }
+                    run("count, fails", [.failure], synchronous: synchronous) { screen.count(1) }
+                    run("count, accept fails", [.value, .failure], synchronous: synchronous) { screen.count(1) }
+                    run("remind", [], synchronous: synchronous) { screen.remind(1) }
+                    run("remind, fails", [.failure], synchronous: synchronous) { screen.remind(1) }
+            """
+        let (expected, run) = try runFixture("call-sites-promise-early-exits", driver: Self.driver(screen: "InviteScreen", steps: steps))
+        XCTAssertTrue(expected.contains("== open, not pending\nshow: invitation 3 is no longer open [elsewhere]\n"), expected)
+        XCTAssertTrue(expected.contains("== join, none pending\nlog: 0 pending\nshow: nothing to join [elsewhere]\n"), expected)
+        XCTAssertTrue(expected.contains("== join, stopped\nlog: 2 pending\nshow: stopped before counting [elsewhere]\n"), expected)
+        XCTAssertTrue(expected.contains("== count, not counted\nshow: accepted, not counted [elsewhere]\n"), expected)
+        XCTAssertTrue(expected.hasSuffix("== done\n"), expected)
+        let promise = try TestSupport.fixture("call-sites-promise-early-exits", "promise.swift")
+        XCTAssertTrue(promise.contains("throw JoinFailure.returned"), promise)
+        XCTAssertFalse(promise.contains(" in\n            if let error"), "every callback is flat in promise form")
+        try ProgramBuilding.assertSameEffects(expected, forms: ["promise", "async"], run)
+    }
 }

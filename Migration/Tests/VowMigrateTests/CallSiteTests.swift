@@ -306,7 +306,7 @@ extension CallSiteTests {
     /// A `Result<T, NetworkError>` callback whose failure branch hands `error` on as a
     /// `NetworkError` cannot become a `catch`, which gets `any Error`; one that only prints it
     /// can. RevenueCat's `OfferingsManager` names its own nested `Error`, which counts as such a type.
-    func testAFailureBranchReadingATypedErrorAsItsTypeIsLeftAlone() throws {
+    func testAFailureBranchReadingATypedErrorAsItsTypeIsMatchedAsThatTypeInPromiseFormAndLeftAloneWhereTheAsyncAlternativeThrowsAnyError() throws {
         let input = """
             import Foundation
 
@@ -364,13 +364,9 @@ extension CallSiteTests {
             """
         // The async alternative of `load` throws `NetworkError` (`throws(NetworkError)`), so the
         // async form keeps the callback's `Result<Int, NetworkError>`; `cached`'s throws `any Error`.
+        // The promise form's `catch` matches the error as the callee's type, all the alternative rejects with.
         let expected: [MigrationTarget: (refused: [String], converted: [String])] = [
-            .promise: ([
-                "21:14 refresh(): the failure branch reads `error` as the callee's `NetworkError`, but a `catch` gets `any Error`; "
-                    + "convert this call by hand (`error as? NetworkError`)",
-                "32:16 reload(): the failure branch reads `error` as the callee's `Loader.Error`, but a `catch` gets `any Error`; "
-                    + "convert this call by hand (`error as? Loader.Error`)",
-            ], ["report()"]),
+            .promise: ([], ["refresh()", "reload()", "report()"]),
             .async: ([
                 "32:9 reload(): the callback's `Result` fails with `Loader.Error`, but the async alternative throws `any Error`; "
                     + "convert this call by hand (`error as? Loader.Error`)",
@@ -385,12 +381,14 @@ extension CallSiteTests {
             XCTAssertNil(try TestSupport.typecheckTogether([file]), "\(target)")
         }
         XCTAssertTrue(migrate(input, .async, .all).output.contains("do throws(NetworkError) {"))
+        let promise = migrate(input, .promise, .all).output
+        XCTAssertTrue(promise.contains("case let error as NetworkError:") && promise.contains("case let error as Loader.Error:"), promise)
     }
 }
 
 extension CallSiteTests {
     /// The same for `(Error?)` and `(T?, Error?)` callbacks whose error parameter has its own type.
-    func testAnErrorParameterOfItsOwnTypeReadAsThatTypeIsLeftAlone() throws {
+    func testAnErrorParameterOfItsOwnTypeReadAsThatTypeConvertsInBothForms() throws {
         let input = """
             import Foundation
 
@@ -430,12 +428,10 @@ extension CallSiteTests {
             }
 
             """
-        // The async form's constant `error: NetworkError?` holds what the alternative threw, as the callee's type.
+        // The async form's constant `error: NetworkError?` holds what the alternative threw, as the
+        // callee's type; the promise form's `catch` matches the error as that type.
         let expected: [MigrationTarget: (refused: [String], converted: [String])] = [
-            .promise: ([
-                "18:14 refresh(): the failure branch reads `error` as the callee's `NetworkError`, but a `catch` gets `any Error`; "
-                    + "convert this call by hand (`error as? NetworkError`)",
-            ], ["check()"]),
+            .promise: ([], ["refresh()", "check()"]),
             .async: ([], ["refresh()", "check()"]),
         ]
         for target in MigrationTarget.allCases {
@@ -447,5 +443,6 @@ extension CallSiteTests {
             XCTAssertNil(try TestSupport.typecheckTogether([file]), "\(target)")
         }
         XCTAssertTrue(migrate(input, .async, .all).output.contains("? nil : caught as? NetworkError"))
+        XCTAssertTrue(migrate(input, .promise, .all).output.contains("case let error as NetworkError:"))
     }
 }

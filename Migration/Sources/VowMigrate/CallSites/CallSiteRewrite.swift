@@ -268,6 +268,9 @@ struct CallSiteRewrite {
                 lines = try writer.write()
                 if lines.lines.first?.text.hasPrefix("enum ") == true { context.failureTypes += 1 }
                 message = "flattened \(calls) into a promise chain"
+                if let inner = pyramid.levels.last?.innerChain {
+                    message += "; the \(inner.levels.count == 1 ? "callback" : "callbacks") inside \(count == 1 ? "it" : "them") \(inner.levels.count == 1 ? "is" : "are") a chain of its own, in the last handler"
+                }
                 if let kept = pyramid.keptCallback {
                     // The inner callback kept as written is a call site of its own, left alone.
                     message += "; the callback inside \(count == 1 ? "it" : "them") is kept as it was, in the last handler"

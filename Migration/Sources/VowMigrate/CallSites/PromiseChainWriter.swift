@@ -36,7 +36,9 @@ struct PromiseChainWriter {
         // A branch reading a value of an earlier step gets its own case too, carrying that value.
         // So does a step whose answer of neither a value nor an error has a branch of its own,
         // when another step could fail too (with the same error, for all the `catch` could tell).
+        // Errors matched as their callees' own types share a branch only when the type is one.
         let tagged = errorTexts.count > 1
+            || (errorLevels.contains { $0.failure!.typedAs != nil } && Set(errorLevels.map { $0.failure!.typedAs ?? "" }).count > 1)
             || levels.indices.contains { levels[$0].flagName == nil && !(payloads[$0]?.isEmpty ?? true) }
             || levels.indices.contains { index in
                 levels[index].neither != nil && levels.indices.contains { $0 != index && levels[$0].failure != nil && levels[$0].flagName == nil }
@@ -51,7 +53,12 @@ struct PromiseChainWriter {
             caseNames[index] = name
             used.append(name)
         }
-        if !caseNames.isEmpty && inGenericContext {
+        // A step that returned early stops the chain with a case of its own, which the `catch` ignores.
+        let stops = levels.dropLast().contains { $0.exitGuard != nil || !$0.earlyReturns.isEmpty }
+        var stopName = "returned"
+        var stopSuffix = 2
+        while used.contains(stopName) { stopName = "returned\(stopSuffix)"; stopSuffix += 1 }
+        if (!caseNames.isEmpty || stops) && inGenericContext {
             throw Refusal("telling the failures apart needs a local error type, which a generic context cannot declare", at: levels[0].call)
         }
         let isTagged = { (index: Int) in tagged && levels[index].flagName == nil && levels[index].failure != nil }
@@ -68,11 +75,11 @@ struct PromiseChainWriter {
         }
 
         var lines = CodeLines()
-        if !caseNames.isEmpty {
+        if !caseNames.isEmpty || stops {
             let cases = caseNames.keys.sorted().map { index -> String in
                 let types = (isTagged(index) ? ["any Error"] : []) + (payloads[index] ?? []).map(\.type)
                 return caseNames[index]! + (types.isEmpty ? "" : "(\(types.joined(separator: ", ")))")
-            }
+            } + (stops ? [stopName] : [])
             lines.add("enum \(failureTypeName): Error { case \(cases.joined(separator: ", ")) }", 0)
         }
         let text = StatementText(bytes: bytes)
@@ -86,16 +93,20 @@ struct PromiseChainWriter {
             lines.add(invocation(0, text), 1)
             for index in 0..<(levels.count - 1) {
                 let level = levels[index]
-                var body: [String] = []
+                var body: [(text: String, level: Int)] = []
                 if let flag = level.flagName {
                     let carried = (payloads[index] ?? []).map(\.name)
-                    body.append("guard \(flag) else { throw \(failureTypeName).\(caseNames[index]!)\(carried.isEmpty ? "" : "(\(carried.joined(separator: ", ")))") }")
+                    body.append(("guard \(flag) else { throw \(failureTypeName).\(caseNames[index]!)\(carried.isEmpty ? "" : "(\(carried.joined(separator: ", ")))") }", 0))
                 }
-                body += textFor(index).lines(level.success)
-                body.append("return " + invocation(index + 1, textFor(index)))
-                let mentionsSelf = StatementText.mentionsSelf(level.success) || levels[index + 1].invocation.contains("self")
+                var stepText = textFor(index)
+                for exit in level.earlyReturns { stepText.replacedReturns[exit.returnKeyword.positionAfterSkippingLeadingTrivia.utf8Offset] = "throw \(failureTypeName).\(stopName)" }
+                body += exitGuardLines(level.exitGuard, text: stepText, leaving: "throw \(failureTypeName).\(stopName)")
+                body += stepText.lines(level.success).map { ($0, 0) }
+                body.append(("return " + invocation(index + 1, textFor(index)), 0))
+                let mentionsSelf = StatementText.mentionsSelf(level.success + (level.exitGuard.map { [$0.statement] } ?? []))
+                    || levels[index + 1].invocation.contains("self")
                 lines.add("}.then(on: nil) { \(capture(mentionsSelf))\(threading.parameters(of: index, valueName: level.valueName)) in", 0)
-                for line in body { lines.add(line, 1) }
+                for line in body { lines.add(line.text, line.level + 1) }
             }
             let last = levels[levels.count - 1]
             lines.add("}" + finalHandlerOpening(last, parameters: threading.parameters(of: levels.count - 1, valueName: last.valueName)), 0)
@@ -104,7 +115,11 @@ struct PromiseChainWriter {
         var successBody: [(text: String, level: Int)] = []
         if last.guardsSelf { successBody.append((Self.selfGuard(using: StatementText.mentionsSelf(last.successOnMain ?? last.success)), 0)) }
         let lastText = textFor(levels.count - 1)
-        if last.successCases.isEmpty {
+        successBody += exitGuardLines(last.exitGuard, text: lastText, leaving: "return")
+        if let inner = last.innerChain, last.successOnMain == nil {
+            for line in lastText.lines(Array(last.success.dropLast())) { successBody.append((line, 0)) }
+            successBody += try innerChainLines(inner)
+        } else if last.successCases.isEmpty {
             for line in lastText.lines(last.successOnMain ?? last.success) { successBody.append((line, 0)) }
         } else {
             // `case .success(let v) where C:` cases, in order, then the one for any value.
@@ -120,11 +135,15 @@ struct PromiseChainWriter {
         for line in Self.keepingHop(keptHop, successBody, text: text) { lines.add(line.text, line.level + 1) }
 
         // MARK: Catch
-        guard !errorLevels.isEmpty || !flagLevels.isEmpty else {
+        guard !errorLevels.isEmpty || !flagLevels.isEmpty || stops else {
             lines.add("}", 0)
             return lines
         }
         var branches: [Branch] = []
+        if stops {
+            branches.append(Branch(pattern: "\(failureTypeName).\(stopName)", failure: Pyramid.Failure(statements: [], errorName: nil), level: 0,
+                                   isSharedError: false, isStop: true))
+        }
         for (index, level) in levels.enumerated() {
             guard let name = caseNames[index], let failure = level.failure else { continue }
             // A carried value a branch does not read is matched as `_` (the two branches of a step share them).
@@ -146,7 +165,7 @@ struct PromiseChainWriter {
                     branches.append(Branch(pattern: "\(failureTypeName).\(name)(\(all.joined(separator: ", ")))",
                                            failure: Pyramid.Failure(statements: statements, errorName: nil), level: index, isSharedError: false))
                 }
-                let all = [failure.errorName.map { "let \($0)" } ?? "_"] + bound
+                let all = [failure.errorName.map { name in "let \(name)" + (failure.typedAs.map { " as \($0)" } ?? "") } ?? "_"] + bound
                 branches.append(Branch(pattern: "\(failureTypeName).\(name)(\(all.joined(separator: ", ")))", failure: failure, level: index, isSharedError: false))
             }
         }
@@ -157,8 +176,11 @@ struct PromiseChainWriter {
             for (pattern, statements) in levels[errorIndex].failure!.patterned {
                 branches.append(Branch(pattern: pattern, failure: Pyramid.Failure(statements: statements, errorName: nil), level: errorIndex, isSharedError: false))
             }
-            branches.append(Branch(pattern: nil, failure: levels[errorIndex].failure!, level: errorIndex, isSharedError: true))
+            // An error read as its callee's type is matched as that type (all the alternatives reject with).
+            let typed = levels[errorIndex].failure!.typedAs.map { "let error as \($0)" }
+            branches.append(Branch(pattern: typed, failure: levels[errorIndex].failure!, level: errorIndex, isSharedError: true))
         }
+        let sharedIsTyped = branches.contains { $0.isSharedError && $0.pattern != nil }
         // A branch that was one hop to the main queue runs `on: .mainActor` when they all were,
         // and so does a callback's whole-body hop; a hop's own capture list that the chain's
         // handlers do not take stays as written, in a `catch` on the thread that settles it.
@@ -170,6 +192,8 @@ struct PromiseChainWriter {
         // A callback's `guard let self` ran before its hops: the `catch` that tests it first keeps them.
         let guardsBeforeHops = levels.contains { $0.guardsSelf && $0.mainHop == nil }
         let onMain = !guardsBeforeHops && branches.indices.allSatisfy { index in
+            // (The case for a step that returned early runs nothing: any queue does.)
+            if branches[index].isStop { return true }
             if case .handlers? = levels[branches[index].level].mainHop { return true }
             return hops[index] != nil
         }
@@ -191,7 +215,7 @@ struct PromiseChainWriter {
                 let caught = branch.isSharedError ? "error" : name
                 body.insert(("let \(caught): (any Error)? = if case PMKError.invalidCallingConvention = \(caught) { nil } else { \(caught) }", 0), at: 0)
             }
-            return onMain ? body : Self.keepingHop(levels[branch.level].mainHop, body, text: text)
+            return onMain || branch.isStop ? body : Self.keepingHop(levels[branch.level].mainHop, body, text: text)
         }
         // Branches doing the same thing token for token (the shared error's name aside), in the
         // same hop, share one body.
@@ -203,7 +227,7 @@ struct PromiseChainWriter {
         let queue = onMain ? ".mainActor" : "nil"
         let mentionsSelf = guardsSelf || statements.contains { StatementText.mentionsSelf($0) }
 
-        if distinct.count == 1 && !tagged && !levels.contains(where: { $0.neither != nil || !($0.failure?.patterned.isEmpty ?? true) }) {
+        if distinct.count == 1 && !tagged && !sharedIsTyped && !stops && !levels.contains(where: { $0.neither != nil || !($0.failure?.patterned.isEmpty ?? true) }) {
             let usesError = errorLevels.first.map { level in StatementText.mentions(level.failure!.statements, level.failure!.errorName ?? "") } ?? false
             lines.add("}.catch(on: \(queue), policy: .allErrors) { \(capture(mentionsSelf))\(usesError ? "error" : "_") in", 0)
             if guardsSelf { lines.add(Self.selfGuard(using: StatementText.mentionsSelf(statements[statements.count - 1])), 1) }
@@ -219,7 +243,7 @@ struct PromiseChainWriter {
             if bodies[index].isEmpty { lines.add("break", 2) }
             for line in bodies[index] { lines.add(line.text, line.level + 2) }
         }
-        if errorLevels.isEmpty || tagged {
+        if errorLevels.isEmpty || tagged || sharedIsTyped {
             lines.add("default:", 1)
             lines.add("break", 2)
         }
@@ -235,6 +259,15 @@ struct PromiseChainWriter {
         var level: Int
         /// The one branch every level's error runs (no local error type): its error is `error`.
         var isSharedError: Bool
+        /// The case for a step that returned early: nothing runs.
+        var isStop = false
+    }
+
+    /// `guard C else { B; <leaving> }`: an ``Pyramid/ExitGuard`` at the top of its handler.
+    private func exitGuardLines(_ exit: Pyramid.ExitGuard?, text: StatementText, leaving: String) -> [(text: String, level: Int)] {
+        guard let exit else { return [] }
+        return [("guard \(exit.conditions.map { text.text(of: $0) }.joined(separator: ", ")) else {", 0)]
+            + text.lines(exit.statements).map { ($0, 1) } + [(leaving, 1), ("}", 0)]
     }
 
     /// A handler's lines inside the hop its callback's whole body was, when the handler does not
@@ -256,7 +289,7 @@ struct PromiseChainWriter {
     private func finalHandlerOpening(_ level: Pyramid.Level, parameters: String) -> String {
         var queue = level.successOnMain != nil ? ".mainActor" : "nil"
         if case .handlers? = level.mainHop { queue = ".mainActor" }
-        let mentionsSelf = level.guardsSelf || StatementText.mentionsSelf(level.successOnMain ?? level.success)
+        let mentionsSelf = level.guardsSelf || StatementText.mentionsSelf((level.successOnMain ?? level.success) + (level.exitGuard.map { [$0.statement] } ?? []))
         return ".done(on: \(queue)) { \(capture(mentionsSelf))\(parameters) in"
     }
 
@@ -293,7 +326,8 @@ struct PromiseChainWriter {
         let levels = pyramid.levels
         var handlers: [ValueThreading.Handler] = []
         for (index, level) in levels.enumerated() {
-            let code = level.success + (level.successOnMain ?? [])
+            // (An exit guard's conditions are tested in the handler, declaring what they bind.)
+            let code = (level.exitGuard.map { [$0.statement] } ?? []) + level.success + (level.successOnMain ?? [])
             var nodes = code.map(Syntax.init)
             if index + 1 < levels.count {
                 let next = levels[index + 1]

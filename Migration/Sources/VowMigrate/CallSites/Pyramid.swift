@@ -19,6 +19,10 @@ struct Pyramid {
         /// Promise form: `case .failure(SyncError.cancelled): ...` before the `.failure` that takes
         /// any error: each pattern's code, matched in the `catch` before this branch.
         var patterned: [(pattern: String, statements: [CodeBlockItemSyntax])] = []
+        /// Promise form: the branch reads its error as the callee's own failure type
+        /// (`error.userMessage` of a `Result<User, APIError>`): the `catch` matches it as that
+        /// type (`case let error as APIError:`), which is all the alternative rejects with.
+        var typedAs: String?
         /// The comments above the test the branch came from (`// Signing in works without push`
         /// above `if error != nil { ... }`), which the branch keeps.
         var comments: [String] = []
@@ -35,6 +39,15 @@ struct Pyramid {
         /// `guard let self else { return }`), so `self` is held strongly until the answer
         /// arrives and weakly during the hop, as before.
         case kept(opening: String, guardingSelf: String?)
+    }
+
+    /// Promise form: `guard case .success(let invites) = result, let invite = ... else { B; return }`:
+    /// the conditions after the first, which the handler tests first, running `statements` (B)
+    /// and stopping where one fails. `statement` is the guard as written (for what it declares).
+    struct ExitGuard {
+        var statement: CodeBlockItemSyntax
+        var conditions: [Syntax]
+        var statements: [CodeBlockItemSyntax]
     }
 
     struct Level {
@@ -72,6 +85,16 @@ struct Pyramid {
         /// The statement calling the next level, taken out of `success`.
         var nextStatement: CodeBlockItemSyntax?
         var mainHop: MainHop?
+        /// Promise form: ``ExitGuard``.
+        var exitGuard: ExitGuard?
+        /// Promise form, a callback with a next call: the bare `return`s ending its top-level
+        /// `if C { X; return }` and `guard C else { X; return }` before that call, which its
+        /// handler writes as `throw Failure.returned` (the `catch` ignores that case).
+        var earlyReturns: [ReturnStmtSyntax] = []
+        /// Promise form, the last call: its last statement calls a completion-handler function
+        /// whose callback this chain cannot hold (`[weak self]` of its own, a `guard let self`
+        /// before an early exit) but which converts where it stands: its own chain, written there.
+        var innerChain: Pyramid?
         /// The value's type as the handler spells it when that differs from the callee's
         /// (`{ (result: Result<[T], Error>) in }` for `get<T>`'s `T`): a generic callee may get its
         /// type from nowhere else, so the converted call states it.

@@ -307,7 +307,7 @@ extension PyramidReader {
     /// order. So does one whose `.success` cases test the value first (`case .success(let v)
     /// where C:`, each binding it under one name), then take any value: the handler tests it in
     /// that order. Nil when there is no such case (the flat reading's), or for anything else.
-    func patternedResultSplit(_ statements: [CodeBlockItemSyntax], subject: String)
+    func patternedResultSplit(_ statements: [CodeBlockItemSyntax], subject: String, typedFailure: String?)
         -> (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure, successCases: [(conditions: [Syntax], statements: [CodeBlockItemSyntax])])? {
         guard statements.count == 1, let switchExpression = Self.expression(statements[0])?.as(SwitchExprSyntax.self),
               switchExpression.subject.trimmedDescription == subject else { return nil }
@@ -326,7 +326,7 @@ extension PyramidReader {
                 success = (binding.name, body)
             } else if let binding = Self.caseBinding(item.pattern, "failure"), failure == nil {
                 failure = Pyramid.Failure(statements: body, errorName: binding.name)
-            } else if failure == nil, let pattern = Self.failurePattern(item.pattern) {
+            } else if failure == nil, let pattern = Self.failurePattern(item.pattern, typedFailure: typedFailure) {
                 patterned.append((pattern, body))
             } else {
                 return nil
@@ -365,12 +365,17 @@ extension PyramidReader {
     }
 
     /// `.failure(SyncError.cancelled)`: `SyncError.cancelled` (a type named, as a `catch` needs).
-    static func failurePattern(_ pattern: PatternSyntax) -> String? {
+    /// `.failure(.notFound)` of a `Result<User, APIError>`: `APIError.notFound`, the callee's
+    /// failure type named (the alternative rejects with that error as it came).
+    static func failurePattern(_ pattern: PatternSyntax, typedFailure: String?) -> String? {
         guard let call = pattern.as(ExpressionPatternSyntax.self)?.expression.as(FunctionCallExprSyntax.self),
               let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil, member.declName.baseName.text == "failure",
               call.arguments.count == 1, let argument = call.arguments.first, argument.label == nil,
-              let inner = argument.expression.as(MemberAccessExprSyntax.self), inner.base != nil else { return nil }
-        return inner.trimmedDescription
+              let inner = argument.expression.as(MemberAccessExprSyntax.self) else { return nil }
+        if inner.base != nil { return inner.trimmedDescription }
+        guard let typedFailure, inner.declName.argumentNames == nil,
+              typedFailure.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else { return nil }
+        return typedFailure + inner.trimmedDescription
     }
 
     // MARK: - Helpers

@@ -91,7 +91,10 @@ struct PyramidReader {
             let outcome: (level: Pyramid.Level, next: (FunctionCallExprSyntax, MatchedCall)?)
             let captured = capture
             do throws(Refusal) {
-                outcome = try readLevel(call: call, matched: matched, isOutermost: levels.isEmpty, capture: &capture)
+                // (Where an earlier callback cannot start a chain of several steps, an early exit
+                // is not read either: the callback stays as it was, kept in the handler before it.)
+                outcome = try readLevel(call: call, matched: matched, isOutermost: levels.isEmpty, capture: &capture,
+                                        readsEarlyExits: !levels.contains { $0.guardsSelf || $0.hasCodeAround })
             } catch let refusal {
                 // Promise form: an inner callback the chain cannot hold stays as it was, the last
                 // statement of the handler before it (a call site of its own, reported). It must
@@ -101,15 +104,18 @@ struct PyramidReader {
                       let item = levels[last].nextStatement, case .call(let around) = match(levels[last].call),
                       ValueThreading.reads(in: [Syntax(item)]).isDisjoint(with: Set(Self.parameterNames(around.handler) ?? ["$0"])
                         .subtracting([levels[last].valueName].compactMap { $0 })) else { throw refusal }
-                // And it must be refused where it then stands, for a reason of its own (`[weak
-                // self]` on an inner callback only is not), or a second run would convert it.
+                // Where it then stands, it is refused for a reason of its own (`[weak self]` on an
+                // inner callback only is not one), or it is a chain of its own, in that handler:
+                // what a second run would make of it (PromiseChainWriter+InnerChains.swift).
                 var alone: Refusal?
-                do throws(Refusal) { _ = try read(item, call: call, matched: matched) } catch { alone = error }
-                guard let alone else { throw refusal }
+                var inner: Pyramid?
+                do throws(Refusal) { inner = try read(item, call: call, matched: matched) } catch { alone = error }
                 levels[last].success.append(item)
                 levels[last].nextStatement = nil
+                levels[last].innerChain = inner
                 capture = captured
-                kept = alone
+                // (A callback the inner chain keeps is reported as this one's.)
+                kept = alone ?? inner?.keptCallback
                 break
             }
             levels.append(outcome.level)
@@ -165,7 +171,7 @@ struct PyramidReader {
     }
 
     private func readLevel(call: FunctionCallExprSyntax, matched: MatchedCall, isOutermost: Bool,
-                           capture: inout String?) throws(Refusal) -> (level: Pyramid.Level, next: (FunctionCallExprSyntax, MatchedCall)?) {
+                           capture: inout String?, readsEarlyExits: Bool = true) throws(Refusal) -> (level: Pyramid.Level, next: (FunctionCallExprSyntax, MatchedCall)?) {
         let callee = matched.callee
         guard callee.hasAlternative(for: target) else {
             if let reason = callee.noAlternativeReasons[target] {
@@ -235,8 +241,10 @@ struct PyramidReader {
             }
             answers = AnswerSplit(success: statements, failure: Pyramid.Failure(statements: [], errorName: nil), boundName: unwrapping.bound)
         }
+        var guardCase: (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure, exit: Pyramid.ExitGuard?)?
+        if target == .promise, readsEarlyExits, case .result = callee.shape, let subject = names.first { guardCase = guardCaseResultSplit(statements, subject: subject) }
         // A `guard` or `return` the shapes below do not read is the most useful thing to report.
-        if answers == nil, let guardStatement = statements.first?.item.as(GuardStmtSyntax.self), callee.shape.canFail || callee.shape.valueType != "Bool" {
+        if answers == nil, guardCase == nil, let guardStatement = statements.first?.item.as(GuardStmtSyntax.self), callee.shape.canFail || callee.shape.valueType != "Bool" {
             throw Refusal("a `guard` inside a callback", at: guardStatement)
         }
         var level = Pyramid.Level(call: call, callee: callee, invocation: matched.invocation, valueName: nil,
@@ -257,29 +265,32 @@ struct PyramidReader {
             }
         case .result:
             let split: (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure)
-            if target == .promise, let patterned = patternedResultSplit(statements, subject: names[0]) ?? ifCaseResultSplit(statements, subject: names[0]) {
+            if target == .promise, let patterned = patternedResultSplit(statements, subject: names[0], typedFailure: callee.typedFailure) ?? ifCaseResultSplit(statements, subject: names[0]) {
                 split = (patterned.valueName, patterned.success, patterned.failure)
                 level.successCases = patterned.successCases
+            } else if let guarded = guardCase {
+                split = (guarded.valueName, guarded.success, guarded.failure)
+                level.exitGuard = guarded.exit
             } else {
                 split = try resultSplit(statements, subject: names[0], at: closure)
             }
-            try refuseTypedErrorUse(split.failure, callee: callee, at: closure)
             level.valueName = callee.shape.valueType == "Void" ? nil : split.valueName.flatMap(useful)
             level.success = split.success
             level.failure = split.failure
+            level.failure?.typedAs = try typedErrorUse(split.failure, callee: callee, at: closure)
         case .errorOnly:
             let split: (success: [CodeBlockItemSyntax], failure: Pyramid.Failure)
             if let answers { split = answers.split } else { split = try errorSplit(statements, errorName: names[0], at: closure) }
-            try refuseTypedErrorUse(split.failure, callee: callee, at: closure)
             level.success = split.success
             level.failure = split.failure
+            level.failure?.typedAs = try typedErrorUse(split.failure, callee: callee, at: closure)
         case .optionalValueAndError, .valueAndError:
             let split: (success: [CodeBlockItemSyntax], failure: Pyramid.Failure)
             if let answers { split = answers.split } else { split = try errorSplit(statements, errorName: names[1], at: closure) }
-            try refuseTypedErrorUse(split.failure, callee: callee, at: closure)
             level.valueName = useful(names[0])
             level.success = split.success
             level.failure = split.failure
+            level.failure?.typedAs = try typedErrorUse(split.failure, callee: callee, at: closure)
             if let value = level.valueName {
                 if mentions(split.failure.statements, value) {
                     throw Refusal("the failure branch uses the value sent together with the error", at: closure)
@@ -305,9 +316,9 @@ struct PyramidReader {
             if mentions(answers.success, names[0]) || mentions(answers.failure.statements, names[0]) {
                 throw Refusal("the callback reads `\(names[0])` after testing it; the alternative's promise has no flag to read", at: closure)
             }
-            try refuseTypedErrorUse(answers.failure, callee: callee, at: closure)
             level.success = answers.success
             level.failure = answers.failure
+            level.failure?.typedAs = try typedErrorUse(answers.failure, callee: callee, at: closure)
             level.neither = answers.neither
         case .errorAndOptionalValue:
             throw Refusal("(Error?, T?) callbacks are not flattened", at: closure)
@@ -375,7 +386,18 @@ struct PyramidReader {
                 level.successOnMain = Array(hop.statements)
             }
         }
-        try checkPlain(level.success, where: "a callback")
+        // Promise form: a callback that returns early before its next call stops the chain there
+        // (PyramidReader+PromiseExits.swift).
+        if target == .promise, next != nil, readsEarlyExits, !level.guardsSelf, !level.hasCodeAround, let exits = earlyExits(level.success) {
+            level.earlyReturns = exits.map(\.exit)
+            try checkPlain(level.success.filter { item in !exits.contains { $0.statement.id == item.id } }, where: "a callback")
+        } else {
+            try checkPlain(level.success, where: "a callback")
+        }
+        if let exit = level.exitGuard {
+            try checkPlain(exit.statements, where: "a callback")
+            for condition in exit.conditions { try checkPlainNode(condition) }
+        }
         if let hop = level.successOnMain { try checkPlain(hop, where: "a callback") }
         return (level, next)
     }
@@ -501,6 +523,17 @@ struct PyramidReader {
         }
     }
 
+    /// ``checkPlain(_:where:)`` for a callback's statements, and for any node (a condition).
+    func checkPlainStatements(_ statements: [CodeBlockItemSyntax]) throws(Refusal) {
+        try checkPlain(statements, where: "a callback")
+    }
+
+    func checkPlainNode(_ node: Syntax) throws(Refusal) {
+        let finder = ControlFlowFinder(reader: self)
+        finder.walk(node)
+        if let (reason, node) = finder.problem { throw Refusal(reason.replacingPlace(with: "a callback"), at: node) }
+    }
+
     fileprivate func isKnownCall(_ call: FunctionCallExprSyntax) -> Bool {
         switch match(call) {
         case .none: return false
@@ -527,9 +560,17 @@ struct PyramidReader {
     }
 
     /// `case .failure(let error): self.show(error)` with `show(_: NetworkError)`: the shared
-    /// `catch` gives `any Error`, so the converted code would not compile.
-    private func refuseTypedErrorUse(_ failure: Pyramid.Failure, callee: CalleeSummary, at closure: ClosureExprSyntax) throws(Refusal) {
-        guard let typed = callee.typedFailure, let error = failure.errorName, Self.readsAsItsType(error, in: failure.statements) else { return }
+    /// `catch` gives `any Error`, so the converted code would not compile. The promise form
+    /// matches the error as that type instead (`case let error as NetworkError:`): the type to
+    /// match it as, nil when the branch does not need it. Not where the branch also runs for an
+    /// answer of neither (it reads the error as optional), nor for a type naming the callee's
+    /// generic parameters (a call site cannot spell them).
+    private func typedErrorUse(_ failure: Pyramid.Failure, callee: CalleeSummary, at closure: ClosureExprSyntax) throws(Refusal) -> String? {
+        guard let typed = callee.typedFailure, let error = failure.errorName, Self.readsAsItsType(error, in: failure.statements) else { return nil }
+        if target == .promise, !failure.errorIsOptional,
+           !callee.genericParameterNames.contains(where: { name in typed.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).contains { $0 == name } }) {
+            return typed
+        }
         throw Refusal("the failure branch reads `\(error)` as the callee's `\(typed)`, but a `catch` gets `any Error`; "
                       + "convert this call by hand (`error as? \(typed)`)", at: closure)
     }

@@ -9,6 +9,9 @@ struct StatementText {
     var unwrapped: Set<String> = []
     /// References to these names are spelled with the new name.
     var renamed: [String: String] = [:]
+    /// Bare `return`s (by the offset of their keyword) spelled as this text instead
+    /// (`throw Failure.returned`: a promise chain's handler stopping the chain).
+    var replacedReturns: [Int: String] = [:]
 
     /// The lines of `items`, re-indented relative to the first one.
     func lines(_ items: [CodeBlockItemSyntax]) -> [String] {
@@ -63,6 +66,9 @@ struct StatementText {
                     replacements.append((token.positionAfterSkippingLeadingTrivia.utf8Offset, token.endPositionBeforeTrailingTrivia.utf8Offset, newName))
                 }
             }
+        }
+        for (position, text) in replacedReturns where position >= start && position < end {
+            replacements.append((position, position + "return".utf8.count, text))
         }
         var output: [UInt8] = []
         var cursor = start
