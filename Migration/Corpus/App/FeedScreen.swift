@@ -157,7 +157,7 @@ final class FeedViewModel: @unchecked Sendable {
         }
     }
 
-    // `guard case` inside the callback: left alone.
+    // `guard case` inside the callback: its failure branch runs for any error, in both forms.
     func openFirstPost(for user: User) {
         feed.page(1, for: user) { result in
             guard case .success(let page) = result else {

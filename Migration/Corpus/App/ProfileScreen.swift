@@ -144,7 +144,7 @@ final class ProfileEditorViewModel: @unchecked Sendable {
         }
     }
 
-    // `[weak self]` on the inner callback only: left alone.
+    // `[weak self]` on the inner callback only: left alone in async form; the promise form writes it as a chain of its own.
     func reloadBio(for user: User) {
         profiles.profile(of: user) { result in
             switch result {

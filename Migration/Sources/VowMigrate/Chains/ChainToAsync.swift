@@ -1188,6 +1188,8 @@ struct ChainToAsync {
         guard let call = expression.as(FunctionCallExprSyntax.self) else { return false }
         let called = call.calledExpression.trimmedDescription
         if called == "after" || called.hasPrefix("Guarantee") { return true }
+        // `when(guarantees:)` and `when(resolved:)` never reject.
+        if called == "when", let label = call.arguments.first?.label?.text, label == "guarantees" || label == "resolved" { return true }
         guard call.trailingClosure == nil, let base = PyramidReader.baseName(call) else { return false }
         let labels = call.arguments.map { $0.label?.text }
         let callees = catalog.callees(named: base).filter { callee in
