@@ -136,14 +136,8 @@ final class ChainWithoutCatchTests: XCTestCase {
         """#
 
     func testChainsWithoutCatchReportTheirRejectionAsVowDidAndTheProgramPrintsTheSame() throws {
-        let root = try TestSupport.temporaryDirectory(self)
-        let original = root.appendingPathComponent("original")
-        try FileManager.default.createDirectory(at: original, withIntermediateDirectories: true)
-        let screen = original.appendingPathComponent("Screen.swift")
-        try Self.screen.write(to: screen, atomically: true, encoding: .utf8)
-        let main = root.appendingPathComponent("main.swift")
-        try Self.driver.write(to: main, atomically: true, encoding: .utf8)
-        let expected = try ProgramBuilding.buildAndRun([screen, main], binary: root.appendingPathComponent("original-program"))
+        let program = try ProgramBuilding.ScreenProgram(screen: Self.screen, driver: Self.driver, in: try TestSupport.temporaryDirectory(self))
+        let expected = try program.runOriginal()
         XCTAssertEqual(expected, """
             == saving
             show: saving
@@ -175,12 +169,9 @@ final class ChainWithoutCatchTests: XCTestCase {
 
             """)
 
-        let migrated = root.appendingPathComponent("migrated")
-        try FileManager.default.copyItem(at: original, to: migrated)
-        let result = try TestSupport.migrate([migrated.path, "--to", "async", "--stage", "call-sites", "--in-place"])
+        let (result, code) = try program.migrate()
         XCTAssertEqual(result.status, 0, result.standardError)
         XCTAssertTrue(result.standardError.contains("4 call sites converted, 0 left alone"), result.standardError)
-        let code = try String(contentsOf: migrated.appendingPathComponent("Screen.swift"), encoding: .utf8)
         XCTAssertEqual(code.components(separatedBy: "conf.unhandledRejectionHandler(UnhandledRejection(error: error, creationSite: nil))").count - 1,
                        3, code)
         XCTAssertFalse(code.contains(".done"), code)
@@ -189,10 +180,8 @@ final class ChainWithoutCatchTests: XCTestCase {
                         let count = await countPromise.value
                         self.show("count \\(count)")
             """), code)
-        let actual = try ProgramBuilding.buildAndRun([migrated.appendingPathComponent("Screen.swift"), main],
-                                                     binary: root.appendingPathComponent("migrated-program"))
-        XCTAssertEqual(actual, expected)
-        let again = try TestSupport.migrate([migrated.path, "--to", "async", "--stage", "call-sites", "--check"])
+        XCTAssertEqual(try program.runMigrated(), expected)
+        let again = try program.checkAgain()
         XCTAssertEqual(again.status, 0, again.standardOutput)
     }
 

@@ -43,6 +43,51 @@ enum ProgramBuilding {
         return run.standardOutput
     }
 
+    /// A program of one screen (`Screen.swift`) and a driver (`main.swift`), built and run as it
+    /// is and after `--to async --stage call-sites --in-place` on a copy of the screen: the chain
+    /// stage's behaviour tests.
+    struct ScreenProgram {
+        let root: URL
+        private let original: URL
+        private let migrated: URL
+        private let main: URL
+        private static let arguments = ["--to", "async", "--stage", "call-sites"]
+
+        init(screen: String, driver: String, in root: URL) throws {
+            self.root = root
+            original = root.appendingPathComponent("original")
+            migrated = root.appendingPathComponent("migrated")
+            main = root.appendingPathComponent("main.swift")
+            try FileManager.default.createDirectory(at: original, withIntermediateDirectories: true)
+            try screen.write(to: original.appendingPathComponent("Screen.swift"), atomically: true, encoding: .utf8)
+            try driver.write(to: main, atomically: true, encoding: .utf8)
+        }
+
+        /// What the original prints.
+        func runOriginal(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+            try buildAndRun([original.appendingPathComponent("Screen.swift"), main], binary: root.appendingPathComponent("original-program"),
+                            file: file, line: line)
+        }
+
+        /// Migrates a copy of the screen; the run's outcome and the migrated screen's code.
+        func migrate() throws -> (result: TestSupport.ProcessResult, code: String) {
+            try FileManager.default.copyItem(at: original, to: migrated)
+            let result = try TestSupport.migrate([migrated.path] + Self.arguments + ["--in-place"])
+            return (result, try String(contentsOf: migrated.appendingPathComponent("Screen.swift"), encoding: .utf8))
+        }
+
+        /// What the migrated program prints.
+        func runMigrated(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+            try buildAndRun([migrated.appendingPathComponent("Screen.swift"), main], binary: root.appendingPathComponent("migrated-program"),
+                            file: file, line: line)
+        }
+
+        /// `--check` over the migrated copy: a second run changes nothing when its status is 0.
+        func checkAgain() throws -> TestSupport.ProcessResult {
+            try TestSupport.migrate([migrated.path] + Self.arguments + ["--check"])
+        }
+    }
+
     /// Builds one form of a call-site fixture (`input`, `promise` or `async`), saved as
     /// `sourceName`, with `driver` as its `main.swift`, and returns what it printed. The driver's
     /// `run(_:_:synchronous:_:)` comes from ``fixtureDriverPrelude``.
