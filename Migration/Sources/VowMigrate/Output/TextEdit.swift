@@ -19,12 +19,16 @@ struct TextEdit {
         }.map(\.element)
         var source = source
         return source.withUTF8 { bytes in
-            var output: [UInt8] = []
-            output.reserveCapacity(bytes.count + ordered.reduce(0) { $0 + $1.text.utf8.count + 16 })
+            // The texts as inserted, then the output written once, straight into the string's
+            // storage: building it in an array first held two copies of a large file's output at
+            // the end of its run, its peak.
+            var texts: [String] = []
+            texts.reserveCapacity(ordered.count)
+            var length = 0
             var cursor = 0
             for edit in ordered {
                 let start = max(edit.offset, cursor)
-                output.append(contentsOf: bytes[cursor..<start])
+                length += start - cursor
                 var text = edit.text
                 if text.utf8.contains(UInt8(ascii: "\n")) {
                     let windows = usesWindowsLineEnding(bytes, around: edit.offset)
@@ -33,11 +37,26 @@ struct TextEdit {
                         if windows { text = text.replacing("\n", with: "\r\n") }
                     }
                 }
-                output.append(contentsOf: text.utf8)
+                length += text.utf8.count
+                texts.append(text)
                 cursor = max(cursor, min(bytes.count, edit.offset + edit.removing))
             }
-            output.append(contentsOf: bytes[cursor...])
-            return String(decoding: output, as: UTF8.self)
+            length += bytes.count - cursor
+            return String(unsafeUninitializedCapacity: length) { output in
+                var written = 0
+                func write<Bytes: Collection<UInt8>>(_ part: Bytes) {
+                    written = UnsafeMutableBufferPointer(rebasing: output[written...]).initialize(fromContentsOf: part) + written
+                }
+                var cursor = 0
+                for (edit, text) in zip(ordered, texts) {
+                    let start = max(edit.offset, cursor)
+                    write(UnsafeBufferPointer(rebasing: bytes[cursor..<start]))
+                    write(text.utf8)
+                    cursor = max(cursor, min(bytes.count, edit.offset + edit.removing))
+                }
+                write(UnsafeBufferPointer(rebasing: bytes[cursor...]))
+                return written
+            }
         }
     }
 
