@@ -10,8 +10,9 @@
 #      (`--stage declarations`, `--stage all`): peak memory at most 20x the file in each.
 #
 # Inputs come from `generate-callback-tree` into a temporary directory, deleted afterwards;
-# nothing is written into the repository. Runs 1 to 4 are `--to promise --check`: each reads,
-# parses, rewrites and re-parses every file but writes nothing; `--in-place` rewrites a copy.
+# nothing is written into the repository. Runs 1 to 4 are `--to promise --check` (each reads,
+# parses, rewrites and re-parses every file but writes nothing); run 5 is in both forms (the
+# async form's alternatives are longer, its peak higher), and its `--in-place` rewrites a copy.
 #
 #   Migration/Scripts/measure-throughput.sh             all of the above
 #   Migration/Scripts/measure-throughput.sh --smoke     a 2,000-line file and a 20-file tree,
@@ -51,7 +52,7 @@ measure() {
     local mode=--check
     case " $* " in *" --diff "*|*" --check "*|*" --in-place "*) mode= ;; esac
     /usr/bin/time -f "%M %e %U %S" -o "$work/time" \
-        "$bin/vow-migrate" "$path" --to promise $mode "$@" > /dev/null 2> "$work/err" || true
+        "$bin/vow-migrate" "$path" --to "${target:-promise}" $mode "$@" > /dev/null 2> "$work/err" || true
     if ! grep -q "^vow-migrate: .* lines in " "$work/err"; then
         echo "measure-throughput: '$label' did not finish:" >&2
         cat "$work/err" >&2
@@ -70,16 +71,18 @@ measure "one file, ${big} lines" "$work/big" --jobs 1
 measure "${tree_files} files, 1 core" "$work/tree" --jobs 1
 measure "${tree_files} files, all cores ($(nproc))" "$work/tree"
 measure "one file, ${classes} top-level classes" "$work/classes" --jobs 1
-for shape in big classes; do
-    for stage in declarations all; do
-        for mode in --diff --check --in-place; do
-            path="$work/$shape"
-            if [ "$mode" = --in-place ]; then
-                rm -rf "$work/copy"
-                cp -r "$work/$shape" "$work/copy"
-                path="$work/copy"
-            fi
-            measure "$shape, --stage $stage $mode" "$path" --jobs 1 --stage "$stage" "$mode"
+for target in promise async; do
+    for shape in big classes; do
+        for stage in declarations all; do
+            for mode in --diff --check --in-place; do
+                path="$work/$shape"
+                if [ "$mode" = --in-place ]; then
+                    rm -rf "$work/copy"
+                    cp -r "$work/$shape" "$work/copy"
+                    path="$work/copy"
+                fi
+                measure "$shape, --to $target --stage $stage $mode" "$path" --jobs 1 --stage "$stage" "$mode"
+            done
         done
     done
 done
