@@ -53,17 +53,24 @@ struct SourceChunks {
         /// The file with everything but `owned` and `kept` blanked out (spaces, in a block
         /// comment), line breaks kept, so every offset is the file's. `wholeFile`: to the file's
         /// end, for the parse a `SourceLocationConverter` of the whole file is built from;
-        /// otherwise it ends where the piece's last visible byte does (nothing after it moves an
-        /// offset, and the lexer need not read the rest of the file as a comment: with about 32
-        /// pieces, four parses each, that was a tenth of a large file's run).
+        /// otherwise it ends where the piece's last visible byte does, its type's closing brace
+        /// moved up after the owned range (nothing after that range moves an offset of it, and the
+        /// lexer need not read the rest of the file as a comment: with about 32 pieces, four
+        /// parses each, that was a tenth of a large file's run).
         func masked(_ bytes: [UInt8], wholeFile: Bool) -> String {
-            var visible = [owned] + kept
+            // The closing braces kept after the owned range (of the type it is cut in) are
+            // written right after it instead of where the file has them, often at its very end:
+            // no code reads their place, and the lexer then reads no blank after the piece.
+            let trailing = kept.filter { $0.lowerBound >= owned.upperBound }
+            let relocated = !wholeFile && !trailing.isEmpty && trailing.allSatisfy { $0.count == 1 && bytes[$0.lowerBound] == UInt8(ascii: "}") }
+            var visible = [owned] + (relocated ? kept.filter { $0.lowerBound < owned.upperBound } : kept)
             visible.sort { $0.lowerBound < $1.lowerBound }
             var cursor = 0
             let length = wholeFile ? bytes.count : min(bytes.count, visible.map(\.upperBound).max() ?? bytes.count)
+            let braces = relocated ? trailing.count : 0
             // Written straight into the string's storage: a copy of the file as an array first
             // would be one more file-sized buffer at the peak.
-            return String(unsafeUninitializedCapacity: length) { buffer in
+            return String(unsafeUninitializedCapacity: length + 2 * braces) { buffer in
                 _ = buffer.initialize(from: bytes[..<length])
                 func isBreak(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
                 func blank(_ range: Range<Int>) {
@@ -86,8 +93,12 @@ struct SourceChunks {
                     if range.lowerBound > cursor { blank(cursor..<range.lowerBound) }
                     cursor = max(cursor, range.upperBound)
                 }
-                if cursor < buffer.count { blank(cursor..<buffer.count) }
-                return buffer.count
+                if cursor < length { blank(cursor..<length) }
+                for brace in 0..<braces {
+                    buffer[length + 2 * brace] = UInt8(ascii: "\n")
+                    buffer[length + 2 * brace + 1] = UInt8(ascii: "}")
+                }
+                return length + 2 * braces
             }
         }
     }
