@@ -577,29 +577,19 @@ struct ChainToAsync {
             lines.add("// The \(chain)'s `catch` skipped cancellations (its default policy).", 1)
             lines.add("if error.isCancelled { return }", 1)
         }
-        var catchLines = catchLink.cauterizes ? ["conf.logHandler(.cauterized(error))"] : catchText.lines(catchLink.statements)
         // A chain the `catch` ends with: nested code in the `catch` block, as for the last `done`
-        // (nothing of the outer chain runs after its `catch` without a `finally`).
-        // Otherwise it stays a chain, as the `catch` ran it, in the `catch` block.
+        // (nothing of the outer chain runs after its `catch` without a `finally`). Otherwise it
+        // stays a chain, as the `catch` ran it, in the `catch` block.
+        var handler = CodeLines()
         if let last = catchLink.statements.last, let inner = chainStatement(last), let nesting, catchText.renamed.isEmpty, !catchLink.hopsToMain,
            let nested = try? nestedChain(inner, onMainActor: nesting.onMainActor, insideCatch: true) {
-            catchLines = catchText.lines(Array(catchLink.statements.dropLast()))
-            var lines = CodeLines()
-            for line in catchLink.comments + catchLines { lines.add(line, 0) }
-            lines.add(nested, indentedBy: 0)
-            var block = CodeLines()
-            block.add("do {", 0)
-            block.add(body, indentedBy: 1)
-            block.add("} catch {", 0)
-            if !catchLink.allErrors {
-                block.add("// The \(chain)'s `catch` skipped cancellations (its default policy).", 1)
-                block.add("if error.isCancelled { return }", 1)
-            }
-            block.add(lines, indentedBy: 1)
-            block.add("}", 0)
-            return block
+            for line in catchLink.comments + catchText.lines(Array(catchLink.statements.dropLast())) { handler.add(line, 0) }
+            handler.add(nested, indentedBy: 0)
+        } else {
+            let catchLines = catchLink.cauterizes ? ["conf.logHandler(.cauterized(error))"] : catchText.lines(catchLink.statements)
+            handler = Self.hopping(catchLink, catchLink.comments + catchLines)
         }
-        lines.add(Self.hopping(catchLink, catchLink.comments + catchLines), indentedBy: 1)
+        lines.add(handler, indentedBy: 1)
         lines.add("}", 0)
         return lines
     }
