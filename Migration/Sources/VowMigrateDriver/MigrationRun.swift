@@ -235,6 +235,8 @@ public struct MigrationRun: Sendable {
         let migration = SourceMigrator.migrate(source: source.text, fileName: path, options: options, index: index) { stage in
             progress?.stage(path, stage.name, fraction: stage.fraction)
         }
+        // A large file's pieces are freed by now (see `AllocatorTuning.releaseFreeMemory`).
+        if source.text.utf8.count >= 1 << 20 { AllocatorTuning.releaseFreeMemory() }
         var report = FileReport(path: path, changed: migration.changed, lines: source.newlines, findings: migration.findings)
         if migration.changed && migration.addedVowImport { report.addsVowImport = true }
         guard migration.changed else { return report }
