@@ -5,6 +5,10 @@ import SwiftSyntax
 /// Migrates the text of one Swift file. Pure: no file system, no global state, safe to call from
 /// many threads at once.
 public enum SourceMigrator {
+    /// The size of the pieces a large file is read in: a file at least this large leaves such
+    /// buffers behind once migrated (see `AllocatorTuning.releaseFreeMemory`).
+    public static var pieceSize: Int { ChunkedMigration.pieceSize }
+
     /// Switches `source` from PromiseKit to Vow (`options.fromPromiseKit`), then adds alternatives
     /// to (or converts) its completion-handler functions (`options.target`).
     ///

@@ -236,7 +236,7 @@ public struct MigrationRun: Sendable {
             progress?.stage(path, stage.name, fraction: stage.fraction)
         }
         // A large file's pieces are freed by now (see `AllocatorTuning.releaseFreeMemory`).
-        if source.text.utf8.count >= 1 << 20 { AllocatorTuning.releaseFreeMemory() }
+        if source.text.utf8.count >= SourceMigrator.pieceSize { AllocatorTuning.releaseFreeMemory() }
         var report = FileReport(path: path, changed: migration.changed, lines: source.newlines, findings: migration.findings)
         if migration.changed && migration.addedVowImport { report.addsVowImport = true }
         guard migration.changed else { return report }

@@ -50,7 +50,7 @@ extension PyramidReader {
             }
             guard let last = branch.statements.last?.item.as(ReturnStmtSyntax.self), last.expression == nil,
                   let code = Self.droppingFinalReturnStatement(Array(branch.statements)),
-                  (try? checkPlainStatements(code)) != nil, (try? checkPlainNode(Syntax(conditions))) != nil else { return nil }
+                  (try? checkPlain(code, where: "a callback")) != nil, (try? checkPlainNode(Syntax(conditions))) != nil else { return nil }
             exits.append((statement, last))
         }
         return exits.isEmpty ? nil : exits

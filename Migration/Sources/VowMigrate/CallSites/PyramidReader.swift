@@ -515,23 +515,15 @@ struct PyramidReader {
     // MARK: - Checks
 
     /// Statements copied into a handler must not leave it early or hide another callback.
-    private func checkPlain(_ statements: [CodeBlockItemSyntax], where place: String) throws(Refusal) {
-        for statement in statements {
-            let finder = ControlFlowFinder(reader: self)
-            finder.walk(statement)
-            if let (reason, node) = finder.problem { throw Refusal(reason.replacingPlace(with: place), at: node) }
-        }
+    func checkPlain(_ statements: [CodeBlockItemSyntax], where place: String) throws(Refusal) {
+        for statement in statements { try checkPlainNode(Syntax(statement), where: place) }
     }
 
-    /// ``checkPlain(_:where:)`` for a callback's statements, and for any node (a condition).
-    func checkPlainStatements(_ statements: [CodeBlockItemSyntax]) throws(Refusal) {
-        try checkPlain(statements, where: "a callback")
-    }
-
-    func checkPlainNode(_ node: Syntax) throws(Refusal) {
+    /// ``checkPlain(_:where:)`` for any node (a condition).
+    func checkPlainNode(_ node: Syntax, where place: String = "a callback") throws(Refusal) {
         let finder = ControlFlowFinder(reader: self)
         finder.walk(node)
-        if let (reason, node) = finder.problem { throw Refusal(reason.replacingPlace(with: "a callback"), at: node) }
+        if let (reason, node) = finder.problem { throw Refusal(reason.replacingPlace(with: place), at: node) }
     }
 
     fileprivate func isKnownCall(_ call: FunctionCallExprSyntax) -> Bool {

@@ -404,9 +404,8 @@ struct ChainToAsync {
                 super.init(viewMode: .sourceAccurate)
             }
             override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
-                let call = PyramidReader.callStatement(node) ?? ChainToAsync.discardedCall(node)
                 // A chain without `catch` that a closure returns is a value, left alone.
-                if found == nil, let call, call.id != skipped, chains.isConvertibleChain(call),
+                if found == nil, let call = chains.chainStatement(node), call.id != skipped,
                    !(ChainToAsync.isClosureValue(call) && !ChainToAsync.endsInCatch(call)) {
                     found = call
                 }
@@ -504,10 +503,7 @@ struct ChainToAsync {
 
         let throwing = !isGuarantee(root) || Self.tries(writer.body)
         // A chain kept as it is must end up in a `do` block, which the stage does not read again.
-        if writer.keptInnerChain && !throwing && catchLink.reportsUnhandled {
-            throw Refusal("a promise chain inside a handler of another: convert them together by hand, "
-                          + "or move the inner one into a function of its own", at: call)
-        }
+        if writer.keptInnerChain && !throwing && catchLink.reportsUnhandled { throw Self.innerChainRefusal(at: call) }
         let block = try doCatch(writer.body, catchLink, chain: "chain", throwing: throwing, nesting: nesting)
         var lines = CodeLines()
         lines.add("let \(started) = \(hoisted(root, in: call))", 0)
@@ -531,16 +527,14 @@ struct ChainToAsync {
     /// The chain's `catch` (or `cauterize()`), taken off the end of `links`; for a chain ending
     /// in `done` or `ensure` without one, a `catch` standing for Vow's unhandled-rejection report.
     private func catchLink(_ links: inout [Link], finallyLink: Link?, chain: FunctionCallExprSyntax) throws(Refusal) -> Link {
-        let result: Link
+        var result: Link?
         if let last = links.last, last.kind == .catch {
             result = links.removeLast()
         } else if finallyLink == nil, let last = links.last, last.kind == .done || last.kind == .ensure {
             result = Link(kind: .catch, call: last.call, closure: nil, parameters: ["error"], statements: [],
                           onSettlingThread: true, reportsUnhandled: true)
-        } else {
-            throw Refusal("a promise chain with `catch` in the middle", at: chain)
         }
-        if links.contains(where: { $0.kind == .catch || $0.kind == .finally }) {
+        guard let result, !links.contains(where: { $0.kind == .catch || $0.kind == .finally }) else {
             throw Refusal("a promise chain with `catch` in the middle", at: chain)
         }
         return result
