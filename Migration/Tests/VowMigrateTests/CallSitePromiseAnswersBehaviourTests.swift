@@ -103,42 +103,6 @@ final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
         try ProgramBuilding.assertSameEffects(expected, forms: ["promise", "async"], run)
     }
 
-    /// A driver running `steps` (lines of `run(...)`) off the main queue, each step's one `show`
-    /// naming the kind of thread it came on.
-    private static func driver(screen: String, steps: String) -> String {
-        ProgramBuilding.fixtureDriverPrelude + #"""
-            import Foundation
-
-            let mainKey = DispatchSpecificKey<Bool>()
-            DispatchQueue.main.setSpecific(key: mainKey, value: true)
-
-            let screen = \#(screen)(shown: { line in
-                print("show: \(line) [\(DispatchQueue.getSpecific(key: mainKey) == true ? "main" : "elsewhere")]")
-                shown.signal()
-            })
-
-            DispatchQueue.global().async {
-                for synchronous in [false, true] {
-            \#(steps)
-                }
-                print("== done")
-                exit(0)
-            }
-            dispatchMain()
-
-            """#
-    }
-
-    private func runFixture(_ fixture: String, driver text: String, forms: [String] = ["input", "promise", "async"]) throws -> (expected: String, run: (String) throws -> String) {
-        let root = try TestSupport.temporaryDirectory(self)
-        let driver = root.appendingPathComponent("main.swift")
-        try text.write(to: driver, atomically: true, encoding: .utf8)
-        let run = { (form: String) throws -> String in
-            try ProgramBuilding.runFixture(fixture, form: form, as: "Screen.swift", driver: driver, in: root)
-        }
-        return (try run("input"), run)
-    }
-
     /// `Fixtures/call-sites-promise-typed-errors`: a failure branch reading the callee's own error
     /// type (`error.message` of a `Result<Member, DirectoryError>`) and `.failure(.missing)`, alone
     /// and at the first of three steps.
@@ -153,7 +117,7 @@ final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
                     run("decorate, locked", [.neither], synchronous: synchronous) { screen.decorate("ann") }
                     run("decorate, offline", [.value, .value, .failure], synchronous: synchronous) { screen.decorate("berta") }
             """
-        let (expected, run) = try runFixture("call-sites-promise-typed-errors", driver: Self.driver(screen: "MemberScreen", steps: steps))
+        let (expected, run) = try ProgramBuilding.runScreenFixture("call-sites-promise-typed-errors", screen: "MemberScreen", steps: steps, test: self)
         XCTAssertTrue(expected.contains("== open, missing\nshow: nobody called ann [elsewhere]\n"), expected)
         XCTAssertTrue(expected.contains("== decorate, locked, answered at once\nshow: no member: the member is locked [elsewhere]\n"), expected)
         XCTAssertTrue(expected.contains("== decorate, offline\nshow: offline: down [elsewhere]\n"), expected)
@@ -187,7 +151,7 @@ final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
                     run("remind", [], synchronous: synchronous) { screen.remind(1) }
                     run("remind, fails", [.failure], synchronous: synchronous) { screen.remind(1) }
             """
-        let (expected, run) = try runFixture("call-sites-promise-early-exits", driver: Self.driver(screen: "InviteScreen", steps: steps))
+        let (expected, run) = try ProgramBuilding.runScreenFixture("call-sites-promise-early-exits", screen: "InviteScreen", steps: steps, test: self)
         XCTAssertTrue(expected.contains("== open, not pending\nshow: invitation 3 is no longer open [elsewhere]\n"), expected)
         XCTAssertTrue(expected.contains("== join, none pending\nlog: 0 pending\nshow: nothing to join [elsewhere]\n"), expected)
         XCTAssertTrue(expected.contains("== join, stopped\nlog: 2 pending\nshow: stopped before counting [elsewhere]\n"), expected)

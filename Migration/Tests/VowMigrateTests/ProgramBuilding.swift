@@ -116,6 +116,45 @@ enum ProgramBuilding {
 
         """#
 
+    /// A driver running `steps` (lines of `run(...)`) off the main queue, each step's one `show`
+    /// naming the kind of thread it came on.
+    static func screenDriver(screen: String, steps: String) -> String {
+        ProgramBuilding.fixtureDriverPrelude + #"""
+            import Foundation
+
+            let mainKey = DispatchSpecificKey<Bool>()
+            DispatchQueue.main.setSpecific(key: mainKey, value: true)
+
+            let screen = \#(screen)(shown: { line in
+                print("show: \(line) [\(DispatchQueue.getSpecific(key: mainKey) == true ? "main" : "elsewhere")]")
+                shown.signal()
+            })
+
+            DispatchQueue.global().async {
+                for synchronous in [false, true] {
+            \#(steps)
+                }
+                print("== done")
+                exit(0)
+            }
+            dispatchMain()
+
+            """#
+    }
+
+    /// A fixture whose screen class (`screen`) the ``screenDriver(screen:steps:)`` drives: what
+    /// the original prints, and how to run any form.
+    static func runScreenFixture(_ fixture: String, screen: String, steps: String,
+                                 test: XCTestCase) throws -> (expected: String, run: (String) throws -> String) {
+        let root = try TestSupport.temporaryDirectory(test)
+        let driver = root.appendingPathComponent("main.swift")
+        try screenDriver(screen: screen, steps: steps).write(to: driver, atomically: true, encoding: .utf8)
+        let run = { (form: String) throws -> String in
+            try ProgramBuilding.runFixture(fixture, form: form, as: "Screen.swift", driver: driver, in: root)
+        }
+        return (try run("input"), run)
+    }
+
     /// Fails with a diff for each migrated form whose output differs from the original's.
     static func assertSameEffects(_ expected: String, forms: [String], file: StaticString = #filePath, line: UInt = #line,
                                   _ run: (String) throws -> String) rethrows {

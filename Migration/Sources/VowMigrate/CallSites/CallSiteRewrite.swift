@@ -31,6 +31,9 @@ struct CallSiteRewrite {
     var importsVow = false
     /// Each type body's names, read once (the stage asks for them at every loop and callback).
     private let memberNames = MemberNameCache()
+    /// The bodies of local functions a sequential loop replaced (``SequentialLoop``): not places
+    /// of their own any more.
+    private var loopBodies: [Range<Int>] = []
 
     init(bytes: [UInt8], converter: SourceLocationConverter, target: MigrationTarget, catalog: CalleeCatalog,
          unit: String, excluded: [Range<Int>]) {
@@ -50,7 +53,7 @@ struct CallSiteRewrite {
         finder.walk(tree)
         for function in finder.functions {
             let range = function.body.position.utf8Offset..<function.body.endPosition.utf8Offset
-            if excluded.contains(where: { $0.overlaps(range) }) { continue }
+            if excluded.contains(where: { $0.overlaps(range) }) || loopBodies.contains(where: { $0.overlaps(range) }) { continue }
             var context = Context(function: function, isAsync: function.isAsync, failureTypes: 0)
             process(function.body.statements, codeAfter: false, context: &context)
         }
@@ -82,6 +85,11 @@ struct CallSiteRewrite {
         for (index, item) in list.enumerated() where index > fanOutEnd {
             if let fanOut = fanOut(list, at: index, codeAfter: outerCodeAfter || deferAbove, context: context) {
                 fanOutEnd = fanOut
+                context.startedCallback = true
+                continue
+            }
+            if let loopEnd = sequentialLoop(list, at: index, codeAfterBlock: outerCodeAfter || deferAbove, context: &context) {
+                fanOutEnd = loopEnd
                 context.startedCallback = true
                 continue
             }
@@ -328,7 +336,7 @@ struct CallSiteRewrite {
 
     /// The async form of callbacks the flat reading does not take: ``InlinePyramidWriter``.
     private mutating func convertInline(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, matched: PyramidReader.MatchedCall,
-                               context: inout Context) throws(Refusal) -> (CodeLines, String) {
+                               context: inout Context, loop: SequentialLoop? = nil) throws(Refusal) -> (CodeLines, String) {
         let function = context.function
         let taken = context.takenNames ?? Set(function.body.tokens(viewMode: .sourceAccurate).compactMap { token in
             if case .identifier(let name) = token.tokenKind { name } else { nil }
@@ -342,8 +350,22 @@ struct CallSiteRewrite {
                 for before in list.prefix(while: { $0.id != item.id }) { outerNames.formUnion(InlinePyramidWriter.identifiers(in: before)) }
             }
         }
-        var writer = InlinePyramidWriter(reader: reader, bytes: bytes, unit: unit, enclosingIsAsync: context.isAsync,
-                                         enclosingReturnsValue: function.returnsValue, importsVow: importsVow, taken: taken)
+        var writer = InlinePyramidWriter(reader: reader, bytes: bytes, unit: unit, enclosingIsAsync: context.isAsync || loop != nil,
+                                         enclosingReturnsValue: loop == nil && function.returnsValue, importsVow: importsVow, taken: taken)
+        // A sequential loop's turn is the block the code goes into: its parameters and the
+        // statements before the call.
+        var loopNames: SequentialLoop.Names?
+        if let loop {
+            outerNames = Set(loop.parameters.map(\.name))
+            for before in loop.prefix { outerNames.formUnion(InlinePyramidWriter.identifiers(in: before)) }
+            let variable = switch loop.parameters.count {
+            case 0: writer.fresh("again")
+            case 1: writer.fresh("next" + loop.parameters[0].name.prefix(1).uppercased() + loop.parameters[0].name.dropFirst())
+            default: writer.fresh("nextTurn")
+            }
+            loopNames = SequentialLoop.Names(variable: variable, turn: loop.parameters.count > 1 ? writer.fresh("turn") : "turn")
+            writer.extraReplacements = loop.replacements(loopNames!, bytes: bytes)
+        }
         // A member read without `self.` is one only where no local or parameter of that name hides it.
         var declared = function.parameterNames
         // From the outermost declaration around the call: a local function or closure sees the
@@ -381,7 +403,11 @@ struct CallSiteRewrite {
             let last = nested.rewriteInsideCallback(statements, at: index, codeAfter: codeAfter, context: &inner)
             return InlinePyramidWriter.NestedPlace(edits: nested.edits, findings: nested.findings, lastIndex: last)
         }
-        let lines = try writer.write(call: call, matched: matched, outerNames: outerNames)
+        var lines = try writer.write(call: call, matched: matched, outerNames: outerNames)
+        if let loop, let loopNames {
+            lines = try loopLines(loop, names: loopNames, body: lines, enclosingIsAsync: context.isAsync,
+                                  enclosingParameters: function.parameterNames, writer: &writer)
+        }
         context.takenNames = writer.taken
         let finder = AsyncAlternativeCallFinder(catalog: catalog, ignoring: Set((writer.convertedCalls + writer.nestedCalls).map(\.id)))
         for handler in writer.convertedHandlers {
@@ -396,6 +422,94 @@ struct CallSiteRewrite {
         findings += writer.nestedFindings
         addOnce(writer.fileEdits)
         return (lines, "converted \(count == 1 ? "1 callback" : "\(count) nested callbacks") to `try await`")
+    }
+
+    // MARK: - Sequential loops (SequentialLoop.swift)
+
+    /// A local function that calls itself from its callback, started right after it: in the async
+    /// form one `Task` with a `while` loop (``SequentialLoop``). Returns the index of the start
+    /// call, or nil when the shape is not there or the loop cannot be written, in which case the
+    /// call inside the function is a call site like any other.
+    private mutating func sequentialLoop(_ list: [CodeBlockItemSyntax], at index: Int, codeAfterBlock: Bool, context: inout Context) -> Int? {
+        guard target == .async, list[index].item.is(FunctionDeclSyntax.self),
+              let loop = SequentialLoop.read(list, at: index, reader: reader) else { return nil }
+        let rest = list[(index + 2)...]
+        let codeAfter = codeAfterBlock || !(rest.isEmpty || (rest.count == 1 && Self.isBareReturn(rest.first!)))
+        // The order rules of any call site in synchronous code (``convert``).
+        if !context.isAsync && (codeAfter || context.startedCallback) { return nil }
+        if !context.isAsync, Self.forwardedHandler(in: list[index], names: context.function.closureParameterNames,
+                                                   parameters: context.function.parameterNames) != nil { return nil }
+        var attempt = context
+        do throws(Refusal) {
+            try checkNoSpelledOutCall(in: list[index])
+            let (lines, _) = try convertInline(loop.pyramid, call: loop.pyramidCall, matched: loop.matched, context: &attempt, loop: loop)
+            let first = list[index].positionAfterSkippingLeadingTrivia.utf8Offset
+            let indent = Indentation.lineIndent(in: bytes, at: first)
+            let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
+            edits.append(TextEdit(offset: first, removing: list[index + 1].endPositionBeforeTrailingTrivia.utf8Offset - first, text: rendered))
+            if let body = loop.declaration.body { loopBodies.append(body.position.utf8Offset..<body.endPosition.utf8Offset) }
+            context = attempt
+            let name = CompletionFunction.swiftName(loop.declaration.name.text, labels: loop.declaration.signature.parameterClause.parameters.map {
+                $0.firstName.text == "_" ? nil : $0.firstName.text
+            })
+            var message = "converted a loop of callbacks (`\(name)` starting the next call from its callback) to a `while` loop of `try await`"
+            if !context.isAsync { message += " inside a new `Task { }`, which starts the work when the task runs instead of during the call" }
+            report(.callSiteConverted, at: loop.pyramid, context.function, message)
+            return index + 1
+        } catch {
+            return nil
+        }
+    }
+
+    /// The loop around a turn's code (``SequentialLoop``): its variable, the local function's own
+    /// statements and the callbacks' code, in a `Task` unless the function is async.
+    private func loopLines(_ loop: SequentialLoop, names: SequentialLoop.Names, body: CodeLines, enclosingIsAsync: Bool,
+                           enclosingParameters: Set<String>, writer: inout InlinePyramidWriter) throws(Refusal) -> CodeLines {
+        if let capture = writer.capture {
+            throw Refusal("the callback's `\(capture)` would have to hold across the loop's turns", at: loop.pyramidCall)
+        }
+        // Every recursive call ends a callback written as straight-line code, or the function's own statements.
+        let handlers = Set(writer.convertedHandlers.map(\.id))
+        for site in loop.sites {
+            if let closure = loop.closure(around: site.call), !handlers.contains(closure.id) {
+                throw Refusal("the next call starts from a closure the loop does not run in turn", at: site.call)
+            }
+        }
+        var lines = CodeLines()
+        // The start call's arguments, read where the call was (a literal or a parameter of the
+        // function around reads the same in the task).
+        var starts: [String] = []
+        for (argument, parameter) in zip(loop.startCall.arguments, loop.parameters) {
+            let expression = argument.expression
+            if expression.is(IntegerLiteralExprSyntax.self) || expression.is(BooleanLiteralExprSyntax.self)
+                || expression.is(NilLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
+                || (expression.as(StringLiteralExprSyntax.self).map { $0.segments.allSatisfy { $0.is(StringSegmentSyntax.self) } } ?? false)
+                || (expression.as(ArrayExprSyntax.self)?.elements.isEmpty ?? false)
+                || (expression.as(DeclReferenceExprSyntax.self).map { enclosingParameters.contains($0.baseName.text) && $0.argumentNames == nil } ?? false) {
+                starts.append(expression.trimmedDescription)
+            } else {
+                let constant = writer.fresh("first" + parameter.name.prefix(1).uppercased() + parameter.name.dropFirst())
+                lines.add("let \(constant) = \(expression.trimmedDescription)", 0)
+                starts.append(constant)
+            }
+        }
+        // The function's own statements read members of `self` without `self.`: the task holds it as the function did.
+        let moved = loop.prefix.map(Syntax.init) + [Syntax(loop.pyramidCall.calledExpression)]
+            + loop.pyramidCall.arguments.filter { !$0.expression.is(ClosureExprSyntax.self) }.map(Syntax.init)
+        let implicitSelf = !ValueThreading.reads(in: moved).isDisjoint(with: writer.selfMembers.subtracting(loop.parameters.map(\.name)))
+        let replacements = loop.replacements(names, bytes: bytes)
+        let level = enclosingIsAsync ? 0 : 1
+        if level == 1 { lines.add("Task {" + (implicitSelf ? " [self] in" : ""), 0) }
+        for (text, extra) in loop.head(names, starts: starts) { lines.add(text, level + extra) }
+        for item in loop.prefix {
+            let range = item.positionAfterSkippingLeadingTrivia.utf8Offset..<item.endPositionBeforeTrailingTrivia.utf8Offset
+            let inside = replacements.filter { range.contains($0.0.lowerBound) }
+            for line in writer.text(of: item, renamed: [:], replacing: inside) { lines.add(line, level + 1) }
+        }
+        lines.add(body, indentedBy: level + 1)
+        lines.add("}", level)
+        if level == 1 { lines.add("}", 0) }
+        return lines
     }
 
     /// Adds edits not made already: the helper a converted fan-out adds to the file

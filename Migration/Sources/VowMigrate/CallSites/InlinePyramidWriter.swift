@@ -84,6 +84,9 @@ struct InlinePyramidWriter {
     var fileEdits: [TextEdit] = []
     /// Calls the nested rewrites converted: no longer made with a handler.
     var nestedCalls: [FunctionCallExprSyntax] = []
+    /// Text replacing byte ranges of the callbacks' code, beside the writer's own (a sequential
+    /// loop's recursive calls, ``SequentialLoop``).
+    var extraReplacements: [(Range<Int>, String)] = []
 
     /// What the call-site stage made of the statements of a callback from one index on.
     struct NestedPlace {
@@ -250,6 +253,7 @@ struct InlinePyramidWriter {
             for edit in nestedEdits where start <= edit.offset && edit.offset + edit.removing <= end {
                 replacements.append((edit.offset..<(edit.offset + edit.removing), edit.text))
             }
+            replacements += extraReplacements.filter { start <= $0.0.lowerBound && $0.0.upperBound <= end }
             for found in inner where item.range.contains(found.item.position) {
                 let isTopLevel = found.item.id == item.id
                 let innerScope = Scope(declared: isTopLevel ? unavailable : Self.namesBefore(found.item),

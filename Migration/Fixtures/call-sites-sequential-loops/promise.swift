@@ -1,0 +1,165 @@
+import Dispatch
+import Vow
+
+/// How the next call of a fake service answers: with its value or with an error, on a queue of
+/// its own or before it returns.
+enum Answer: Sendable {
+    case value, failure, neither
+}
+
+enum ServiceError: Error {
+    case down
+}
+
+final class Plan: @unchecked Sendable {
+    nonisolated(unsafe) static var answers: [Answer] = []
+    nonisolated(unsafe) static var synchronous = false
+
+    static func next() -> Answer {
+        answers.isEmpty ? .value : answers.removeFirst()
+    }
+
+    static func answer(_ body: @escaping @Sendable () -> Void) {
+        if synchronous { body() } else { DispatchQueue.global().async(execute: body) }
+    }
+}
+
+struct Page: Sendable {
+    var items: [String]
+    var hasMore: Bool
+}
+
+/// The photo backend, answering as the plan says.
+final class PhotoBackend: Sendable {
+    func upload(_ photo: String, completion: @escaping @Sendable (Swift.Result<Int, Error>) -> Void) {
+        let answer = Plan.next()
+        Plan.answer {
+            completion(answer == .failure ? .failure(ServiceError.down) : .success(photo.count))
+        }
+    }
+
+    /// Promise-based alternative to `upload(_:completion:)`, added by vow-migrate.
+    func upload(_ photo: String) -> Promise<Int> {
+        Promise { seal in
+            upload(photo) { result in
+                seal.resolve(result)
+            }
+        }
+    }
+
+    /// `.neither` answers with neither a page nor an error.
+    func page(_ number: Int, completion: @escaping @Sendable (Page?, Error?) -> Void) {
+        let answer = Plan.next()
+        Plan.answer {
+            switch answer {
+            case .value: completion(Page(items: ["p\(number)"], hasMore: number < 3), nil)
+            case .failure: completion(nil, ServiceError.down)
+            case .neither: completion(nil, nil)
+            }
+        }
+    }
+
+    /// Promise-based alternative to `page(_:completion:)`, added by vow-migrate.
+    func page(_ number: Int) -> Promise<Page> {
+        Promise { seal in
+            page(number) { value, error in
+                seal.resolve(value, error)
+            }
+        }
+    }
+
+    func ping(completion: @escaping @Sendable (Error?) -> Void) {
+        let answer = Plan.next()
+        Plan.answer { completion(answer == .failure ? ServiceError.down : nil) }
+    }
+
+    /// Promise-based alternative to `ping(completion:)`, added by vow-migrate.
+    func ping() -> Promise<Void> {
+        Promise { seal in
+            ping { error in
+                seal.resolve(error)
+            }
+        }
+    }
+}
+
+final class Attempts: @unchecked Sendable {
+    var count = 0
+}
+
+/// A screen starting each call from the previous one's callback: each path ends in one `show`.
+final class AlbumScreen: @unchecked Sendable {
+    let backend = PhotoBackend()
+    let shown: @Sendable (String) -> Void
+    var skippedPage = 0
+
+    init(shown: @escaping @Sendable (String) -> Void) {
+        self.shown = shown
+    }
+
+    func log(_ line: String) { print("log: \(line)") }
+    func show(_ line: String) { shown(line) }
+
+    /// One photo after the other; the first failure stops the loop.
+    func uploadAll(_ photos: [String]) {
+        @Sendable func next(_ index: Int) {
+            guard index < photos.count else {
+                self.show("uploaded \(photos.count) photos")
+                return
+            }
+            log("uploading \(photos[index])")
+            backend.upload(photos[index]).done(on: nil) { size in
+                self.log("\(photos[index]): \(size) bytes")
+                next(index + 1)
+            }.catch(on: nil, policy: .allErrors) { error in
+                self.show("stopped at \(photos[index]): \(error)")
+            }
+        }
+        next(0)
+    }
+
+    /// Every page, from `first` on, skipping the one the screen says; a page with no more stops.
+    func loadPages(from first: Int) {
+        @Sendable func load(_ number: Int, collected: [String]) {
+            if number == skippedPage {
+                self.log("skipping page \(number)")
+                load(number + 1, collected: collected)
+                return
+            }
+            backend.page(number) { page, error in
+                if let error {
+                    self.show("page \(number) failed: \(error)")
+                    return
+                }
+                guard let page else {
+                    self.show("page \(number) was empty; kept \(collected)")
+                    return
+                }
+                let all = collected + page.items
+                if page.hasMore {
+                    load(number + 1, collected: all)
+                    return
+                }
+                self.show("pages: \(all)")
+            }
+        }
+        load(first, collected: [])
+    }
+
+    /// Pings until the backend answers, three times at most.
+    func waitForBackend() {
+        let attempts = Attempts()
+        @Sendable func attempt() {
+            attempts.count += 1
+            backend.ping { error in
+                if error != nil, attempts.count < 3 {
+                    self.log("attempt \(attempts.count) failed")
+                    attempt()
+                } else {
+                    self.show(error == nil ? "backend up after \(attempts.count)" : "backend down")
+                }
+            }
+        }
+        attempt()
+    }
+}
