@@ -25,6 +25,11 @@ final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
             shown.signal()
         })
 
+        /// Waits until the plan has `left` answers (the calls before took theirs).
+        func awaitAnswersTaken(_ left: Int) {
+            while Plan.answers.count > left { usleep(1_000) }
+        }
+
         DispatchQueue.global().async {
             for synchronous in [false, true] {
                 run("look up", [], synchronous: synchronous) { screen.lookUp("ada") }
@@ -52,9 +57,11 @@ final class CallSitePromiseAnswersBehaviourTests: XCTestCase {
                 run("pick, too short", [], synchronous: synchronous) { screen.pick("gil") }
                 run("pick, fails", [.failure], synchronous: synchronous) { screen.pick("harriet") }
                 run("peek", [], synchronous: synchronous) { screen.peek("jo") }
-                // Without a value `peek` shows nothing: `refresh` shows that the step is over.
-                run("peek, fails", [.failure, .value], synchronous: synchronous) { screen.peek("jo"); screen.refresh() }
-                run("peek, nobody", [.neither, .value], synchronous: synchronous) { screen.peek("jo"); screen.refresh() }
+                // Without a value `peek` shows nothing: `refresh` shows that the step is over. It
+                // starts once `peek`'s call took its answer: in the async form each starts in a
+                // task of its own, in either order.
+                run("peek, fails", [.failure, .value], synchronous: synchronous) { screen.peek("jo"); awaitAnswersTaken(1); screen.refresh() }
+                run("peek, nobody", [.neither, .value], synchronous: synchronous) { screen.peek("jo"); awaitAnswersTaken(1); screen.refresh() }
                 run("preview", [], synchronous: synchronous) { screen.preview("fay") }
                 run("preview, fails", [.failure], synchronous: synchronous) { screen.preview("fay") }
                 for (name, step) in [("check", screen.check), ("greet", screen.greet), ("invite", screen.invite), ("follow", screen.follow),
