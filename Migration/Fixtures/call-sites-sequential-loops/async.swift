@@ -187,6 +187,33 @@ final class AlbumScreen: @unchecked Sendable {
         }
     }
 
+    /// Uploads the photos it is given until one fails, holding `self` weakly in the callback
+    /// (the local function holds it anyway: the capture list reads `self` from it).
+    func uploadUntilFailure(_ photos: [String]) {
+        Task { [self] in
+            var nextIndex: Int? = 0
+            while let index = nextIndex {
+                nextIndex = nil
+                if index == photos.count {
+                    show("no failure in \(photos.count)")
+                    return
+                }
+                let result: Result<Int, Error>
+                do {
+                    result = .success(try await backend.upload(photos[index]))
+                } catch {
+                    result = .failure(error)
+                }
+                guard case .failure(let error) = result else {
+                    log("\(photos[index]) went up")
+                    nextIndex = index + 1
+                    continue
+                }
+                show("\(photos[index]) failed: \(error)")
+            }
+        }
+    }
+
     /// Pings until the backend answers, three times at most.
     func waitForBackend() {
         let attempts = Attempts()

@@ -121,6 +121,27 @@ final class AlbumScreen: @unchecked Sendable {
         load(first, collected: [])
     }
 
+    /// Uploads the photos it is given until one fails, holding `self` weakly in the callback
+    /// (the local function holds it anyway: the capture list reads `self` from it).
+    func uploadUntilFailure(_ photos: [String]) {
+        @Sendable func upload(_ index: Int) {
+            if index == photos.count {
+                show("no failure in \(photos.count)")
+                return
+            }
+            backend.upload(photos[index]) { [weak self] result in
+                guard let self else { return }
+                guard case .failure(let error) = result else {
+                    log("\(photos[index]) went up")
+                    upload(index + 1)
+                    return
+                }
+                show("\(photos[index]) failed: \(error)")
+            }
+        }
+        upload(0)
+    }
+
     /// Pings until the backend answers, three times at most.
     func waitForBackend() {
         let attempts = Attempts()

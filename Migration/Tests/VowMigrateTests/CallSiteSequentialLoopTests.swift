@@ -21,6 +21,8 @@ final class CallSiteSequentialLoopTests: XCTestCase {
                     run("pages, third fails", [.value, .failure], synchronous: synchronous) { screen.skippedPage = 2; screen.loadPages(from: 1) }
                     run("pages, first empty", [.neither], synchronous: synchronous) { screen.skippedPage = 0; screen.loadPages(from: 1) }
                     run("pages, second empty", [.value, .neither], synchronous: synchronous) { screen.loadPages(from: 1) }
+                    run("upload until failure", [.value, .value, .failure], synchronous: synchronous) { screen.uploadUntilFailure(["a", "b", "c", "d"]) }
+                    run("upload with no failure", [], synchronous: synchronous) { screen.uploadUntilFailure(["a", "b"]) }
                     run("backend up", [], synchronous: synchronous) { screen.waitForBackend() }
                     run("backend up second", [.failure], synchronous: synchronous) { screen.waitForBackend() }
                     run("backend down", [.failure, .failure, .failure], synchronous: synchronous) { screen.waitForBackend() }
@@ -48,6 +50,8 @@ final class CallSiteSequentialLoopTests: XCTestCase {
             XCTAssertTrue(async.contains(written), written)
         }
         XCTAssertFalse(async.contains("func next(_ index: Int)"), "the local function goes")
+        XCTAssertFalse(async.contains("func upload(_ index: Int)"), "the local function goes, its callback's `[weak self]` too")
+        XCTAssertFalse(async.contains("guard let self"), "the task holds `self` as the local function did")
         try ProgramBuilding.assertSameEffects(expected, forms: ["promise", "async"], run)
     }
 
@@ -109,19 +113,6 @@ final class CallSiteSequentialLoopTests: XCTestCase {
                         api.send(ids[index]) { _ in
                             next(index + 1)
                             self.show("sent \\(index)")
-                        }
-                    }
-                    next(0)
-                }
-            """),
-            ("a weak capture", """
-                func sendAll(_ ids: [Int]) {
-                    func next(_ index: Int) {
-                        guard index < ids.count else { return }
-                        api.send(ids[index]) { [weak self] _ in
-                            guard let self else { return }
-                            self.show("sent")
-                            next(index + 1)
                         }
                     }
                     next(0)

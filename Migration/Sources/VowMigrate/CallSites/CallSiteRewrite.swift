@@ -365,6 +365,7 @@ struct CallSiteRewrite {
             }
             loopNames = SequentialLoop.Names(variable: variable, turn: loop.parameters.count > 1 ? writer.fresh("turn") : "turn")
             writer.extraReplacements = loop.replacements(loopNames!, bytes: bytes)
+            writer.selfHeld = true
         }
         // A member read without `self.` is one only where no local or parameter of that name hides it.
         var declared = function.parameterNames
@@ -465,9 +466,6 @@ struct CallSiteRewrite {
     /// statements and the callbacks' code, in a `Task` unless the function is async.
     private func loopLines(_ loop: SequentialLoop, names: SequentialLoop.Names, body: CodeLines, enclosingIsAsync: Bool,
                            enclosingParameters: Set<String>, writer: inout InlinePyramidWriter) throws(Refusal) -> CodeLines {
-        if let capture = writer.capture {
-            throw Refusal("the callback's `\(capture)` would have to hold across the loop's turns", at: loop.pyramidCall)
-        }
         // Every recursive call ends a callback written as straight-line code, or the function's own statements.
         let handlers = Set(writer.convertedHandlers.map(\.id))
         for site in loop.sites {
@@ -493,9 +491,11 @@ struct CallSiteRewrite {
                 starts.append(constant)
             }
         }
-        // The function's own statements read members of `self` without `self.`: the task holds it as the function did.
+        // The function's own statements, or callbacks that unwrapped a weak `self`, read members
+        // of `self` without `self.`: the task holds it, as the function did.
         let moved = loop.prefix.map(Syntax.init) + [Syntax(loop.pyramidCall.calledExpression)]
             + loop.pyramidCall.arguments.filter { !$0.expression.is(ClosureExprSyntax.self) }.map(Syntax.init)
+            + writer.convertedHandlers.map(Syntax.init)
         let implicitSelf = !ValueThreading.reads(in: moved).isDisjoint(with: writer.selfMembers.subtracting(loop.parameters.map(\.name)))
         let replacements = loop.replacements(names, bytes: bytes)
         let level = enclosingIsAsync ? 0 : 1

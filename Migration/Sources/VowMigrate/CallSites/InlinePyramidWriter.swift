@@ -84,6 +84,11 @@ struct InlinePyramidWriter {
     var fileEdits: [TextEdit] = []
     /// Calls the nested rewrites converted: no longer made with a handler.
     var nestedCalls: [FunctionCallExprSyntax] = []
+    /// The code around holds `self` strongly for as long as the callbacks run (a sequential
+    /// loop's local function does: its callbacks' capture lists read `self` from it, and each
+    /// callback holds the function): the outermost callback's `[weak self]` is read as an inner
+    /// one's under an unwrapped `self`, and the task holds `self` as the function did.
+    var selfHeld = false
     /// Text replacing byte ranges of the callbacks' code, beside the writer's own (a sequential
     /// loop's recursive calls, ``SequentialLoop``).
     var extraReplacements: [(Range<Int>, String)] = []
@@ -131,7 +136,7 @@ struct InlinePyramidWriter {
     /// body, where no `Task` opens a new one).
     mutating func write(call: FunctionCallExprSyntax, matched: PyramidReader.MatchedCall, outerNames: Set<String>) throws(Refusal) -> CodeLines {
         let body = try level(call: call, matched: matched, isOutermost: true,
-                             scope: Scope(declared: outerNames, renamed: [:], selfState: .strong))
+                             scope: Scope(declared: outerNames, renamed: [:], selfState: selfHeld ? .unwrapped : .strong))
         if enclosingIsAsync { return body }
         let mentionsSelf = body.lines.contains { $0.text.contains("self") }
         var lines = CodeLines()
@@ -283,7 +288,7 @@ struct InlinePyramidWriter {
         if let list, text != "[weakself]" && text != "[unownedself]" {
             throw Refusal("the callback's capture list is not `[weak self]`", at: list)
         }
-        if isOutermost {
+        if isOutermost && !selfHeld {
             capture = text == "[weakself]" ? "[weak self]" : text == "[unownedself]" ? "[unowned self]" : nil
             selfState = text == "[weakself]" ? .weak : .strong
             return

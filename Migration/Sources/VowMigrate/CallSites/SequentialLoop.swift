@@ -60,9 +60,9 @@ struct SequentialLoop {
         guard FunctionBodyFinder.closureParameterNames(declaration.signature.parameterClause.parameters).isEmpty else { return nil }
         let labels = declaration.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
         guard isCall(startCall, of: name, labels: labels) else { return nil }
-        // Nothing else of the block names the function.
+        // Nothing else of the block names the function (`x.next` is another's member).
         for (position, item) in list.enumerated() where position != index && position != index + 1 {
-            if item.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .identifier(name) }) { return nil }
+            if item.tokens(viewMode: .sourceAccurate).contains(where: { isReference($0, to: name) }) { return nil }
         }
         let statements = Array(body.statements)
         guard let last = statements.last, let pyramidCall = PyramidReader.callStatement(last),
@@ -71,7 +71,7 @@ struct SequentialLoop {
         if prefix.contains(where: { $0.item.is(DeferStmtSyntax.self) }) { return nil }
         // Every other mention of the function is a recursive call, the last thing on its path.
         var sites: [(FunctionCallExprSyntax, [CodeBlockItemSyntax])] = []
-        for token in body.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(name) {
+        for token in body.tokens(viewMode: .sourceAccurate) where isReference(token, to: name) {
             guard let reference = token.parent?.as(DeclReferenceExprSyntax.self),
                   let call = reference.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == reference.id,
                   isCall(call, of: name, labels: labels),
@@ -82,6 +82,18 @@ struct SequentialLoop {
         guard !sites.isEmpty else { return nil }
         return SequentialLoop(declaration: declaration, start: list[index + 1], startCall: startCall, prefix: prefix,
                               pyramid: last, pyramidCall: pyramidCall, matched: matched, parameters: parameters, sites: sites)
+    }
+
+    /// `name` read as itself, not as a member (`backend.upload`) or an argument label.
+    private static func isReference(_ token: TokenSyntax, to name: String) -> Bool {
+        guard token.tokenKind == .identifier(name) else { return false }
+        guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else {
+            // A label, a declaration's name, a type: not a use of the function, but a pattern
+            // binding the name again would hide it; such code is left alone.
+            return token.parent?.is(IdentifierPatternSyntax.self) == true
+        }
+        if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { return false }
+        return true
     }
 
     /// `next(index + 1)`: a bare call of the function with its labels, no trailing closure.
