@@ -58,6 +58,47 @@ final class BridgesAsyncInitTests: XCTestCase {
         XCTAssertTrue(ranOnMainThread)
     }
 
+    /// Settled where the body finished, with no hop off the main actor first: a handler `on: nil`
+    /// runs on the main queue, as one of a promise a main-queue handler settled would (and a
+    /// handler on the main queue is queued right after the body, not after another hop).
+    func testAMainActorBodysPromiseIsSettledOnTheMainActor() async throws {
+        for cancellation in [nil, CancellationTokenSource().token] {
+            let (gate, open) = AsyncStream<Void>.makeStream()
+            let promise = Promise(cancellation: cancellation) { @MainActor @Sendable () async -> Int in
+                for await _ in gate { break }
+                return 7
+            }
+            let settledOn = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Int, Bool), Error>) in
+                promise.done(on: nil) { value in
+                    continuation.resume(returning: (value, isMainThread))
+                }.catch(on: nil) { error in
+                    continuation.resume(throwing: error)
+                }
+                open.yield()
+            }
+            XCTAssertEqual(settledOn.0, 7)
+            XCTAssertTrue(settledOn.1, "settled on the main thread (token: \(cancellation != nil))")
+        }
+    }
+
+    func testAMainActorGuaranteeBodysGuaranteeIsSettledOnTheMainActor() async {
+        for cancellation in [nil, CancellationTokenSource().token] {
+            let (gate, open) = AsyncStream<Void>.makeStream()
+            let guarantee = Guarantee(cancellation: cancellation) { @MainActor @Sendable () async -> Int in
+                for await _ in gate { break }
+                return 8
+            }
+            let settledOn = await withCheckedContinuation { (continuation: CheckedContinuation<(Int, Bool), Never>) in
+                guarantee.done(on: nil) { value in
+                    continuation.resume(returning: (value, isMainThread))
+                }
+                open.yield()
+            }
+            XCTAssertEqual(settledOn.0, 8)
+            XCTAssertTrue(settledOn.1, "settled on the main thread (token: \(cancellation != nil))")
+        }
+    }
+
     func testAnUnannotatedBodyWrittenInsideAnActorRunsOffThatActor() async throws {
         // Unlike `Task { }`, which inherits the actor it is written in.
         let (promiseBodyIsolated, taskBodyIsolated) = try await IsolationProbe().bodiesIsolation()

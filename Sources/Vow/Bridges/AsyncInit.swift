@@ -30,7 +30,12 @@ extension Promise {
     /// the main actor for `Promise { @MainActor in ... }`, otherwise the global concurrent executor
     /// (an unannotated body does not inherit the caller's actor, unlike `Task { }`). The promise
     /// settles on whichever thread the body finishes on, so handlers attached with `on: nil` run
-    /// there; no queue has to be drained.
+    /// there; no queue has to be drained. The promise is settled where the body finished, before
+    /// any hop: a main-actor body's promise on the main actor, right after the body returns.
+    ///
+    /// In the Swift 6 language mode, Swift 6.3 rejects a `@MainActor` body that awaits
+    /// ("pattern that the region-based isolation checker does not understand how to check");
+    /// write it `@MainActor @Sendable in` (what it captures must then be `Sendable`).
     ///
     /// - Parameters:
     ///   - priority: The task's priority; `nil` inherits the current one, as `Task` does.
@@ -53,12 +58,24 @@ extension Promise {
             startCancellableTask(running: body, priority: priority, cancellation: cancellation)
             return
         }
+        let isolation = actorIsolation(of: body)
         startTask(priority: priority) { [self] () async throws -> Void in
-            do {
-                seal(.fulfilled(try await body()))
-            } catch {
-                seal(.rejected(error))
-            }
+            // Used once, by this task only: the check cannot see that the capture is not shared.
+            nonisolated(unsafe) let body = body
+            await settle(on: isolation, running: body)
+        }
+    }
+
+    /// Runs `body` and seals the promise with its outcome where the body finished: on the body's
+    /// own actor (`isolation`), with no hop back to the task's executor first. A main-actor body's
+    /// promise is settled on the main actor right after it returns, so handlers on the main queue
+    /// are queued then, as when a main-queue handler settles a promise.
+    @usableFromInline
+    func settle(on isolation: isolated (any Actor)?, running body: sending @escaping @isolated(any) () async throws -> T) async {
+        do {
+            seal(.fulfilled(try await body()))
+        } catch {
+            seal(.rejected(error))
         }
     }
 
@@ -74,12 +91,11 @@ extension Promise {
             return
         }
         let registrationSlot = TokenRegistrationSlot(token: cancellation)
+        let isolation = actorIsolation(of: body)
         let task = startTask(priority: priority) { [self] () async throws -> Void in
-            do {
-                seal(.fulfilled(try await body()))
-            } catch {
-                seal(.rejected(error))
-            }
+            // Used once, by this task only: the check cannot see that the capture is not shared.
+            nonisolated(unsafe) let body = body
+            await settle(on: isolation, running: body)
             registrationSlot.release()
         }
         registrationSlot.hold(cancellation.register { [self] in
@@ -108,7 +124,9 @@ extension Guarantee {
     /// `init` returns at once, without running any of `body`. The body runs on its own isolation:
     /// the main actor for `Guarantee { @MainActor in ... }`, otherwise the global concurrent
     /// executor (an unannotated body does not inherit the caller's actor, unlike `Task { }`). The
-    /// guarantee settles on whichever thread the body finishes on; no queue has to be drained.
+    /// guarantee settles on whichever thread the body finishes on, before any hop; no queue has
+    /// to be drained. In the Swift 6 language mode, write a `@MainActor` body that awaits
+    /// `@MainActor @Sendable in` (see `Promise.init(priority:cancellation:_:file:line:)`).
     ///
     /// - Parameters:
     ///   - priority: The task's priority; `nil` inherits the current one, as `Task` does.
@@ -127,9 +145,19 @@ extension Guarantee {
             startCancellableTask(running: body, priority: priority, cancellation: cancellation)
             return
         }
+        let isolation = actorIsolation(of: body)
         startTask(priority: priority) { [self] () async throws -> Void in
-            seal(await body())
+            // Used once, by this task only: the check cannot see that the capture is not shared.
+            nonisolated(unsafe) let body = body
+            await settle(on: isolation, running: body)
         }
+    }
+
+    /// Runs `body` and settles the guarantee with what it returns where the body finished, on the
+    /// body's own actor (see `Promise.settle(on:running:)`).
+    @usableFromInline
+    func settle(on isolation: isolated (any Actor)?, running body: sending @escaping @isolated(any) () async -> T) async {
+        seal(await body())
     }
 
     /// The body of `init(priority:cancellation:_:)` when a token can cancel it.
@@ -140,13 +168,16 @@ extension Guarantee {
         cancellation: CancellationToken
     ) {
         let registrationSlot = TokenRegistrationSlot(token: cancellation)
+        let isolation = actorIsolation(of: body)
         let task = startTask(priority: priority) { [self] () async throws -> Void in
             // The token's handler cancels this task only once registered, which may be after the
             // body starts: a token cancelled from the outset must be seen from the body's first line.
             if cancellation.isCancellationRequested {
                 withUnsafeCurrentTask { $0?.cancel() }
             }
-            seal(await body())
+            // Used once, by this task only: the check cannot see that the capture is not shared.
+            nonisolated(unsafe) let body = body
+            await settle(on: isolation, running: body)
             registrationSlot.release()
         }
         registrationSlot.hold(cancellation.register { task.cancel() })
@@ -154,6 +185,15 @@ extension Guarantee {
 }
 
 // MARK: - Starting the task
+
+/// The actor `body` is isolated to (nil for a nonisolated body): where its promise is settled.
+///
+/// A function of its own, taking `body` without `sending`: Swift 6.3 crashes reading
+/// `.isolation` of a `sending` parameter directly.
+@usableFromInline
+func actorIsolation<Outcome>(of body: @escaping @isolated(any) () async throws -> Outcome) -> (any Actor)? {
+    body.isolation
+}
 
 /// Starts `operation` in a new unstructured `Task`, as `Task(priority:operation:)` does, one
 /// allocation cheaper.
