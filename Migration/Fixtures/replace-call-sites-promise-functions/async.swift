@@ -30,10 +30,13 @@ final class ProfileService: Sendable {
         _ = try await api.login(user).value
     }
 
-    // Used as a promise in this file: left alone, with the place of that use.
+    // Used as a promise in this file: kept a promise function, with the place of that use; its
+    // chain goes into the bridge (`Promise { @MainActor @Sendable in }`).
     func token(_ user: String) -> Promise<String> {
-        api.login(user).map { token in
-            token + "!"
+        let tokenPromise = api.login(user)
+        return Promise { @MainActor @Sendable in
+            let token = try await tokenPromise.value
+            return token + "!"
         }
     }
 
@@ -51,10 +54,13 @@ final class ProfileService: Sendable {
         }
     }
 
-    // A chain with its own `catch` does not return a promise; one with `[weak self]` is left alone.
+    // A chain with its own `catch` does not return a promise; one with `[weak self]` stays a promise
+    // function, its chain in the bridge.
     func weakly(_ user: String) -> Promise<String> {
-        api.login(user).map { [weak self] token in
-            self?.describe(token) ?? token
+        let tokenPromise = api.login(user)
+        return Promise { @MainActor @Sendable [weak self] in
+            let token = try await tokenPromise.value
+            return self?.describe(token) ?? token
         }
     }
 

@@ -34,7 +34,8 @@ final class ProfileService: Sendable {
         api.login(user).asVoid()
     }
 
-    // Used as a promise in this file: left alone, with the place of that use.
+    // Used as a promise in this file: kept a promise function, with the place of that use; its
+    // chain goes into the bridge (`Promise { @MainActor @Sendable in }`).
     func token(_ user: String) -> Promise<String> {
         api.login(user).map { token in
             token + "!"
@@ -47,7 +48,8 @@ final class ProfileService: Sendable {
         }.cauterize()
     }
 
-    // A chain with its own `catch` does not return a promise; one with `[weak self]` is left alone.
+    // A chain with its own `catch` does not return a promise; one with `[weak self]` stays a promise
+    // function, its chain in the bridge.
     func weakly(_ user: String) -> Promise<String> {
         api.login(user).map { [weak self] token in
             self?.describe(token) ?? token

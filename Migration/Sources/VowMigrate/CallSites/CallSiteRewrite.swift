@@ -105,6 +105,9 @@ struct CallSiteRewrite {
     /// anything else, whose closures are places of their own. `codeAfterLeaving`: whether code
     /// runs after a `guard`'s `else` leaves the scope (the enclosing blocks' code, a `defer`).
     private mutating func processStatement(_ item: CodeBlockItemSyntax, codeAfter: Bool, codeAfterLeaving: Bool, context: inout Context) {
+        if target == .async, let (call, guarantee) = Self.returnedChain(item) {
+            if convertReturnedChain(item, call: call, guarantee: guarantee, context: &context) { return }
+        }
         if let call = PyramidReader.callStatement(item) {
             switch reader.matchByShape(call) {
             case .call(let matched):
@@ -338,9 +341,7 @@ struct CallSiteRewrite {
     private mutating func convertInline(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, matched: PyramidReader.MatchedCall,
                                context: inout Context, loop: SequentialLoop? = nil) throws(Refusal) -> (CodeLines, String) {
         let function = context.function
-        let taken = context.takenNames ?? Set(function.body.tokens(viewMode: .sourceAccurate).compactMap { token in
-            if case .identifier(let name) = token.tokenKind { name } else { nil }
-        })
+        let taken = takenNames(context)
         // An async function's own body is the block the code goes into: its parameters and what
         // it read or declared before the call are taken there.
         var outerNames: Set<String> = []
@@ -557,9 +558,7 @@ struct CallSiteRewrite {
     private mutating func convertChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, codeAfter: Bool, context: inout Context) {
         do throws(Refusal) {
             try checkNoSpelledOutCall(in: item)
-            let taken = context.takenNames ?? Set(context.function.body.tokens(viewMode: .sourceAccurate).compactMap { token in
-                if case .identifier(let name) = token.tokenKind { name } else { nil }
-            })
+            let taken = takenNames(context)
             let (lines, onMainActor, declared) = try ChainToAsync(bytes: bytes, catalog: catalog).write(call, taken: taken)
             // Handlers `on: nil` run at once when the promise is already settled (a callee that
             // answered before it returned), before the code after the chain; in a `Task` they
@@ -569,15 +568,77 @@ struct CallSiteRewrite {
                               + "the chain is made, so before that code; inside a `Task` they would run after it", at: item)
             }
             context.takenNames = taken.union([declared])
-            let indent = Indentation.lineIndent(in: bytes, at: item.positionAfterSkippingLeadingTrivia.utf8Offset)
-            let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
-            let start = item.positionAfterSkippingLeadingTrivia.utf8Offset
-            edits.append(TextEdit(offset: start, removing: item.endPositionBeforeTrailingTrivia.utf8Offset - start, text: rendered))
+            replace(item, with: lines)
             report(.callSiteConverted, at: item, context.function,
                    "converted a promise chain to `try await` inside a new `Task { \(onMainActor ? "@MainActor in " : "")}` (its first call is still made at once; the steps after it wait for the task)")
         } catch {
             refuse(error, context)
         }
+    }
+
+    /// The names the function's body uses, with those the stage declared in it so far: new
+    /// names avoid them.
+    private func takenNames(_ context: Context) -> Set<String> {
+        context.takenNames ?? Set(context.function.body.tokens(viewMode: .sourceAccurate).compactMap { token in
+            if case .identifier(let name) = token.tokenKind { name } else { nil }
+        })
+    }
+
+    /// Replaces the statement with `lines`, indented as it was.
+    private mutating func replace(_ item: CodeBlockItemSyntax, with lines: CodeLines) {
+        let start = item.positionAfterSkippingLeadingTrivia.utf8Offset
+        let indent = Indentation.lineIndent(in: bytes, at: start)
+        let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
+        edits.append(TextEdit(offset: start, removing: item.endPositionBeforeTrailingTrivia.utf8Offset - start, text: rendered))
+    }
+
+    /// `return chain` (or a function's only statement, `chain`) in a function declared to return
+    /// `Promise<T>` or `Guarantee<T>`, outside closures: the chain and whether it is a guarantee.
+    private static func returnedChain(_ item: CodeBlockItemSyntax) -> (FunctionCallExprSyntax, Bool)? {
+        let expression: ExprSyntax?
+        if let returned = item.item.as(ReturnStmtSyntax.self) {
+            expression = returned.expression
+        } else if let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
+                  list.parent?.parent?.is(FunctionDeclSyntax.self) == true {
+            expression = PyramidReader.expression(item)
+        } else {
+            expression = nil
+        }
+        guard let call = expression?.as(FunctionCallExprSyntax.self), call.calledExpression.is(MemberAccessExprSyntax.self) else { return nil }
+        var node = item.parent
+        while let current = node {
+            if current.is(ClosureExprSyntax.self) || current.is(AccessorDeclSyntax.self) || current.is(InitializerDeclSyntax.self) { return nil }
+            if let function = current.as(FunctionDeclSyntax.self) {
+                guard let type = function.signature.returnClause?.type.as(IdentifierTypeSyntax.self),
+                      ["Promise", "Guarantee"].contains(type.name.text), type.genericArgumentClause != nil else { return nil }
+                return (call, type.name.text == "Guarantee")
+            }
+            node = current.parent
+        }
+        return nil
+    }
+
+    /// A chain the function returns, as straight-line code in Vow's `Promise { }` bridge
+    /// (``ChainToAsync/bridgedReturn(_:guarantee:taken:)``). Returns whether it was read as a
+    /// chain (converted or refused).
+    private mutating func convertReturnedChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, guarantee: Bool,
+                                               context: inout Context) -> Bool {
+        do throws(Refusal) {
+            let taken = takenNames(context)
+            guard let (lines, declared) = try ChainToAsync(bytes: bytes, catalog: catalog).bridgedReturn(call, guarantee: guarantee, taken: taken) else {
+                return false
+            }
+            try checkNoSpelledOutCall(in: item)
+            context.takenNames = taken.union([declared])
+            replace(item, with: lines)
+            report(.callSiteConverted, at: item, context.function,
+                   "converted a promise chain the function returns to `try await` on the main actor, in Vow's "
+                   + "`\(guarantee ? "Guarantee" : "Promise") { @MainActor @Sendable in }` bridge (its first call is still made at once; "
+                   + "the function still returns a promise)")
+        } catch {
+            refuse(error, context)
+        }
+        return true
     }
 
     /// A call in code the async form moves into async code (a level's success or failure

@@ -34,8 +34,13 @@ extension FileRewrite {
         stage.importsVow = collector.importsVow || fileImportsVow
         stage.run(tree)
         edits += (functions?.edits ?? []) + stage.edits
+        // A chain `--replace` could not make a function's body is refused again by the bridge
+        // (``ChainToAsync/bridgedReturn(_:guarantee:taken:)``), for the same reason at the same
+        // place: reported once.
+        let refusedByFunctions = Set((functions?.findings ?? []).filter { $0.kind == .callSiteRefused }.map { "\($0.line):\($0.column) \($0.message)" })
+        let stageFindings = stage.findings.filter { $0.kind != .callSiteRefused || !refusedByFunctions.contains("\($0.line):\($0.column) \($0.message)") }
         // In source order, declarations and call sites together.
-        findings = (findings + (functions?.findings ?? []) + stage.findings).enumerated().sorted { lhs, rhs in
+        findings = (findings + (functions?.findings ?? []) + stageFindings).enumerated().sorted { lhs, rhs in
             (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
         }.map(\.element)
         needsVow = needsVow || stage.needsVow

@@ -1,3 +1,4 @@
+import SwiftParser
 import SwiftSyntax
 
 /// `--to async` at call sites: an existing promise chain statement
@@ -353,6 +354,17 @@ struct ChainToAsync {
             guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { break }
             expression = base
         }
+        // `map { $0 }.ensure { }` or `self.map { }` in an extension of a promise type: the chain
+        // starts on the promise the method is called on, which its callers may share.
+        let startsOnSelf = if let call = expression.as(FunctionCallExprSyntax.self), let name = call.calledExpression.as(DeclReferenceExprSyntax.self) {
+            Kind(rawValue: name.baseName.text) != nil
+        } else {
+            expression.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+        }
+        if startsOnSelf {
+            throw Refusal("its first promise is `self`, the promise this method is called on, which other chains may wait on too: "
+                          + "their links take turns on the main queue, which one task's straight-line code would not", at: root)
+        }
     }
 
     /// `promise` declared above in the same code by a call (`let promise = load()`,
@@ -461,15 +473,7 @@ struct ChainToAsync {
         // The report standing for a missing `catch` runs wherever the last promise went away.
         let handlers = links + (catchLink.reportsUnhandled ? [] : [catchLink]) + (finallyLink.map { [$0] } ?? [])
         try requireNoInnerChain(handlers)
-        let captures = Set(handlers.compactMap(\.selfCapture))
-        if captures.count > 1, let unowned = handlers.first(where: { $0.selfCapture == "unowned self" }) {
-            throw Refusal("a chain that captures `self` weakly in some handlers and unowned in others", at: unowned.node)
-        }
-        let selfCapture = captures.first
-        if let selfCapture, let strong = handlers.first(where: { $0.selfCapture == nil && StatementText.mentionsSelf($0.statements) }) {
-            throw Refusal("a chain that captures `self` \(selfCapture == "weak self" ? "weakly" : "unowned") in some handlers and strongly in others",
-                          at: strong.node)
-        }
+        let selfCapture = try selfCapture(of: handlers)
 
         // Handlers on the main queue run in a task on the main actor; handlers that all ran on
         // the thread settling the promise (`on: nil`, never the main queue for a callee answering
@@ -649,6 +653,112 @@ struct ChainToAsync {
         var writer = try straightLine(links, from: "\(effects) \(StatementText(bytes: bytes).text(of: root)).value", returningValue: false)
         writer.discard()
         return try doCatch(writer.body, catchLink, chain: "nested chain", throwing: !isGuarantee(root) || Self.tries(writer.body))
+    }
+
+    /// A chain the function returns (`return load(id).then { ... }`), where the function keeps
+    /// its promise type: its first call is still made at once, into a constant, and the links
+    /// become straight-line code in `Promise { @MainActor in ... }` (`Guarantee` for a function
+    /// returning one), Vow's bridge, which settles the promise the function returns with what the
+    /// code returns or throws. The handlers ran on the main queue, one at a time as each promise
+    /// settled; the bridge's code runs on the main actor, resuming as each promise settles. Read
+    /// and refused as a statement's chain is, but for its ending: nothing handles its rejection
+    /// here, the function's callers do.
+    func bridgedReturn(_ call: FunctionCallExprSyntax, guarantee: Bool, taken: Set<String>) throws(Refusal) -> (lines: CodeLines, declared: String)? {
+        var (root, links) = try read(call)
+        guard let firstLink = links.first else { return nil }
+        // `items.map { }` in a function returning a promise is an array's, ending in `Promise(...)`
+        // or not: the chain's first link must be one only a promise has, or its root a promise.
+        let ambiguous: Set<Kind> = [.map, .compactMap, .filterValues, .mapValues, .compactMapValues, .flatMapValues]
+        if ambiguous.contains(firstLink.kind) && !isKnownPromise(root) { return nil }
+        if let link = links.first(where: { $0.kind == .catch || $0.kind == .finally }) {
+            throw Refusal("a returned chain with a `\(link.kind.rawValue)`", at: link.call.calledExpression)
+        }
+        root = try rootExpression(root)
+        try requireNoOptionalChaining(root)
+        try requireOwnType(root)
+        try requireUnsharedRoot(root)
+        try requireNoInnerChain(links)
+        if let link = links.first(where: { $0.kind != .asVoid && $0.onSettlingThread }) {
+            let reason = "a chain link with `on: nil` runs on the thread that settles the promise, which the bridge's code on the main actor would not keep"
+            if let argument = link.settlingArgument { throw Refusal(reason, at: argument) }
+            throw Refusal(reason, at: link.node)
+        }
+        let selfCapture = try selfCapture(of: links)
+        let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
+        let first = reading.contains(firstLink.kind) ? firstLink.parameters.first { $0 != "_" && !$0.hasPrefix("$") } ?? "first" : "first"
+        var started = first + "Promise"
+        var suffix = 2
+        while taken.contains(started) { started = "\(first)Promise\(suffix)"; suffix += 1 }
+        var writer = try straightLine(links, from: "\(isGuarantee(root) ? "await" : "try await") \(started).value", returningValue: true)
+        if let value = writer.valueExpression {
+            writer.body.add(value.prefixed("return "), indentedBy: 0)
+        }
+        if guarantee && Self.canThrow(writer.body) {
+            throw Refusal("a chain a function returning a guarantee returns, whose code can throw", at: call)
+        }
+        var lines = CodeLines()
+        lines.add("let \(started) = \(hoisted(root, in: call))", 0)
+        // `@Sendable`: Swift 6.3 cannot check a `@MainActor` closure that awaits, given to the
+        // bridge's `sending @isolated(any)` parameter ("pattern that the region-based isolation
+        // checker does not understand"); a `@Sendable` one it can.
+        lines.add("return \(guarantee ? "Guarantee" : "Promise") { @MainActor @Sendable\(selfCapture.map { " [\($0)]" } ?? "") in", 0)
+        lines.add(writer.body, indentedBy: 1)
+        lines.add("}", 0)
+        return (lines, started)
+    }
+
+    /// Whether straight-line code can throw out of itself: a `try` (not `try?` or `try!`) or a
+    /// `throw` outside closures and outside the body of a `do` whose `catch` takes every error
+    /// (a `recover` that handles every error leaves none).
+    static func canThrow(_ code: CodeLines) -> Bool {
+        final class ThrowFinder: SyntaxVisitor {
+            var found = false
+            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+            override func visit(_ node: TryExprSyntax) -> SyntaxVisitorContinueKind {
+                if node.questionOrExclamationMark == nil { found = true }
+                return .visitChildren
+            }
+            override func visit(_ node: ThrowStmtSyntax) -> SyntaxVisitorContinueKind {
+                found = true
+                return .skipChildren
+            }
+            override func visit(_ node: DoStmtSyntax) -> SyntaxVisitorContinueKind {
+                guard node.catchClauses.contains(where: { $0.catchItems.isEmpty }) else { return .visitChildren }
+                for clause in node.catchClauses { walk(clause) }
+                return .skipChildren
+            }
+        }
+        let finder = ThrowFinder(viewMode: .sourceAccurate)
+        finder.walk(Parser.parse(source: code.render(baseIndent: "", unit: "    ")))
+        return finder.found
+    }
+
+    /// The capture the task (or bridge) takes: `weak self` (or `unowned self`) when every handler
+    /// that uses `self` says so, nil when none does; a chain mixing them is refused.
+    private func selfCapture(of handlers: [Link]) throws(Refusal) -> String? {
+        let captures = Set(handlers.compactMap(\.selfCapture))
+        if captures.count > 1, let unowned = handlers.first(where: { $0.selfCapture == "unowned self" }) {
+            throw Refusal("a chain that captures `self` weakly in some handlers and unowned in others", at: unowned.node)
+        }
+        let selfCapture = captures.first
+        if let selfCapture, let strong = handlers.first(where: { $0.selfCapture == nil && StatementText.mentionsSelf($0.statements) }) {
+            throw Refusal("a chain that captures `self` \(selfCapture == "weak self" ? "weakly" : "unowned") in some handlers and strongly in others",
+                          at: strong.node)
+        }
+        return selfCapture
+    }
+
+    /// `firstly { }`, `when(...)`, `race(...)`, `after(...)`, `Promise(...)`, `Promise.value(...)`,
+    /// or a call the index knows returns a promise.
+    private func isKnownPromise(_ root: ExprSyntax) -> Bool {
+        guard let head = root.as(FunctionCallExprSyntax.self) else { return false }
+        let called = head.calledExpression.trimmedDescription
+        if ["firstly", "when", "race", "after", "Promise", "Guarantee"].contains(called)
+            || called.hasPrefix("Promise.") || called.hasPrefix("Guarantee.") || called.hasPrefix("Promise<") || called.hasPrefix("Guarantee<") {
+            return true
+        }
+        guard let name = PyramidReader.baseName(head) else { return false }
+        return catalog.promiseFunctionCall(named: name, labels: head.arguments.map { $0.label?.text }) != nil
     }
 
     /// The body of a function returning `Promise<T>` whose body is `chain` (`--replace`): its
@@ -957,7 +1067,7 @@ struct ChainToAsync {
         // What the handler settles the chain with, and which errors it sees.
         var recovered: String?
         var seesCancellation = link.allErrors
-        if last.item.is(ThrowStmtSyntax.self) {
+        if Self.alwaysThrows(last) {
             recovered = nil
         } else if let result = Self.resultExpression(last) {
             let written = result.trimmedDescription
@@ -987,16 +1097,26 @@ struct ChainToAsync {
 
         let needed = writer.valueRead(after: index)
         var block = CodeLines()
-        if needed {
-            let value = writer.valueExpression ?? CodeLines(line: "()")
+        // `do { ...; return value } catch { ...; return recovered }`: each branch gives the value.
+        func returningBlock() -> CodeLines {
+            var lines = CodeLines()
+            lines.add("do {", 0)
+            lines.add(writer.body, indentedBy: 1)
+            lines.add((writer.valueExpression ?? CodeLines(line: "()")).prefixed("return "), indentedBy: 1)
+            lines.add("} catch {", 0)
+            lines.add(catchBody, indentedBy: 1)
+            if let recovered { lines.add("return \(recovered)", 1) }
+            lines.add("}", 0)
+            return lines
+        }
+        if needed && writer.valueReturned && index == writer.links.count - 1 {
+            // The function's value: the block returns it, with no closure around it.
+            writer.body = returningBlock()
+            writer.seen = [:]
+            writer.state = .none
+        } else if needed {
             block.add("try await { () async throws in", 0)
-            block.add("do {", 1)
-            block.add(writer.body, indentedBy: 2)
-            block.add(value.prefixed("return "), indentedBy: 2)
-            block.add("} catch {", 1)
-            block.add(catchBody, indentedBy: 2)
-            if let recovered { block.add("return \(recovered)", 2) }
-            block.add("}", 1)
+            block.add(returningBlock(), indentedBy: 1)
             block.add("}()", 0)
             writer.body = CodeLines()
             writer.seen = [:]   // what it declared is out of scope now
@@ -1097,9 +1217,34 @@ struct ChainToAsync {
     }
 
     /// The value a handler's last statement gives: `return x` or the expression `x`.
+    /// A `switch` or `if` ending a handler is a statement here (its branches return or throw),
+    /// not a value to await.
     private static func resultExpression(_ item: CodeBlockItemSyntax) -> ExprSyntax? {
         if let ret = item.item.as(ReturnStmtSyntax.self) { return ret.expression }
-        return PyramidReader.expression(item)
+        guard let expression = PyramidReader.expression(item), !expression.is(SwitchExprSyntax.self), !expression.is(IfExprSyntax.self)
+        else { return nil }
+        return expression
+    }
+
+    /// Every path through the statement ends in `throw`: a `throw`, or a `switch` whose every
+    /// case, or an `if` with an `else` whose every branch, ends in one.
+    private static func alwaysThrows(_ item: CodeBlockItemSyntax) -> Bool {
+        if item.item.is(ThrowStmtSyntax.self) { return true }
+        guard let expression = PyramidReader.expression(item) else { return false }
+        if let switchExpression = expression.as(SwitchExprSyntax.self) {
+            return !switchExpression.cases.isEmpty && switchExpression.cases.allSatisfy { element in
+                guard let statements = element.as(SwitchCaseSyntax.self)?.statements, let last = statements.last else { return false }
+                return alwaysThrows(last)
+            }
+        }
+        if let ifExpression = expression.as(IfExprSyntax.self) {
+            guard let last = ifExpression.body.statements.last, alwaysThrows(last), let elseBody = ifExpression.elseBody else { return false }
+            switch elseBody {
+            case .codeBlock(let block): return block.statements.last.map(alwaysThrows) ?? false
+            case .ifExpr(let inner): return alwaysThrows(CodeBlockItemSyntax(item: .expr(ExprSyntax(inner))))
+            }
+        }
+        return false
     }
 
     /// `.value(x)`, `Promise.value(x)`, `Guarantee.value(x)`: `x`, with no wait.
