@@ -99,6 +99,29 @@ final class BridgesAsyncInitTests: XCTestCase {
         }
     }
 
+    /// A main-actor body's task is queued on the main actor when the promise is made, as
+    /// `Task { @MainActor in }` is: bodies start in the order they were made among the main
+    /// queue's work (one started on the shared pool first would reach the main actor whenever
+    /// the pool got to it).
+    @MainActor
+    func testMainActorBodiesStartInTheOrderTheyWereMadeAmongMainQueueWork() async {
+        let order = Recorder<String>()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            for index in 0..<100 {
+                if index.isMultiple(of: 2) {
+                    _ = Promise<Int> { @MainActor @Sendable () async -> Int in order.append("promise \(index)"); return index }
+                } else {
+                    _ = Guarantee<Int> { @MainActor @Sendable () async -> Int in order.append("guarantee \(index)"); return index }
+                }
+                DispatchQueue.main.async { order.append("queued \(index)") }
+            }
+            DispatchQueue.main.async { continuation.resume() }
+        }
+        XCTAssertEqual(order.elements, (0..<100).flatMap { index in
+            [(index.isMultiple(of: 2) ? "promise \(index)" : "guarantee \(index)"), "queued \(index)"]
+        })
+    }
+
     func testAnUnannotatedBodyWrittenInsideAnActorRunsOffThatActor() async throws {
         // Unlike `Task { }`, which inherits the actor it is written in.
         let (promiseBodyIsolated, taskBodyIsolated) = try await IsolationProbe().bodiesIsolation()
