@@ -58,10 +58,8 @@ extension Promise {
             startCancellableTask(running: body, priority: priority, cancellation: cancellation)
             return
         }
-        let isolation = actorIsolation(of: body)
-        startTask(priority: priority) { [self] () async throws -> Void in
-            // Used once, by this task only: the check cannot see that the capture is not shared.
-            nonisolated(unsafe) let body = body
+        nonisolated(unsafe) let body = body
+        startSettlingTask(priority: priority, isolation: actorIsolation(of: body)) { [self] isolation in
             await settle(on: isolation, running: body)
         }
     }
@@ -91,10 +89,8 @@ extension Promise {
             return
         }
         let registrationSlot = TokenRegistrationSlot(token: cancellation)
-        let isolation = actorIsolation(of: body)
-        let task = startTask(priority: priority) { [self] () async throws -> Void in
-            // Used once, by this task only: the check cannot see that the capture is not shared.
-            nonisolated(unsafe) let body = body
+        nonisolated(unsafe) let body = body
+        let task = startSettlingTask(priority: priority, isolation: actorIsolation(of: body)) { [self] isolation in
             await settle(on: isolation, running: body)
             registrationSlot.release()
         }
@@ -145,10 +141,8 @@ extension Guarantee {
             startCancellableTask(running: body, priority: priority, cancellation: cancellation)
             return
         }
-        let isolation = actorIsolation(of: body)
-        startTask(priority: priority) { [self] () async throws -> Void in
-            // Used once, by this task only: the check cannot see that the capture is not shared.
-            nonisolated(unsafe) let body = body
+        nonisolated(unsafe) let body = body
+        startSettlingTask(priority: priority, isolation: actorIsolation(of: body)) { [self] isolation in
             await settle(on: isolation, running: body)
         }
     }
@@ -168,15 +162,13 @@ extension Guarantee {
         cancellation: CancellationToken
     ) {
         let registrationSlot = TokenRegistrationSlot(token: cancellation)
-        let isolation = actorIsolation(of: body)
-        let task = startTask(priority: priority) { [self] () async throws -> Void in
+        nonisolated(unsafe) let body = body
+        let task = startSettlingTask(priority: priority, isolation: actorIsolation(of: body)) { [self] isolation in
             // The token's handler cancels this task only once registered, which may be after the
             // body starts: a token cancelled from the outset must be seen from the body's first line.
             if cancellation.isCancellationRequested {
                 withUnsafeCurrentTask { $0?.cancel() }
             }
-            // Used once, by this task only: the check cannot see that the capture is not shared.
-            nonisolated(unsafe) let body = body
             await settle(on: isolation, running: body)
             registrationSlot.release()
         }
@@ -185,6 +177,32 @@ extension Guarantee {
 }
 
 // MARK: - Starting the task
+
+/// Starts the task of `Promise { }` or `Guarantee { }`, which runs `run` isolated to the body's
+/// actor. A main-actor body's task is queued on the main actor at once, as `Task { @MainActor in }`
+/// is, so it starts in the order it was made among the main queue's work (one started on the shared
+/// pool first would reach the main actor at a time the pool decides); any other starts on the pool
+/// and hops to the body's actor.
+@usableFromInline
+@discardableResult
+func startSettlingTask(
+    priority: TaskPriority?,
+    isolation: (any Actor)?,
+    _ run: sending @escaping (isolated (any Actor)?) async -> Void
+) -> Task<Void, any Error> {
+    // Used once, by the task only: the check cannot see that the capture is not shared.
+    nonisolated(unsafe) let run = run
+    if let isolation, isolation === MainActor.shared {
+        // `@Sendable`: Swift 6.3 cannot check a `@MainActor` closure that awaits, handed to a
+        // `sending @isolated(any)` parameter.
+        return startTask(priority: priority) { @MainActor @Sendable () async throws -> Void in
+            await run(MainActor.shared)
+        }
+    }
+    return startTask(priority: priority) { () async throws -> Void in
+        await run(isolation)
+    }
+}
 
 /// The actor `body` is isolated to (nil for a nonisolated body): where its promise is settled.
 ///
