@@ -214,6 +214,40 @@ final class AlbumScreen: @unchecked Sendable {
         }
     }
 
+    private var queued: [String] = []
+
+    /// Sends the photos one after the other through a method calling itself.
+    func sendQueued(_ photos: [String]) {
+        queued = photos
+        sendNext(sent: 0)
+    }
+
+    private func sendNext(sent: Int) {
+        Task { [self] in
+            var nextSent: Int? = sent
+            while let sent = nextSent {
+                nextSent = nil
+                guard let photo = queued.first else {
+                    show("sent \(sent)")
+                    return
+                }
+                let result: Result<Int, Error>
+                do {
+                    result = .success(try await backend.upload(photo))
+                } catch {
+                    result = .failure(error)
+                }
+                self.queued.removeFirst()
+                if case .failure(let error) = result {
+                    self.log("\(error)")
+                    self.show("\(photo) failed after \(sent)")
+                    return
+                }
+                nextSent = sent + 1
+            }
+        }
+    }
+
     /// Pings until the backend answers, three times at most.
     func waitForBackend() {
         let attempts = Attempts()

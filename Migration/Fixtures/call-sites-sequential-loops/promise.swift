@@ -167,6 +167,30 @@ final class AlbumScreen: @unchecked Sendable {
         upload(0)
     }
 
+    private var queued: [String] = []
+
+    /// Sends the photos one after the other through a method calling itself.
+    func sendQueued(_ photos: [String]) {
+        queued = photos
+        sendNext(sent: 0)
+    }
+
+    private func sendNext(sent: Int) {
+        guard let photo = queued.first else {
+            show("sent \(sent)")
+            return
+        }
+        backend.upload(photo) { result in
+            self.queued.removeFirst()
+            if case .failure(let error) = result {
+                self.log("\(error)")
+                self.show("\(photo) failed after \(sent)")
+                return
+            }
+            self.sendNext(sent: sent + 1)
+        }
+    }
+
     /// Pings until the backend answers, three times at most.
     func waitForBackend() {
         let attempts = Attempts()

@@ -23,6 +23,9 @@ final class CallSiteSequentialLoopTests: XCTestCase {
                     run("pages, second empty", [.value, .neither], synchronous: synchronous) { screen.loadPages(from: 1) }
                     run("upload until failure", [.value, .value, .failure], synchronous: synchronous) { screen.uploadUntilFailure(["a", "b", "c", "d"]) }
                     run("upload with no failure", [], synchronous: synchronous) { screen.uploadUntilFailure(["a", "b"]) }
+                    run("send queued", [], synchronous: synchronous) { screen.sendQueued(["a", "b", "c"]) }
+                    run("send queued, second fails", [.value, .failure], synchronous: synchronous) { screen.sendQueued(["a", "b", "c"]) }
+                    run("send nothing", [], synchronous: synchronous) { screen.sendQueued([]) }
                     run("backend up", [], synchronous: synchronous) { screen.waitForBackend() }
                     run("backend up second", [.failure], synchronous: synchronous) { screen.waitForBackend() }
                     run("backend down", [.failure, .failure, .failure], synchronous: synchronous) { screen.waitForBackend() }
@@ -52,6 +55,13 @@ final class CallSiteSequentialLoopTests: XCTestCase {
         XCTAssertFalse(async.contains("func next(_ index: Int)"), "the local function goes")
         XCTAssertFalse(async.contains("func upload(_ index: Int)"), "the local function goes, its callback's `[weak self]` too")
         XCTAssertFalse(async.contains("guard let self"), "the task holds `self` as the local function did")
+        XCTAssertTrue(async.contains("""
+                private func sendNext(sent: Int) {
+                    Task { [self] in
+                        var nextSent: Int? = sent
+                        while let sent = nextSent {
+            """), async)
+        XCTAssertTrue(async.contains("nextSent = sent + 1\n"), async)
         try ProgramBuilding.assertSameEffects(expected, forms: ["promise", "async"], run)
     }
 
@@ -116,6 +126,21 @@ final class CallSiteSequentialLoopTests: XCTestCase {
                         }
                     }
                     next(0)
+                }
+            """),
+            ("a method a subclass may override", """
+                class Sender: @unchecked Sendable {
+                    let api = Api()
+                    func send(_ ids: [Int], from index: Int) {
+                        guard index < ids.count else { return }
+                        api.send(ids[index]) { _ in self.send(ids, from: index + 1) }
+                    }
+                }
+            """),
+            ("a method's weak callback", """
+                private func send(_ ids: [Int], from index: Int) {
+                    guard index < ids.count else { return }
+                    api.send(ids[index]) { [weak self] _ in self?.send(ids, from: index + 1) }
                 }
             """),
             ("the function's own handler answered", """

@@ -55,6 +55,7 @@ struct CallSiteRewrite {
             let range = function.body.position.utf8Offset..<function.body.endPosition.utf8Offset
             if excluded.contains(where: { $0.overlaps(range) }) || loopBodies.contains(where: { $0.overlaps(range) }) { continue }
             var context = Context(function: function, isAsync: function.isAsync, failureTypes: 0)
+            if methodLoop(function, context: &context) { continue }
             process(function.body.statements, codeAfter: false, context: &context)
         }
     }
@@ -366,7 +367,7 @@ struct CallSiteRewrite {
             }
             loopNames = SequentialLoop.Names(variable: variable, turn: loop.parameters.count > 1 ? writer.fresh("turn") : "turn")
             writer.extraReplacements = loop.replacements(loopNames!, bytes: bytes)
-            writer.selfHeld = true
+            writer.selfHeld = loop.isLocalFunction
         }
         // A member read without `self.` is one only where no local or parameter of that name hides it.
         var declared = function.parameterNames
@@ -463,10 +464,38 @@ struct CallSiteRewrite {
         }
     }
 
+    /// A method calling itself from its callback (``SequentialLoop/readMethod(_:reader:)``): its
+    /// body becomes the loop, in a `Task`. Returns whether it did.
+    private mutating func methodLoop(_ function: FunctionBodyFinder.Function, context: inout Context) -> Bool {
+        guard target == .async, !function.isAsync, let declaration = function.body.parent?.as(FunctionDeclSyntax.self),
+              let loop = SequentialLoop.readMethod(declaration, reader: reader),
+              let first = function.body.statements.first, let last = function.body.statements.last else { return false }
+        var attempt = context
+        do throws(Refusal) {
+            try checkNoSpelledOutCall(in: loop.pyramid)
+            let (lines, _) = try convertInline(loop.pyramid, call: loop.pyramidCall, matched: loop.matched, context: &attempt, loop: loop)
+            let start = first.positionAfterSkippingLeadingTrivia.utf8Offset
+            let indent = Indentation.lineIndent(in: bytes, at: start)
+            let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
+            edits.append(TextEdit(offset: start, removing: last.endPositionBeforeTrailingTrivia.utf8Offset - start, text: rendered))
+            context = attempt
+            report(.callSiteConverted, at: loop.pyramid, function,
+                   "converted a loop of callbacks (`\(function.swiftName)` starting the next call from its callback) to a `while` loop "
+                   + "of `try await` inside a new `Task { }`, which starts the work when the task runs instead of during the call")
+            return true
+        } catch {
+            return false
+        }
+    }
+
     /// The loop around a turn's code (``SequentialLoop``): its variable, the local function's own
     /// statements and the callbacks' code, in a `Task` unless the function is async.
     private func loopLines(_ loop: SequentialLoop, names: SequentialLoop.Names, body: CodeLines, enclosingIsAsync: Bool,
                            enclosingParameters: Set<String>, writer: inout InlinePyramidWriter) throws(Refusal) -> CodeLines {
+        // A method's callback holding `self` weakly let it go between turns; one task could not.
+        if let capture = writer.capture {
+            throw Refusal("the callback's `\(capture)` would have to hold across the loop's turns", at: loop.pyramidCall)
+        }
         // Every recursive call ends a callback written as straight-line code, or the function's own statements.
         let handlers = Set(writer.convertedHandlers.map(\.id))
         for site in loop.sites {
@@ -478,8 +507,13 @@ struct CallSiteRewrite {
         // The start call's arguments, read where the call was (a literal or a parameter of the
         // function around reads the same in the task).
         var starts: [String] = []
-        for (argument, parameter) in zip(loop.startCall.arguments, loop.parameters) {
-            let expression = argument.expression
+        // A method's first turn takes its own parameters.
+        for (position, parameter) in loop.parameters.enumerated() {
+            guard let startCall = loop.startCall else {
+                starts.append(parameter.name)
+                continue
+            }
+            let expression = Array(startCall.arguments)[position].expression
             if expression.is(IntegerLiteralExprSyntax.self) || expression.is(BooleanLiteralExprSyntax.self)
                 || expression.is(NilLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
                 || (expression.as(StringLiteralExprSyntax.self).map { $0.segments.allSatisfy { $0.is(StringSegmentSyntax.self) } } ?? false)

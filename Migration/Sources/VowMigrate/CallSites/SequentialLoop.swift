@@ -30,9 +30,11 @@ import SwiftSyntax
 /// the call-site stage then converts the call inside the function on its own.
 struct SequentialLoop {
     let declaration: FunctionDeclSyntax
-    /// `next(0)`, right after the declaration.
-    let start: CodeBlockItemSyntax
-    let startCall: FunctionCallExprSyntax
+    /// `next(0)`, right after the declaration; nil for a method, whose caller starts the loop.
+    let start: CodeBlockItemSyntax?
+    let startCall: FunctionCallExprSyntax?
+    /// A local function: it held `self` strongly for as long as its callbacks ran.
+    var isLocalFunction: Bool { start != nil }
     /// The function's statements before its last one.
     let prefix: [CodeBlockItemSyntax]
     /// The function's last statement: the call of a completion-handler function.
@@ -47,9 +49,44 @@ struct SequentialLoop {
     /// The shape at `list[index]`, or nil.
     static func read(_ list: [CodeBlockItemSyntax], at index: Int, reader: PyramidReader) -> SequentialLoop? {
         guard index + 1 < list.count, let declaration = list[index].item.as(FunctionDeclSyntax.self),
-              let body = declaration.body, declaration.genericParameterClause == nil,
-              declaration.signature.effectSpecifiers == nil, declaration.signature.returnClause == nil,
               let startCall = PyramidReader.callStatement(list[index + 1]) else { return nil }
+        let name = declaration.name.text
+        guard startCall.calledExpression.is(DeclReferenceExprSyntax.self), isCall(startCall, of: name, labels: labels(of: declaration)) else { return nil }
+        // Nothing else of the block names the function (`x.next` is another's member).
+        for (position, item) in list.enumerated() where position != index && position != index + 1 {
+            if item.tokens(viewMode: .sourceAccurate).contains(where: { isReference($0, to: name) }) { return nil }
+        }
+        return read(declaration, start: list[index + 1], startCall: startCall, reader: reader)
+    }
+
+    /// A method calling itself from its callback (`self.sendNext(sent: sent + 1)`), which no
+    /// subclass can override (`private`, `fileprivate`, `final`, `static`, or in a struct or
+    /// enum) and no other member of its type shares the name of: its body becomes the loop, the
+    /// first turn's arguments its parameters.
+    static func readMethod(_ declaration: FunctionDeclSyntax, reader: PyramidReader) -> SequentialLoop? {
+        guard let block = declaration.parent?.parent?.parent?.as(MemberBlockSyntax.self) else { return nil }
+        let owner = block.parent
+        let sealed = declaration.modifiers.contains { ["private", "fileprivate", "final", "static"].contains($0.name.text) }
+            || owner?.is(StructDeclSyntax.self) == true || owner?.is(EnumDeclSyntax.self) == true
+            || owner?.as(ClassDeclSyntax.self)?.modifiers.contains(where: { $0.name.text == "final" }) == true
+        guard sealed, owner?.is(ProtocolDeclSyntax.self) == false else { return nil }
+        let name = declaration.name.text
+        let namesakes = block.members.filter { $0.decl.as(FunctionDeclSyntax.self)?.name.text == name }
+        guard namesakes.count == 1 else { return nil }
+        return read(declaration, start: nil, startCall: nil, reader: reader, isMethod: true)
+    }
+
+    private static func labels(of declaration: FunctionDeclSyntax) -> [String?] {
+        declaration.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+    }
+
+    /// The function's own shape: plain parameters, a body ending in a call of a
+    /// completion-handler function, and every other mention of it a recursive call that is the
+    /// last thing on its path.
+    private static func read(_ declaration: FunctionDeclSyntax, start: CodeBlockItemSyntax?, startCall: FunctionCallExprSyntax?,
+                             reader: PyramidReader, isMethod: Bool = false) -> SequentialLoop? {
+        guard let body = declaration.body, declaration.genericParameterClause == nil,
+              declaration.signature.effectSpecifiers == nil, declaration.signature.returnClause == nil else { return nil }
         let name = declaration.name.text
         // The parameters: plain values, each passed by the start call and every recursive one.
         var parameters: [(name: String, type: String)] = []
@@ -58,29 +95,34 @@ struct SequentialLoop {
             parameters.append(((parameter.secondName ?? parameter.firstName).text, parameter.type.trimmedDescription))
         }
         guard FunctionBodyFinder.closureParameterNames(declaration.signature.parameterClause.parameters).isEmpty else { return nil }
-        let labels = declaration.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
-        guard isCall(startCall, of: name, labels: labels) else { return nil }
-        // Nothing else of the block names the function (`x.next` is another's member).
-        for (position, item) in list.enumerated() where position != index && position != index + 1 {
-            if item.tokens(viewMode: .sourceAccurate).contains(where: { isReference($0, to: name) }) { return nil }
-        }
+        let labels = labels(of: declaration)
         let statements = Array(body.statements)
         guard let last = statements.last, let pyramidCall = PyramidReader.callStatement(last),
               case .call(let matched) = reader.matchByShape(pyramidCall) else { return nil }
         let prefix = Array(statements.dropLast())
         if prefix.contains(where: { $0.item.is(DeferStmtSyntax.self) }) { return nil }
-        // Every other mention of the function is a recursive call, the last thing on its path.
+        // Every other mention of the function is a recursive call, the last thing on its path
+        // (a method's on `self`, written or not).
         var sites: [(FunctionCallExprSyntax, [CodeBlockItemSyntax])] = []
-        for token in body.tokens(viewMode: .sourceAccurate) where isReference(token, to: name) {
-            guard let reference = token.parent?.as(DeclReferenceExprSyntax.self),
-                  let call = reference.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == reference.id,
+        for token in body.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(name) {
+            guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else {
+                if token.parent?.is(IdentifierPatternSyntax.self) == true { return nil }
+                continue
+            }
+            var called = ExprSyntax(reference)
+            if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
+                // `backend.upload` is another's member; a method's `self.sendNext` is its own.
+                guard isMethod, member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) else { continue }
+                called = ExprSyntax(member)
+            }
+            guard let call = called.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == called.id,
                   isCall(call, of: name, labels: labels),
                   let item = call.parent?.as(CodeBlockItemSyntax.self),
                   let returns = lastOnItsPath(item, body: body) else { return nil }
             sites.append((call, returns))
         }
         guard !sites.isEmpty else { return nil }
-        return SequentialLoop(declaration: declaration, start: list[index + 1], startCall: startCall, prefix: prefix,
+        return SequentialLoop(declaration: declaration, start: start, startCall: startCall, prefix: prefix,
                               pyramid: last, pyramidCall: pyramidCall, matched: matched, parameters: parameters, sites: sites)
     }
 
@@ -96,9 +138,11 @@ struct SequentialLoop {
         return true
     }
 
-    /// `next(index + 1)`: a bare call of the function with its labels, no trailing closure.
+    /// `next(index + 1)` (or `self.next(index + 1)`): a call of the function with its labels, no
+    /// trailing closure.
     private static func isCall(_ call: FunctionCallExprSyntax, of name: String, labels: [String?]) -> Bool {
-        guard let reference = call.calledExpression.as(DeclReferenceExprSyntax.self), reference.baseName.text == name,
+        let called = call.calledExpression.as(DeclReferenceExprSyntax.self) ?? call.calledExpression.as(MemberAccessExprSyntax.self)?.declName
+        guard let called, called.baseName.text == name,
               call.trailingClosure == nil, call.additionalTrailingClosures.isEmpty, call.leftParen != nil else { return false }
         return call.arguments.map { $0.label?.text } == labels
     }
