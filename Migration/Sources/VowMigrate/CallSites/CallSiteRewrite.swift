@@ -324,11 +324,7 @@ struct CallSiteRewrite {
                     message += "; each callback's code is kept as it was, after constants holding what it would have received"
                 }
             }
-            let indent = Indentation.lineIndent(in: bytes, at: item.positionAfterSkippingLeadingTrivia.utf8Offset)
-            let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
-            let start = item.positionAfterSkippingLeadingTrivia.utf8Offset
-            let end = item.endPositionBeforeTrailingTrivia.utf8Offset
-            edits.append(TextEdit(offset: start, removing: end - start, text: rendered))
+            replace(item, with: lines)
             report(.callSiteConverted, at: item, function, message)
             if let keptRefusal { refuse(keptRefusal, context) }
             return true
@@ -366,7 +362,7 @@ struct CallSiteRewrite {
             default: writer.fresh("nextTurn")
             }
             loopNames = SequentialLoop.Names(variable: variable, turn: loop.parameters.count > 1 ? writer.fresh("turn") : "turn")
-            writer.extraReplacements = loop.replacements(loopNames!, bytes: bytes)
+            writer.extraReplacements = loop.replacements(loopNames!)
             writer.selfHeld = loop.isLocalFunction
         }
         // A member read without `self.` is one only where no local or parameter of that name hides it.
@@ -442,26 +438,9 @@ struct CallSiteRewrite {
         if !context.isAsync && (codeAfter || context.startedCallback) { return nil }
         if !context.isAsync, Self.forwardedHandler(in: list[index], names: context.function.closureParameterNames,
                                                    parameters: context.function.parameterNames) != nil { return nil }
-        var attempt = context
-        do throws(Refusal) {
-            try checkNoSpelledOutCall(in: list[index])
-            let (lines, _) = try convertInline(loop.pyramid, call: loop.pyramidCall, matched: loop.matched, context: &attempt, loop: loop)
-            let first = list[index].positionAfterSkippingLeadingTrivia.utf8Offset
-            let indent = Indentation.lineIndent(in: bytes, at: first)
-            let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
-            edits.append(TextEdit(offset: first, removing: list[index + 1].endPositionBeforeTrailingTrivia.utf8Offset - first, text: rendered))
-            if let body = loop.declaration.body { loopBodies.append(body.position.utf8Offset..<body.endPosition.utf8Offset) }
-            context = attempt
-            let name = CompletionFunction.swiftName(loop.declaration.name.text, labels: loop.declaration.signature.parameterClause.parameters.map {
-                $0.firstName.text == "_" ? nil : $0.firstName.text
-            })
-            var message = "converted a loop of callbacks (`\(name)` starting the next call from its callback) to a `while` loop of `try await`"
-            if !context.isAsync { message += " inside a new `Task { }`, which starts the work when the task runs instead of during the call" }
-            report(.callSiteConverted, at: loop.pyramid, context.function, message)
-            return index + 1
-        } catch {
-            return nil
-        }
+        guard convertLoop(loop, replacing: list[index], through: list[index + 1], context: &context) else { return nil }
+        if let body = loop.declaration.body { loopBodies.append(body.position.utf8Offset..<body.endPosition.utf8Offset) }
+        return index + 1
     }
 
     /// A method calling itself from its callback (``SequentialLoop/readMethod(_:reader:)``): its
@@ -470,18 +449,26 @@ struct CallSiteRewrite {
         guard target == .async, !function.isAsync, let declaration = function.body.parent?.as(FunctionDeclSyntax.self),
               let loop = SequentialLoop.readMethod(declaration, reader: reader),
               let first = function.body.statements.first, let last = function.body.statements.last else { return false }
+        return convertLoop(loop, replacing: first, through: last, context: &context)
+    }
+
+    /// Writes the loop in place of the statements from `first` through `last`, or reports
+    /// nothing and returns false when it cannot be written (the calls inside then convert one
+    /// at a time, as any call site).
+    private mutating func convertLoop(_ loop: SequentialLoop, replacing first: CodeBlockItemSyntax, through last: CodeBlockItemSyntax,
+                                      context: inout Context) -> Bool {
         var attempt = context
         do throws(Refusal) {
-            try checkNoSpelledOutCall(in: loop.pyramid)
+            try checkNoSpelledOutCall(in: first, through: last)
             let (lines, _) = try convertInline(loop.pyramid, call: loop.pyramidCall, matched: loop.matched, context: &attempt, loop: loop)
-            let start = first.positionAfterSkippingLeadingTrivia.utf8Offset
-            let indent = Indentation.lineIndent(in: bytes, at: start)
-            let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
-            edits.append(TextEdit(offset: start, removing: last.endPositionBeforeTrailingTrivia.utf8Offset - start, text: rendered))
+            replace(first, through: last, with: lines)
             context = attempt
-            report(.callSiteConverted, at: loop.pyramid, function,
-                   "converted a loop of callbacks (`\(function.swiftName)` starting the next call from its callback) to a `while` loop "
-                   + "of `try await` inside a new `Task { }`, which starts the work when the task runs instead of during the call")
+            let name = CompletionFunction.swiftName(loop.declaration.name.text, labels: loop.declaration.signature.parameterClause.parameters.map {
+                $0.firstName.text == "_" ? nil : $0.firstName.text
+            })
+            var message = "converted a loop of callbacks (`\(name)` starting the next call from its callback) to a `while` loop of `try await`"
+            if !context.isAsync { message += " inside a new `Task { }`, which starts the work when the task runs instead of during the call" }
+            report(.callSiteConverted, at: loop.pyramid, context.function, message)
             return true
         } catch {
             return false
@@ -532,7 +519,7 @@ struct CallSiteRewrite {
             + loop.pyramidCall.arguments.filter { !$0.expression.is(ClosureExprSyntax.self) }.map(Syntax.init)
             + writer.convertedHandlers.map(Syntax.init)
         let implicitSelf = !ValueThreading.reads(in: moved).isDisjoint(with: writer.selfMembers.subtracting(loop.parameters.map(\.name)))
-        let replacements = loop.replacements(names, bytes: bytes)
+        let replacements = writer.extraReplacements
         let level = enclosingIsAsync ? 0 : 1
         if level == 1 { lines.add("Task {" + (implicitSelf ? " [self] in" : ""), 0) }
         for (text, extra) in loop.head(names, starts: starts) { lines.add(text, level + extra) }
@@ -618,12 +605,14 @@ struct CallSiteRewrite {
         })
     }
 
-    /// Replaces the statement with `lines`, indented as it was.
-    private mutating func replace(_ item: CodeBlockItemSyntax, with lines: CodeLines) {
+    /// Replaces the statement (or the statements from it through `last`) with `lines`, indented
+    /// as it was.
+    private mutating func replace(_ item: CodeBlockItemSyntax, through last: CodeBlockItemSyntax? = nil, with lines: CodeLines) {
         let start = item.positionAfterSkippingLeadingTrivia.utf8Offset
         let indent = Indentation.lineIndent(in: bytes, at: start)
         let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
-        edits.append(TextEdit(offset: start, removing: item.endPositionBeforeTrailingTrivia.utf8Offset - start, text: rendered))
+        let end = (last ?? item).endPositionBeforeTrailingTrivia.utf8Offset
+        edits.append(TextEdit(offset: start, removing: end - start, text: rendered))
     }
 
     /// `return chain` (or a function's only statement, `chain`) in a function declared to return
@@ -705,8 +694,8 @@ struct CallSiteRewrite {
     }
 
     /// The statement holds a call whose omitted handler this run spells out.
-    private func checkNoSpelledOutCall(in item: CodeBlockItemSyntax) throws(Refusal) {
-        let range = item.positionAfterSkippingLeadingTrivia.utf8Offset..<item.endPositionBeforeTrailingTrivia.utf8Offset
+    private func checkNoSpelledOutCall(in item: CodeBlockItemSyntax, through last: CodeBlockItemSyntax? = nil) throws(Refusal) {
+        let range = item.positionAfterSkippingLeadingTrivia.utf8Offset..<(last ?? item).endPositionBeforeTrailingTrivia.utf8Offset
         if spelledOutOffsets.contains(where: range.contains) {
             throw Refusal("a call inside leaves out a defaulted handler, which this run spells out so the call keeps its callee; "
                           + "run the call-site stage again on the result", at: item)

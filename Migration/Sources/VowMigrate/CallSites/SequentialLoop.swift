@@ -205,7 +205,7 @@ struct SequentialLoop {
 
     /// The replacements of the recursive calls (and the `return` after each) in the code moved
     /// into the loop: `nextIndex = index + 1`, `(nextA, nextB)`-style for several parameters.
-    func replacements(_ names: Names, bytes: [UInt8]) -> [(Range<Int>, String)] {
+    func replacements(_ names: Names) -> [(Range<Int>, String)] {
         var result: [(Range<Int>, String)] = []
         for site in sites {
             let call = site.call

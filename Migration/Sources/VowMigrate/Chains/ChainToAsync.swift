@@ -491,13 +491,8 @@ struct ChainToAsync {
             catchLink.hopsToMain = !catchLink.onSettlingThread && !catchLink.reportsUnhandled
         }
 
-        // The root promise is named after the value its first handler reads.
-        let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
-        let first = links.first.flatMap { reading.contains($0.kind) ? $0.parameters.first { $0 != "_" && !$0.hasPrefix("$") } : nil } ?? "first"
         // Bound even when the root is a name: a `var` would not compile captured by the task.
-        var started = first + "Promise"
-        var suffix = 2
-        while taken.contains(started) { started = "\(first)Promise\(suffix)"; suffix += 1 }
+        let started = Self.rootName(links, taken: taken)
         let effects = isGuarantee(root) ? "await" : "try await"
         // A chain that is the last thing the chain's `done` does becomes nested code (see
         // ``nestedChain(_:onMainActor:insideCatch:)``), unless something of the outer chain runs after `done`.
@@ -684,11 +679,7 @@ struct ChainToAsync {
             throw Refusal(reason, at: link.node)
         }
         let selfCapture = try selfCapture(of: links)
-        let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
-        let first = reading.contains(firstLink.kind) ? firstLink.parameters.first { $0 != "_" && !$0.hasPrefix("$") } ?? "first" : "first"
-        var started = first + "Promise"
-        var suffix = 2
-        while taken.contains(started) { started = "\(first)Promise\(suffix)"; suffix += 1 }
+        let started = Self.rootName(links, taken: taken)
         var writer = try straightLine(links, from: "\(isGuarantee(root) ? "await" : "try await") \(started).value", returningValue: true)
         if let value = writer.valueExpression {
             writer.body.add(value.prefixed("return "), indentedBy: 0)
@@ -705,6 +696,17 @@ struct ChainToAsync {
         lines.add(writer.body, indentedBy: 1)
         lines.add("}", 0)
         return (lines, started)
+    }
+
+    /// The constant holding the chain's first promise, named after the value its first handler
+    /// reads (`tokenPromise`), else `firstPromise`; none of `taken`.
+    private static func rootName(_ links: [Link], taken: Set<String>) -> String {
+        let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
+        let first = links.first.flatMap { reading.contains($0.kind) ? $0.parameters.first { $0 != "_" && !$0.hasPrefix("$") } : nil } ?? "first"
+        var started = first + "Promise"
+        var suffix = 2
+        while taken.contains(started) { started = "\(first)Promise\(suffix)"; suffix += 1 }
+        return started
     }
 
     /// Whether straight-line code can throw out of itself: a `try` (not `try?` or `try!`) or a
