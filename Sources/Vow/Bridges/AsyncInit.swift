@@ -59,7 +59,19 @@ extension Promise {
             return
         }
         nonisolated(unsafe) let body = body
-        startSettlingTask(priority: priority, isolation: actorIsolation(of: body)) { [self] isolation in
+        guard let isolation = actorIsolation(of: body) else {
+            // A nonisolated body finishes where the task runs: the task seals it there, with no
+            // isolated call in between (the common case, kept as cheap as it was).
+            startTask(priority: priority) { [self] () async throws -> Void in
+                do {
+                    seal(.fulfilled(try await body()))
+                } catch {
+                    seal(.rejected(error))
+                }
+            }
+            return
+        }
+        startSettlingTask(priority: priority, isolation: isolation) { [self] isolation in
             await settle(on: isolation, running: body)
         }
     }
@@ -142,7 +154,14 @@ extension Guarantee {
             return
         }
         nonisolated(unsafe) let body = body
-        startSettlingTask(priority: priority, isolation: actorIsolation(of: body)) { [self] isolation in
+        guard let isolation = actorIsolation(of: body) else {
+            // A nonisolated body finishes where the task runs (see `Promise.init`).
+            startTask(priority: priority) { [self] () async throws -> Void in
+                seal(await body())
+            }
+            return
+        }
+        startSettlingTask(priority: priority, isolation: isolation) { [self] isolation in
             await settle(on: isolation, running: body)
         }
     }
