@@ -4,14 +4,14 @@ struct Profile: Sendable {
     var name: String
 }
 
-/// An API that already returns promises (bodies that are no chain are left as they are).
+/// An API that already returns promises: a fulfilled promise becomes its value.
 final class Api: Sendable {
-    func login(_ user: String) -> Promise<String> {
-        .value("token-\(user)")
+    @MainActor func login(_ user: String) async throws -> String {
+        return "token-\(user)"
     }
 
-    func profile(_ token: String) -> Promise<Profile> {
-        .value(Profile(name: token))
+    @MainActor func profile(_ token: String) async throws -> Profile {
+        return Profile(name: token)
     }
 }
 
@@ -20,28 +20,25 @@ let api = Api()
 final class ProfileService: Sendable {
     // One chain: `async throws -> String` on the main actor, where its handlers ran.
     @MainActor func profileName(_ user: String) async throws -> String {
-        let token = try await api.login(user).value
-        let profile = try await api.profile(token).value
+        let token = try await api.login(user)
+        let profile = try await api.profile(token)
         return profile.name.uppercased()
     }
 
     // `Promise<Void>`: `async throws`, the value dropped as `asVoid` dropped it.
     @MainActor func touch(_ user: String) async throws {
-        _ = try await api.login(user).value
+        _ = try await api.login(user)
     }
 
-    // Used as a promise in this file: kept a promise function, with the place of that use; its
-    // chain goes into the bridge (`Promise { @MainActor @Sendable in }`).
-    func token(_ user: String) -> Promise<String> {
-        let tokenPromise = api.login(user)
-        return Promise { @MainActor @Sendable in
-            let token = try await tokenPromise.value
-            return token + "!"
-        }
+    // Used as a promise in this file: the call becomes `Promise.immediate { try await token(...) }`,
+    // which starts the function at once, as the call did.
+    @MainActor func token(_ user: String) async throws -> String {
+        let token = try await api.login(user)
+        return token + "!"
     }
 
     func printToken() {
-        let tokenPromise = token("ada")
+        let tokenPromise = Promise.immediate { @MainActor @Sendable [self] in try await token("ada") }
         Task { @MainActor in
             do {
                 let token = try await tokenPromise.value
@@ -57,7 +54,7 @@ final class ProfileService: Sendable {
     // A chain with its own `catch` does not return a promise; one with `[weak self]` stays a promise
     // function, its chain in the bridge.
     func weakly(_ user: String) -> Promise<String> {
-        let tokenPromise = api.login(user)
+        let tokenPromise = Promise.immediate { @MainActor @Sendable in try await api.login(user) }
         return Promise { @MainActor @Sendable [weak self] in
             let token = try await tokenPromise.value
             return self?.describe(token) ?? token
@@ -73,7 +70,7 @@ final class ProfileService: Sendable {
 final class Screen {
     // Already on the main actor: no attribute is added.
     func title(_ user: String) async throws -> String {
-        let token = try await api.login(user).value
+        let token = try await api.login(user)
         return "Hello \(token)"
     }
 }

@@ -4,7 +4,7 @@ struct Profile: Sendable {
     var name: String
 }
 
-/// An API that already returns promises (bodies that are no chain are left as they are).
+/// An API that already returns promises: a fulfilled promise becomes its value.
 final class Api: Sendable {
     func login(_ user: String) -> Promise<String> {
         .value("token-\(user)")
@@ -34,8 +34,8 @@ final class ProfileService: Sendable {
         api.login(user).asVoid()
     }
 
-    // Used as a promise in this file: kept a promise function, with the place of that use; its
-    // chain goes into the bridge (`Promise { @MainActor @Sendable in }`).
+    // Used as a promise in this file: the call becomes `Promise.immediate { try await token(...) }`,
+    // which starts the function at once, as the call did.
     func token(_ user: String) -> Promise<String> {
         api.login(user).map { token in
             token + "!"

@@ -70,13 +70,37 @@ public enum SourceMigrator {
             summary.languageMode = options.languageMode
             summary.defaultIsolation = options.defaultIsolation
             summary.defaultQueueAssignment = DefaultQueueAssignment.first(in: text, fileName: fileName)
-            knowledge = index?.adding(summary) ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading)
+            knowledge = index?.adding(summary) ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading,
+                                                                               switchesFromPromiseKit: options.fromPromiseKit)
+        }
+        // `--replace --to async`: calls of the functions the run makes async change first.
+        var callEdits: (edits: [TextEdit], converter: SourceLocationConverter)?
+        if options.replace, target == .async, options.stage != .declarations,
+           let replaced = ReplacedPromiseCalls.apply(to: text, fileName: fileName, index: knowledge) {
+            progress?(MigrationProgress("updating calls of functions made async"))
+            let replacedTree = Parser.parse(source: replaced.text)
+            if replacedTree.hasError { return unparseableOutput(source, findings: findings) }
+            callEdits = (replaced.edits, textConverter)
+            text = replaced.text
+            textTree = replacedTree
+            textConverter = SourceLocationConverter(fileName: fileName, tree: textTree)
         }
         var rewrite = FileRewrite(source: text, fileName: fileName, tree: textTree, converter: textConverter, options: options, target: target,
                                   index: knowledge)
         rewrite.progress = progress
         rewrite.run()
-        findings = options.fromPromiseKit ? inSourceOrder(findings + rewrite.findings) : rewrite.findings
+        var rewriteFindings = rewrite.findings
+        if let callEdits {
+            // Each place as it was before the calls changed (they move columns only).
+            for position in rewriteFindings.indices {
+                let finding = rewriteFindings[position]
+                let offset = textConverter.position(ofLine: finding.line, column: finding.column).utf8Offset
+                let original = callEdits.converter.location(for: AbsolutePosition(utf8Offset: ReplacedPromiseCalls.originalOffset(of: offset, edits: callEdits.edits)))
+                rewriteFindings[position].line = original.line
+                rewriteFindings[position].column = original.column
+            }
+        }
+        findings = options.fromPromiseKit ? inSourceOrder(findings + rewriteFindings) : rewriteFindings
         guard rewrite.hasEdits else {
             return FileMigration(output: text, changed: text != source, findings: findings)
         }

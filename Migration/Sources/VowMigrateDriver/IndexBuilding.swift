@@ -9,7 +9,8 @@ extension MigrationIndex {
     /// `reading` says which completion-handler functions are read in full (``MigrationOptions/indexReading``);
     /// `languageModes` gives each file's mode (Swift 6 for all when nil).
     public static func build(files: [String], context: [String], jobs: Int, batchSize: Int = 64,
-                             reading: FunctionReading = .all, languageModes: LanguageModes? = nil) -> MigrationIndex {
+                             reading: FunctionReading = .all, languageModes: LanguageModes? = nil,
+                             switchesFromPromiseKit: Bool = false) -> MigrationIndex {
         let all = files.map { ($0, false) } + context.map { ($0, true) }
         var summaries: [FileSummary] = []
         summaries.reserveCapacity(all.count)
@@ -36,6 +37,6 @@ extension MigrationIndex {
             start += batch.count
         }
         // Every file of the run is in it, so nothing is joined later: the summaries are not kept.
-        return MigrationIndex(summaries: summaries, keepsSummaries: false, reading: reading)
+        return MigrationIndex(summaries: summaries, keepsSummaries: false, reading: reading, switchesFromPromiseKit: switchesFromPromiseKit)
     }
 }

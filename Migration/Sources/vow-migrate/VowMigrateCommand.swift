@@ -243,7 +243,8 @@ struct VowMigrateCommand: ParsableCommand {
             let migrated = Set(discovery.paths)
             migrationRun.index = MigrationIndex.build(files: discovery.paths,
                                                       context: contextDiscovery.paths.filter { !migrated.contains($0) },
-                                                      jobs: migrationRun.jobs, reading: options.indexReading, languageModes: languageModes)
+                                                      jobs: migrationRun.jobs, reading: options.indexReading, languageModes: languageModes,
+                                                      switchesFromPromiseKit: fromPromiseKit)
         }
         let runProgress = RunProgress(totalFiles: discovery.files.count, totalBytes: discovery.totalBytes)
         let progress = ProgressLine(progress: runProgress)

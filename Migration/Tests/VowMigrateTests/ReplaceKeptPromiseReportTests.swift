@@ -2,9 +2,10 @@ import Foundation
 import VowMigrate
 import XCTest
 
-/// Issue 18's report: for each function `--replace` leaves returning a promise, the calls that
-/// keep it so, with what each does with the promise, under the refusal (text and JSON), while the
-/// summary still groups the refusal by its reason alone.
+/// Issue 18, `--replace --to async` on promise-returning functions across files: a function
+/// becomes async with every call of it changed in its own file (awaited, or wrapped where the
+/// promise is used); a function some call keeps a promise is reported with every such call, in
+/// text and JSON, while the summary groups the refusal by its reason alone.
 final class ReplaceKeptPromiseReportTests: XCTestCase {
     private static let api = """
         import Vow
@@ -17,6 +18,12 @@ final class ReplaceKeptPromiseReportTests: XCTestCase {
                     "user \\(id)"
                 }
             }
+
+            func avatar(_ id: Int) -> Promise<String> {
+                return Promise.value(id).map { id in
+                    "avatar \\(id)"
+                }
+            }
         }
 
         """
@@ -26,6 +33,7 @@ final class ReplaceKeptPromiseReportTests: XCTestCase {
 
         final class Screen {
             let api = API()
+            weak var backup: API?
             var text = ""
 
             func show() {
@@ -41,30 +49,51 @@ final class ReplaceKeptPromiseReportTests: XCTestCase {
             func later() async throws -> String {
                 try await api.profile(4).value
             }
+
+            func picture() {
+                backup?.avatar(1).done { self.text = $0 }.cauterize()
+                api.avatar(2).done { self.text = $0 }.cauterize()
+            }
         }
 
         """
 
-    func testTheRefusalListsTheCallsKeepingThePromiseAndTheSummaryGroupsByReason() throws {
+    func testCallsChangeWithTheFunctionAndAFunctionACallKeepsIsReportedWithThatCall() throws {
         let root = try TestSupport.temporaryDirectory(self)
-        try Self.api.write(to: root.appendingPathComponent("API.swift"), atomically: true, encoding: .utf8)
-        try Self.screen.write(to: root.appendingPathComponent("Screen.swift"), atomically: true, encoding: .utf8)
-        let reason = "another file uses the promise the function returns (not awaited), which --replace would break; "
-            + "without --replace the function gets an async alternative instead"
+        let apiFile = root.appendingPathComponent("API.swift"), screenFile = root.appendingPathComponent("Screen.swift")
+        try Self.api.write(to: apiFile, atomically: true, encoding: .utf8)
+        try Self.screen.write(to: screenFile, atomically: true, encoding: .utf8)
+        let reason = "a call of it is made through optional chaining, which `Promise.immediate { try await ... }` cannot wrap as it is"
 
         let text = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all", "--replace", "--diff"])
         XCTAssertEqual(text.status, 0, text.standardError)
-        let screen = root.appendingPathComponent("Screen.swift").path
         XCTAssertTrue(text.standardError.contains("""
-            \(root.appendingPathComponent("API.swift").path):4:10: call site left alone in `profile(_:)`: \(reason)
-                kept a promise by 4 calls using what it returns (synchronous code cannot await it, and a task started there would run it after the code that follows):
-                \(screen):8:9: in synchronous code, chains on it, hands it to `when`/`race` or returns it
-                \(screen):14:26: in synchronous code, chains on it, hands it to `when`/`race` or returns it
-                \(screen):14:42: in synchronous code, chains on it, hands it to `when`/`race` or returns it
-                \(screen):18:19: reads its `.value`
+            \(apiFile.path):12:10: call site left alone in `avatar(_:)`: \(reason)
+                kept a promise by 1 call that cannot change with it:
+                \(screenFile.path):23:9: `avatar(_:)` is made through `?.`
 
             """), text.standardError)
-        XCTAssertTrue(text.standardError.contains("left alone (1 \(reason))"), text.standardError)
+        XCTAssertTrue(text.standardError.contains("left alone (1 \(reason)"), text.standardError)
+        XCTAssertTrue(text.standardError.contains("""
+            \(apiFile.path):4:10: note: converted a function returning a promise to `async throws -> String`, \
+            its chain straight-line code on the main actor, where its handlers ran; its 4 calls in the tree changed with it \
+            (1 awaited directly, 3 using the promise wrapped in `Promise.immediate { ... }`, which starts it at once as before)
+            """), text.standardError)
+        // Each call in its own file: awaited where async code read `.value`, wrapped elsewhere.
+        for line in [
+            "+    @MainActor func profile(_ id: Int) async throws -> String {",
+            // The map's `id` no longer hides the parameter its first call reads.
+            "+        let id2 = id",
+            "+        return \"user \\(id2)\"",
+            // `both()` forwards a promise: async too, the calls in it still wrapped for `when`.
+            "+    @MainActor func both() async throws -> [String] {",
+            "+        return try await when(fulfilled: [Promise.immediate { @MainActor @Sendable [self] in try await api.profile(2) }, "
+                + "Promise.immediate { @MainActor @Sendable [self] in try await api.profile(3) }]).value",
+            "+        try await api.profile(4)",
+            "+        let namePromise = Promise.immediate { @MainActor @Sendable [self] in try await api.profile(1) }",
+        ] {
+            XCTAssertTrue(text.standardOutput.contains(line + "\n"), line + "\n" + text.standardOutput)
+        }
 
         let json = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all", "--replace", "--diff", "--report", "json"])
         struct Report: Decodable {
@@ -73,7 +102,6 @@ final class ReplaceKeptPromiseReportTests: XCTestCase {
         }
         let report = try JSONDecoder().decode(Report.self, from: Data(json.standardOutput.utf8))
         let refusal = try XCTUnwrap(report.files.flatMap(\.findings).first { $0.message == reason })
-        XCTAssertEqual(refusal.detail?.split(separator: "\n").count, 5, refusal.detail ?? "")
-        XCTAssertNil(report.files.flatMap(\.findings).first { $0.kind == .callSiteConverted && $0.function == "show()" }?.detail)
+        XCTAssertEqual(refusal.detail?.split(separator: "\n").count, 2, refusal.detail ?? "")
     }
 }

@@ -111,6 +111,8 @@ struct IndexCalleeCatalog: CalleeCatalog {
     let gainedHere: Set<String>
     /// `--replace`: functions are converted themselves, never given an alternative.
     var replacing = false
+    /// `--replace --to async`: promise-returning functions the index decides on become async.
+    var replacesPromiseFunctions = false
     /// `--trust-stored-handlers`: functions storing their handler get a promise alternative.
     var trustsStoredHandlers = false
 
@@ -120,8 +122,9 @@ struct IndexCalleeCatalog: CalleeCatalog {
 
     func promiseFunctionCall(named baseName: String, labels: [String?]) -> PromiseFunctionCall? {
         guard var call = index.promiseFunctionCall(baseName: baseName, labels: labels, adding: addingAlternatives) else { return nil }
-        // `--replace` converts functions themselves, never adding an alternative.
-        if replacing { call.awaitedDirectly = false }
+        // `--replace` converts functions themselves, never adding an alternative; with
+        // `--to async`, a replaced one is awaited as it is.
+        if replacing { call.awaitedDirectly = replacesPromiseFunctions && call.replaced }
         return call
     }
 

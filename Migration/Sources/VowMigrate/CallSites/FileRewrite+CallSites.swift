@@ -13,6 +13,7 @@ extension FileRewrite {
         var catalog = IndexCalleeCatalog(index: index, fileName: fileName, addingAlternatives: options.stage == .all && !options.replace,
                                          gainedHere: gained, replacing: options.replace,
                                          trustsStoredHandlers: options.trustStoredHandlers)
+        catalog.replacesPromiseFunctions = options.replace && target == .async
         catalog.receivers = IndexCalleeCatalog.receivers(in: tree, fileName: fileName, converter: converter,
                                                          otherPiecesProperties: otherPiecesProperties,
                                                          names: index.completionFunctionBaseNames)
@@ -22,7 +23,7 @@ extension FileRewrite {
         var functions: PromiseFunctionToAsync?
         if options.replace && target == .async {
             // Functions whose body is one promise chain first; their bodies are theirs alone.
-            var chains = PromiseFunctionToAsync(bytes: bytes, converter: converter, catalog: catalog, unit: unit, excluded: excluded)
+            var chains = PromiseFunctionToAsync(bytes: bytes, converter: converter, catalog: catalog, index: index, unit: unit, excluded: excluded)
             chains.fileName = fileName
             chains.run(tree)
             excluded += chains.rewritten

@@ -296,7 +296,9 @@ struct ChainToAsync {
         } else {
             return root
         }
-        let effects = value.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) || $0.tokenKind == .keyword(.await) }
+        let effects = value.tokens(viewMode: .sourceAccurate).contains { token in
+            (token.tokenKind == .keyword(.try) || token.tokenKind == .keyword(.await)) && !StatementText.isInnerClosureParameter(token, below: value)
+        }
         return effects ? root : value
     }
 
@@ -310,6 +312,8 @@ struct ChainToAsync {
             var found: OptionalChainingExprSyntax?
             override func visit(_ node: OptionalChainingExprSyntax) -> SyntaxVisitorContinueKind { found = found ?? node; return .skipChildren }
             override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+            // `coupon?.code` as an argument ends there: the call is made either way.
+            override func visit(_ node: LabeledExprListSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
         }
         let finder = Finder(viewMode: .sourceAccurate)
         finder.walk(root)
@@ -763,12 +767,12 @@ struct ChainToAsync {
         return catalog.promiseFunctionCall(named: name, labels: head.arguments.map { $0.label?.text }) != nil
     }
 
-    /// The body of a function returning `Promise<T>` whose body is `chain` (`--replace`): its
-    /// straight-line `try await` code, ending in `return value`. Nil when `chain` is not a chain
-    /// (no chain method after its first call).
-    func functionBody(_ chain: FunctionCallExprSyntax) throws(Refusal) -> CodeLines? {
+    /// The body of a function returning `Promise<T>` (or `Guarantee<T>`) whose body ends in
+    /// returning `chain` (`--replace`): its straight-line `try await` code, ending in
+    /// `return value`. A promise returned as it is (`api.request(.store(id))`, no link after it)
+    /// is awaited and its value returned. `reserved`: names the code before it declares or reads.
+    func functionBody(_ chain: FunctionCallExprSyntax, guarantee: Bool = false, reserved: Set<String> = []) throws(Refusal) -> CodeLines {
         var (root, links) = try read(chain)
-        guard !links.isEmpty else { return nil }
         if let link = links.first(where: { $0.kind == .catch || $0.kind == .finally }) {
             throw Refusal("a function returning a promise whose chain has a `\(link.kind.rawValue)`", at: link.call.calledExpression)
         }
@@ -780,9 +784,20 @@ struct ChainToAsync {
         }
         root = try rootExpression(root)
         try requireNoOptionalChaining(root)
-        var writer = try straightLine(links, from: awaited(root, StatementText(bytes: bytes)), returningValue: true)
+        // The first call is awaited where the first value is declared: a name it reads (the
+        // property `cart` of `cart.validatedCart()`) must not be the one declared.
+        var reserved = reserved
+        for token in root.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+            if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+            reserved.insert(name)
+        }
+        var writer = try straightLine(links, from: awaited(root, StatementText(bytes: bytes)), returningValue: true, reserved: reserved)
         if let value = writer.valueExpression {
             writer.body.add(value.prefixed("return "), indentedBy: 0)
+        }
+        if guarantee && Self.canThrow(writer.body) {
+            throw Refusal("a function returning a guarantee whose chain's code can throw", at: chain)
         }
         return writer.body
     }
@@ -805,8 +820,11 @@ struct ChainToAsync {
         var applied = "\(values).\(method)"
         if let closure = link.closure {
             applied += " " + StatementText(bytes: bytes).text(of: closure)
-            // A transform that throws rejected the result: it throws here.
-            if closure.statements.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.try) || $0.tokenKind == .keyword(.throw) }) {
+            // A transform that throws rejected the result: it throws here. (A closure inside it
+            // throws for itself.)
+            if closure.statements.tokens(viewMode: .sourceAccurate).contains(where: { token in
+                (token.tokenKind == .keyword(.try) || token.tokenKind == .keyword(.throw)) && !StatementText.isInnerClosureParameter(token, below: closure)
+            }) {
                 applied = "try " + applied
             }
         } else {
@@ -826,9 +844,11 @@ struct ChainToAsync {
         writer.state = .pending(code)
     }
 
-    private func straightLine(_ links: [Link], from start: String, returningValue: Bool, nesting: Nesting? = nil) throws(Refusal) -> Writer {
+    private func straightLine(_ links: [Link], from start: String, returningValue: Bool, nesting: Nesting? = nil,
+                              reserved: Set<String> = []) throws(Refusal) -> Writer {
         var writer = Writer(bytes: bytes, links: links, valueReturned: returningValue)
         writer.nesting = nesting
+        writer.reserved = reserved
         writer.state = .pending(CodeLines(line: start))
         for index in links.indices {
             try write(links[index], at: index, &writer)
@@ -850,11 +870,13 @@ struct ChainToAsync {
         var nesting: Nesting?
         /// A chain ending a `done` was copied as it is (it could not be nested code).
         var keptInnerChain = false
+        /// Names the code around reads, which no declaration may hide.
+        var reserved = Set<String>()
 
         mutating func declare(_ name: String) -> String {
             var candidate = name
             var suffix = 2
-            while seen[candidate] != nil { candidate = "\(name)\(suffix)"; suffix += 1 }
+            while seen[candidate] != nil || reserved.contains(candidate) { candidate = "\(name)\(suffix)"; suffix += 1 }
             seen[candidate] = name
             return candidate
         }
@@ -1291,6 +1313,8 @@ struct ChainToAsync {
     /// `try await alternative(...)` where the index knows an async alternative, else `.value`.
     private func awaited(_ expression: ExprSyntax, _ text: StatementText) -> String {
         if let value = Self.immediateValue(expression) { return text.text(of: value) }
+        // A call of a function `--replace` made async, wrapped to be a promise: the call itself.
+        if let (call, guarantee) = ReplacedPromiseCalls.unwrapped(expression) { return (guarantee ? "await " : "try await ") + text.text(of: call) }
         if let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil,
            let base = PyramidReader.baseName(call) {
             let labels = call.arguments.map { $0.label?.text }
@@ -1318,7 +1342,12 @@ struct ChainToAsync {
     func isGuarantee(_ expression: ExprSyntax) -> Bool {
         guard let call = expression.as(FunctionCallExprSyntax.self) else { return false }
         let called = call.calledExpression.trimmedDescription
-        if called == "after" || called.hasPrefix("Guarantee") { return true }
+        if called == "after" || Self.namesGuarantee(call.calledExpression) { return true }
+        // A link a guarantee answers with a guarantee (`then` may answer a promise).
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
+           ["map", "get", "asVoid"].contains(member.declName.baseName.text), base.is(FunctionCallExprSyntax.self) {
+            return isGuarantee(base)
+        }
         // `when(guarantees:)` and `when(resolved:)` never reject.
         if called == "when", let label = call.arguments.first?.label?.text, label == "guarantees" || label == "resolved" { return true }
         guard call.trailingClosure == nil, let base = PyramidReader.baseName(call) else { return false }
@@ -1330,6 +1359,15 @@ struct ChainToAsync {
         }
         if callees.isEmpty, let reached = catalog.promiseFunctionCall(named: base, labels: labels) { return reached.returnsGuarantee }
         return callees.count == 1 && callees[0].producesGuarantee
+    }
+
+    /// `Guarantee`, `Guarantee<Int>`, `Guarantee.value`, `Guarantee.immediate`: the type itself or
+    /// one of its static members, not a link on a guarantee.
+    private static func namesGuarantee(_ expression: ExprSyntax) -> Bool {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text == "Guarantee" }
+        if let specialized = expression.as(GenericSpecializationExprSyntax.self) { return namesGuarantee(specialized.expression) }
+        if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base { return namesGuarantee(base) }
+        return false
     }
 
     /// `let firstPromise = load(id: 1)` in async code would reach an async overload of `load`,

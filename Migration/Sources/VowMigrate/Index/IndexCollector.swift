@@ -9,6 +9,8 @@ final class IndexCollector: SyntaxVisitor {
     private(set) var aliases: [MigrationIndex.TypeAlias] = []
     private(set) var types: [FileSummary.TypeRecord] = []
     private(set) var functions: [FileSummary.FunctionRecord] = []
+    /// The variables and constants declared at file scope.
+    private(set) var globalVariables: [String] = []
 
     private var scopes: [String] = []
     private var inProtocol: [Bool] = []
@@ -22,6 +24,17 @@ final class IndexCollector: SyntaxVisitor {
     }
 
     private var scope: String { scopes.last ?? "" }
+    /// How many actors enclose the declaration being read.
+    private var actorDepth = 0
+    /// The file's text, read once when a function's body needs a closer look.
+    private var bytes: [UInt8]?
+
+    private func fileBytes(_ node: some SyntaxProtocol) -> [UInt8] {
+        if let bytes { return bytes }
+        let read = Array(node.root.syntaxTextBytes)
+        bytes = read
+        return read
+    }
 
     private func location(of node: some SyntaxProtocol) -> MigrationIndex.Location {
         let place = node.startLocation(converter: converter)
@@ -111,12 +124,16 @@ final class IndexCollector: SyntaxVisitor {
     }
     override func visitPost(_ node: EnumDeclSyntax) { leave() }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        actorDepth += 1
         enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: true,
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
         recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
     }
-    override func visitPost(_ node: ActorDeclSyntax) { leave() }
+    override func visitPost(_ node: ActorDeclSyntax) {
+        actorDepth -= 1
+        leave()
+    }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
         enter(node.name.text, inheritance: node.inheritanceClause, isProtocol: true, keepsPlainAlternatives: ActorContext.hasGlobalActor(node.attributes),
               typeParameters: Self.nonSendable(node.memberBlock))
@@ -176,6 +193,8 @@ final class IndexCollector: SyntaxVisitor {
             returnsVowType: Self.isVowType(returnText),
             promiseValueType: isAsync || node.signature.effectSpecifiers?.throwsClause != nil ? nil : Self.promiseValueType(returnText),
             mayReturnStoredPromise: (Self.isVowType(returnText) || aliasedReturnType != nil) && node.body.map(PromiseSharing.mayReturnStored) ?? false,
+            replaceableBody: actorDepth == 0 && !isAsync && node.signature.effectSpecifiers?.throwsClause == nil
+                && PromiseFunctionToAsync.replaceableBody(of: node, bytes: { self.fileBytes(node) }),
             declaredIsolation: ActorContext.declared(by: node) ?? Self.extensionIsolation(of: node),
             aliasedReturnType: aliasedReturnType,
             returnsGuarantee: Self.isGuaranteeType(returnText),
@@ -258,7 +277,14 @@ final class IndexCollector: SyntaxVisitor {
     }
 
     // Closures and variables can hold nested declarations; they are not API.
-    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        if scopes.isEmpty {
+            for binding in node.bindings {
+                if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text { globalVariables.append(name) }
+            }
+        }
+        return .skipChildren
+    }
     override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
     override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 

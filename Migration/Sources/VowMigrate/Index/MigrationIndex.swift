@@ -296,6 +296,16 @@ public struct MigrationIndex: Sendable {
     /// Functions returning a promise, by base name (``PromiseFunctionSummary``); their calls in
     /// async code are in ``callsByBaseName``.
     public private(set) var promiseFunctionsByBaseName: [String: [PromiseFunctionSummary]] = [:]
+    /// The promise-returning functions `--replace --to async` makes async (``PromiseReplacementVerdict``).
+    var replacedPromiseFunctions = Set<Location>()
+    /// The files importing PromiseKit, as read.
+    var filesImportingPromiseKit = Set<String>()
+    /// The variables and constants the tree declares at file scope.
+    var globalVariables = Set<String>()
+    /// The files read in pieces (``FileSummary/readInPieces``).
+    var filesReadInPieces = Set<String>()
+    /// The run switches PromiseKit to Vow before rewriting (``init(summaries:keepsSummaries:reading:switchesFromPromiseKit:)``).
+    public private(set) var switchesFromPromiseKit = false
     /// Base names of the tree's (not `--context`) completion-handler functions with a defaulted
     /// handler: the calls each file may have to spell out.
     private(set) var defaultedHandlerNames: Set<String> = []
@@ -659,8 +669,11 @@ extension MigrationIndex {
         let collector = IndexCollector(fileName: fileName, converter: SourceLocationConverter(fileName: fileName, tree: tree))
         collector.walk(tree)
         let read = ExistingCallCollector.calls(in: tree, fileName: fileName, converter: collector.converter)
-        return FileSummary(file: fileName, isContext: isContext, aliases: collector.aliases,
-                           types: collector.types, functions: collector.functions, calls: read.calls, calledNames: read.calledNames)
+        var summary = FileSummary(file: fileName, isContext: isContext, aliases: collector.aliases,
+                                  types: collector.types, functions: collector.functions, calls: read.calls, calledNames: read.calledNames)
+        summary.globalVariables = collector.globalVariables
+        summary.importsPromiseKit = tree.statements.contains { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text == "PromiseKit" }
+        return summary
     }
 
     /// Joins the files' summaries: resolves typealiases, `cancel()` and `Sendable` through
@@ -678,10 +691,15 @@ extension MigrationIndex {
     ///
     /// `reading: .handOffTargets` reads only the completion-handler functions that a handler is
     /// handed to, for a run that adds or converts declarations and asks nothing else of them.
-    public init(summaries: some Sequence<FileSummary>, keepsSummaries: Bool, reading: FunctionReading = .all) {
+    ///
+    /// `switchesFromPromiseKit`: the run switches the tree from PromiseKit to Vow first
+    /// (`--from-promisekit`), so a file importing PromiseKit will be Vow code when rewritten.
+    public init(summaries: some Sequence<FileSummary>, keepsSummaries: Bool, reading: FunctionReading = .all,
+                switchesFromPromiseKit: Bool = false) {
         let list = Array(summaries)
         self.summaries = keepsSummaries ? list : nil
         self.reading = reading
+        self.switchesFromPromiseKit = switchesFromPromiseKit
         join(list)
     }
 
@@ -691,6 +709,9 @@ extension MigrationIndex {
         var aliasReturningFunctions: [(FileSummary.FunctionRecord, Bool, DefaultIsolation)] = []
         for summary in summaries {
             files.insert(summary.file)
+            if summary.importsPromiseKit { filesImportingPromiseKit.insert(summary.file) }
+            globalVariables.formUnion(summary.globalVariables)
+            if summary.readInPieces { filesReadInPieces.insert(summary.file) }
             if defaultQueueAssignment == nil { defaultQueueAssignment = summary.defaultQueueAssignment }
             for alias in summary.aliases where aliases[alias.qualifiedName] == nil {
                 aliases[alias.qualifiedName] = alias
@@ -794,6 +815,8 @@ extension MigrationIndex {
             }
         }
 
+        decideReplacedPromiseFunctions()
+
         // One array of summaries (the dictionary holds positions): each summary is stored once.
         // Read into locals (the reader holds a copy of this index: appending to a stored array
         // while a copy shares it would copy the array each time).
@@ -881,7 +904,8 @@ extension MigrationIndex {
             index.join([summary])
             return index
         }
-        return MigrationIndex(summaries: summaries.filter { $0.file != summary.file } + [summary], keepsSummaries: true, reading: reading)
+        return MigrationIndex(summaries: summaries.filter { $0.file != summary.file } + [summary], keepsSummaries: true, reading: reading,
+                              switchesFromPromiseKit: switchesFromPromiseKit)
     }
 
     /// The one-file index `SourceMigrator` uses when it is given none.
@@ -1061,6 +1085,12 @@ public struct FileSummary: Sendable {
     public var defaultIsolation: DefaultIsolation = .nonisolated
     /// The first assignment of `conf.Q` or `conf.D` in the file, if any.
     var defaultQueueAssignment: MigrationIndex.Location?
+    /// The file imports PromiseKit.
+    var importsPromiseKit = false
+    /// The variables and constants it declares at file scope.
+    var globalVariables: [String] = []
+    /// The file is large enough to be read (and rewritten) in pieces (``ChunkedMigration``).
+    var readInPieces = false
 
     /// A type, protocol or extension: what it inherits and whether it has `cancel()`.
     struct TypeRecord: Sendable {
@@ -1108,6 +1138,9 @@ public struct FileSummary: Sendable {
         var promiseValueType: String? = nil
         /// It may return a promise it did not make in this call (``PromiseSharing``).
         var mayReturnStoredPromise = false
+        /// Its body is one promise chain that `--replace` can write as straight-line code, as
+        /// syntax alone decides (``PromiseFunctionToAsync/replaceableBody(of:)``).
+        var replaceableBody = false
         /// What the function's declaration (or its extension's) says of its isolation, if anything.
         var declaredIsolation: ActorContext? = nil
         /// A return type that is one name (`VoidPromise`), which may be a typealias of a promise.

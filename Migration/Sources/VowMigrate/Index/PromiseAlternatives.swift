@@ -29,6 +29,8 @@ public struct PromiseFunctionSummary: Sendable, Equatable {
     public var isProtocolRequirement: Bool
     /// It may return a promise made earlier and kept (``PromiseSharing``).
     public var mayReturnStoredPromise = false
+    /// Its body is one chain `--replace` can write as straight-line code (``FileSummary/FunctionRecord/replaceableBody``).
+    public var replaceableBody = false
     /// What decides its isolation, and its file's default: whether its alternative is
     /// `nonisolated(nonsending)`, as the declarations stage decides it.
     var isolation: ActorContext = .fileScope
@@ -49,7 +51,7 @@ extension PromiseFunctionSummary {
         self.init(scope: record.scope, swiftName: record.swiftName, parameters: record.parameters, parameterNames: record.parameterNames,
                   location: record.location, valueType: valueType, isGuarantee: isGuarantee, isPublic: record.isPublic,
                   isOverride: record.isOverride, isContext: isContext, isProtocolRequirement: record.isProtocolRequirement,
-                  mayReturnStoredPromise: record.mayReturnStoredPromise,
+                  mayReturnStoredPromise: record.mayReturnStoredPromise, replaceableBody: record.replaceableBody,
                   isolation: record.declaredIsolation ?? (record.scope.isEmpty ? .fileScope : .member(of: record.scope)),
                   defaultIsolation: defaultIsolation)
     }
@@ -64,6 +66,8 @@ public struct PromiseFunctionCall: Sendable, Equatable {
     public var awaitedDirectly: Bool
     /// One of them may return a promise it made earlier and kept, which other chains may wait on.
     public var mayReturnStoredPromise = false
+    /// Every function it may reach becomes async under `--replace --to async` (``PromiseReplacementVerdict``).
+    public var replaced = false
 }
 
 /// What a run with `--to async` does for a promise-returning function.
@@ -167,7 +171,8 @@ extension MigrationIndex {
         }
         return PromiseFunctionCall(returnsGuarantee: functions.allSatisfy(\.isGuarantee),
                                    awaitedDirectly: awaited && Set(functions.map(\.isGuarantee)).count == 1,
-                                   mayReturnStoredPromise: functions.contains(where: \.mayReturnStoredPromise))
+                                   mayReturnStoredPromise: functions.contains(where: \.mayReturnStoredPromise),
+                                   replaced: functions.allSatisfy { replacedPromiseFunctions.contains($0.location) })
     }
 
     /// Whether the function's async alternative is `nonisolated(nonsending)` (as

@@ -121,7 +121,8 @@ enum ChunkedMigration {
         // Without an index the file's own is built without keeping its summary (it is not joined
         // to again), so the declaration texts and handler uses of its functions are dropped here.
         let knowledge = indexed ? index ?? MigrationIndex()
-            : index.map { $0.adding(summary) } ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading)
+            : index.map { $0.adding(summary) } ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading,
+                                                                           switchesFromPromiseKit: options.fromPromiseKit)
         summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [])
 
         // 2. Otherwise the declarations stage of every piece, with that knowledge, first.
@@ -224,6 +225,7 @@ extension ChunkedMigration {
         let bytes = Array(source.utf8)
         guard let chunks = SourceChunks.plan(bytes, targetSize: pieceTarget(bytes.count, pieceSize)) else { return nil }
         var summary = FileSummary(file: fileName, isContext: isContext, aliases: [], types: [], functions: [])
+        summary.readInPieces = true
         var converter: SourceLocationConverter?
         for chunk in chunks {
             let tree = Parser.parse(source: chunk.masked(bytes, wholeFile: converter == nil))

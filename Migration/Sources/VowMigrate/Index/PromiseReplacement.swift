@@ -1,0 +1,124 @@
+/// What `--replace --to async` does with a promise-returning function: the function itself
+/// becomes `async throws -> T`, its chain straight-line code, and every call of it in the tree
+/// changes with it, in its own file's run: `try await f().value` in async code becomes
+/// `try await f()`; any other call, which uses the promise (chains on it, keeps it, returns it),
+/// becomes `Promise.immediate { @MainActor @Sendable in try await f() }`, which starts the
+/// function at once, before the code after the call, as calling it did (``ReplacedPromiseCalls``).
+///
+/// Every file's run must reach the same verdict, so it depends on the index alone: the body's
+/// shape (read by syntax when the index was built) and every call the index holds (all of them
+/// in a `--replace` run).
+public enum PromiseReplacementVerdict: Sendable, Equatable {
+    case replace
+    /// Kept as it is, for this reason (the same for every function kept so); `detail` names the
+    /// place that decided it.
+    case keep(String, detail: String? = nil)
+}
+
+extension MigrationIndex {
+    /// Whether `--replace --to async` converts `function` (``PromiseReplacementVerdict``).
+    public func promiseReplacement(of function: PromiseFunctionSummary) -> PromiseReplacementVerdict {
+        if replacedPromiseFunctions.contains(function.location) { return .replace }
+        let obstacle = replacementObstacle(of: function)
+        return .keep(obstacle?.reason ?? "", detail: obstacle?.detail)
+    }
+
+    /// Why `function` cannot be replaced, or nil when it can.
+    func replacementObstacle(of function: PromiseFunctionSummary) -> (reason: String, detail: String?)? {
+        guard reading == .all else { return ("the index was not built for --replace", nil) }
+        if function.isContext { return ("declared in a --context file, which is never rewritten", nil) }
+        if !switchesFromPromiseKit && filesImportingPromiseKit.contains(function.location.file) {
+            return ("its file imports PromiseKit, whose promises have no `immediate`: switch the tree to Vow first (--from-promisekit)", nil)
+        }
+        if filesReadInPieces.contains(function.location.file) {
+            return ("its file is large enough to be rewritten in pieces, where functions are not replaced", nil)
+        }
+        if !function.replaceableBody {
+            return ("its body is not one promise chain that converts to straight-line code", nil)
+        }
+        if ["Promise", "Guarantee", "Thenable", "CatchMixin"].contains(Self.lastComponent(function.scope)) {
+            return ("a link the app defines on promises: its callers chain on it", nil)
+        }
+        if function.isOverride { return ("it overrides a superclass's method, which must change with it", nil) }
+        if function.isProtocolRequirement { return ("a protocol requirement: every conforming type must change with it", nil) }
+        if function.isPublic { return ("it is public: callers outside the tree would break", nil) }
+        if declaresType("Promise") || declaresType("Guarantee") {
+            return ("the tree declares a type named `Promise` or `Guarantee` of its own", nil)
+        }
+        if let assignment = defaultQueueAssignment {
+            return ("the tree changes the default queue (`conf.Q`/`conf.D`): its handlers need not run on the main queue", "assigned at \(assignment)")
+        }
+        // A requirement it implements, a method it overrides or that overrides it, an overload in
+        // its own type: each must change with it. The same name in an unrelated type is another
+        // function (calls that may reach either are checked below).
+        for shape in declaredShapes[function.baseName] ?? []
+        where shape.location != function.location && shape.swiftName == function.swiftName {
+            let isRequirement = declaredFunctions(named: shape.swiftName, in: shape.scope).contains(where: \.isProtocolRequirement)
+            if isRequirement || shape.scope == function.scope
+                || (!shape.scope.isEmpty && !function.scope.isEmpty
+                    && (inherits(shape.scope, from: function.scope) || inherits(function.scope, from: shape.scope))) {
+                return (isRequirement ? "a protocol requirement of the same name would have to change with it"
+                        : "a function of the same name in its own or a related type would have to change with it",
+                        "`\(shape.scope.isEmpty ? "" : shape.scope + ".")\(shape.swiftName)` at \(shape.location)")
+            }
+        }
+        // Every call that cannot change with it, each with why: the report lists them all.
+        var blocking: [(reason: String, line: String)] = []
+        for call in callsByBaseName[function.baseName] ?? []
+        where CallBinding.bind(call, to: function.parameters) != nil && mayReach(call, scope: function.scope) {
+            let place = "\(call.location): `\(call.description)`"
+            if !switchesFromPromiseKit && filesImportingPromiseKit.contains(call.location.file) {
+                blocking.append(("a call of it is in a file importing PromiseKit, whose promises have no `immediate`: "
+                                 + "switch the tree to Vow first (--from-promisekit)", place + " is in a file importing PromiseKit"))
+            } else if filesReadInPieces.contains(call.location.file) {
+                blocking.append(("a call of it is in a file large enough to be rewritten in pieces, where calls are not updated",
+                                 place + " is in a file rewritten in pieces"))
+            } else if call.inContextFile {
+                blocking.append(("a call of it is in a --context file, which is never rewritten", place + " is in a --context file"))
+            } else if call.resultUse == .optionalChained {
+                blocking.append(("a call of it is made through optional chaining, which `Promise.immediate { try await ... }` cannot wrap as it is",
+                                 place + " is made through `?.`"))
+            } else if let other = (declaredShapes[function.baseName] ?? []).first(where: { shape in
+                shape.location != function.location && CallBinding.bind(call, to: shape.parameters) != nil && mayReach(call, scope: shape.scope)
+            }) {
+                blocking.append(("a call of it may reach another function of the same name, which would not change with it",
+                                 place + " may reach `\(other.swiftName)` at \(other.location)"))
+            }
+        }
+        guard let first = blocking.first else { return nil }
+        let reason = blocking.allSatisfy { $0.reason == first.reason } ? first.reason : "calls of it that cannot change with it keep it a promise function"
+        let shown = 10
+        var lines = ["kept a promise by \(blocking.count) call\(blocking.count == 1 ? "" : "s") that cannot change with it:"]
+        lines += blocking.prefix(shown).map(\.line)
+        if blocking.count > shown { lines.append("and \(blocking.count - shown) more") }
+        return (reason, lines.joined(separator: "\n"))
+    }
+
+    /// The replaced function a call of the tree reaches, if it reaches one (``promiseReplacement(of:)``).
+    func replacedFunction(reachedBy call: ExistingCall) -> PromiseFunctionSummary? {
+        guard !replacedPromiseFunctions.isEmpty else { return nil }
+        return (promiseFunctionsByBaseName[call.baseName] ?? []).first { function in
+            replacedPromiseFunctions.contains(function.location)
+                && CallBinding.bind(call, to: function.parameters) != nil && mayReach(call, scope: function.scope)
+        }
+    }
+
+    /// The functions ``promiseReplacement(of:)`` converts, worked out once the index is built.
+    mutating func decideReplacedPromiseFunctions() {
+        guard reading == .all else { return }
+        var replaced = Set<Location>()
+        for functions in promiseFunctionsByBaseName.values {
+            for function in functions where replacementObstacle(of: function) == nil {
+                replaced.insert(function.location)
+            }
+        }
+        replacedPromiseFunctions = replaced
+    }
+}
+
+extension MigrationIndex {
+    /// Whether the tree declares a function of this base name, a variable or a constant at file scope.
+    func declaresGlobal(named name: String) -> Bool {
+        globalVariables.contains(name) || (declaredShapes[name] ?? []).contains { $0.scope.isEmpty }
+    }
+}
