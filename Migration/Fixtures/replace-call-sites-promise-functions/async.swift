@@ -1,3 +1,4 @@
+import Dispatch
 import Vow
 
 struct Profile: Sendable {
@@ -72,5 +73,48 @@ final class Screen {
     func title(_ user: String) async throws -> String {
         let token = try await api.login(user)
         return "Hello \(token)"
+    }
+}
+
+enum ClockError: Error {
+    case negative
+}
+
+final class Clock: Sendable {
+    // Made from callback code: a checked continuation, every path settling it once.
+    @MainActor func tick(after delay: Double) async throws -> Int {
+        return try await withCheckedThrowingContinuation { continuation in
+            guard delay >= 0 else {
+                continuation.resume(throwing: ClockError.negative)
+                return
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+                continuation.resume(returning: 1)
+            }
+        }
+    }
+
+    // A path settles it twice, which a continuation must not: it stays a promise.
+    func twice() -> Promise<Int> {
+        Promise { seal in
+            seal.fulfill(1)
+            seal.fulfill(2)
+        }
+    }
+
+    // Earlier answers: a rejected promise is thrown, a fulfilled one returned.
+    @MainActor func count(from start: Int) async throws -> Int {
+        guard start >= 0 else {
+            throw ClockError.negative
+        }
+        if start == 0 {
+            return 0
+        }
+        let value = try await tick(after: 0)
+        return value + start
+    }
+
+    func ticks() async throws -> Int {
+        try await tick(after: 0) + (try await twice().value)
     }
 }

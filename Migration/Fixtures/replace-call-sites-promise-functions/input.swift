@@ -1,3 +1,4 @@
+import Dispatch
 import Vow
 
 struct Profile: Sendable {
@@ -68,5 +69,47 @@ final class Screen {
         api.login(user).map { token in
             "Hello \(token)"
         }
+    }
+}
+
+enum ClockError: Error {
+    case negative
+}
+
+final class Clock: Sendable {
+    // Made from callback code: a checked continuation, every path settling it once.
+    func tick(after delay: Double) -> Promise<Int> {
+        return Promise { seal in
+            guard delay >= 0 else {
+                seal.reject(ClockError.negative)
+                return
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+                seal.fulfill(1)
+            }
+        }
+    }
+
+    // A path settles it twice, which a continuation must not: it stays a promise.
+    func twice() -> Promise<Int> {
+        Promise { seal in
+            seal.fulfill(1)
+            seal.fulfill(2)
+        }
+    }
+
+    // Earlier answers: a rejected promise is thrown, a fulfilled one returned.
+    func count(from start: Int) -> Promise<Int> {
+        guard start >= 0 else {
+            return Promise(error: ClockError.negative)
+        }
+        if start == 0 {
+            return .value(0)
+        }
+        return tick(after: 0).map { $0 + start }
+    }
+
+    func ticks() async throws -> Int {
+        try await tick(after: 0).value + (try await twice().value)
     }
 }

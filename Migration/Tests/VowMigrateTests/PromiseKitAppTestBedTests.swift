@@ -70,11 +70,12 @@ final class PromiseKitAppTestBedTests: XCTestCase {
 
     func testWithReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: true)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 107, leftAlone: 29, reasons: [
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 115, leftAlone: 32, reasons: [
             // Promise-returning functions --replace keeps (their calls keep the promise type).
-            "a link the app defines on promises: its callers chain on it": 6,
-            "a protocol requirement of the same name would have to change with it": 2,
-            "a call of it may reach another function of the same name, which would not change with it": 1,
+            "a link the app defines on promises: its callers chain on it": 7,
+            "it may return a promise it kept, which its callers share: awaited separately, they would no longer take turns": 1,
+            "a function returning a guarantee whose chain's code can throw": 1,
+            "a protocol requirement of the same name would have to change with it": 3,
             // Chains, in statements, in the functions returning them and in function bodies.
             "a chain handler that leaves early (`return`)": 4,
             "a chain link with `on: DispatchQueue.global()`: only the default queue (main) is converted": 3,
@@ -91,10 +92,10 @@ final class PromiseKitAppTestBedTests: XCTestCase {
             "the chain is the value its function returns, not a statement": 1,
             "the chain starts through `?.` (`loading?`), so it may not run at all; unwrap it first (`guard let` or `if let`)": 1,
         ]), "\(outcome.summary)")
-        // 55 of the 101 functions become async, every call of them in the tree changed with them
+        // 67 of the 101 functions become async, every call of them in the tree changed with them
         // (awaited, or `Promise.immediate { try await f() }` where the promise is used). Issue 18
         // asks for at most 20% of each left: 20 of the 101 functions, 31 of the 156 chains.
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 46, asyncFunctions: 55, chains: 68, nestedChains: 6), "after --replace")
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 34, asyncFunctions: 67, chains: 68, nestedChains: 6), "after --replace")
         XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
         try assertBuildsAndBehavesTheSame(outcome, form: "--replace", knownFirstError: nil)
     }

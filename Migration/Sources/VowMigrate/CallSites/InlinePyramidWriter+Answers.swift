@@ -40,7 +40,7 @@ extension InlinePyramidWriter {
         if failure.signature == nil {
             let usesDollar = statements.contains { statement in
                 statement.tokens(viewMode: .sourceAccurate).contains {
-                    $0.tokenKind == .dollarIdentifier("$0") && !StatementText.isInnerClosureParameter($0, below: statement)
+                    $0.tokenKind == .dollarIdentifier("$0") && !StatementText.isInsideClosure($0, below: statement)
                 }
             }
             name = usesDollar ? fresh("error") : nil

@@ -688,7 +688,7 @@ struct InlinePyramidWriter {
                 switch token.tokenKind {
                 case .identifier(let text): name = text
                 case .dollarIdentifier(let text):
-                    if StatementText.isInnerClosureParameter(token, below: item) { continue }
+                    if StatementText.isInsideClosure(token, below: item) { continue }
                     name = text
                 default: continue
                 }

@@ -297,7 +297,7 @@ extension PyramidReader {
               let switchExpression = closure.statements.first.flatMap(Self.expression)?.as(SwitchExprSyntax.self),
               switchExpression.subject.trimmedDescription == "$0" else { return nil }
         for token in switchExpression.cases.tokens(viewMode: .sourceAccurate) {
-            if case .dollarIdentifier = token.tokenKind, !StatementText.isInnerClosureParameter(token, below: switchExpression) { return nil }
+            if case .dollarIdentifier = token.tokenKind, !StatementText.isInsideClosure(token, below: switchExpression) { return nil }
         }
         return ["$0"]
     }

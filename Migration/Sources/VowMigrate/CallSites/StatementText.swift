@@ -53,7 +53,7 @@ struct StatementText {
                 switch token.tokenKind {
                 case .identifier(let text): name = text
                 case .dollarIdentifier(let text):
-                    if Self.isInnerClosureParameter(token, below: node) { continue }
+                    if Self.isInsideClosure(token, below: node) { continue }
                     name = text
                 default: continue
                 }
@@ -89,9 +89,10 @@ struct StatementText {
         return text(of: level.call.calledExpression) + "(" + arguments.joined(separator: ", ") + ")"
     }
 
-    /// A `$0` inside a closure within `node` is that closure's own parameter, never the callback's
-    /// (which an inner closure cannot reach): renaming the callback's leaves it alone.
-    static func isInnerClosureParameter(_ token: TokenSyntax, below node: some SyntaxProtocol) -> Bool {
+    /// Whether `token` stands inside a closure within `node`. A `$0` there is that closure's own
+    /// parameter, never the callback's (which an inner closure cannot reach): renaming the
+    /// callback's leaves it alone. A `try` there throws out of that closure, not out of `node`.
+    static func isInsideClosure(_ token: TokenSyntax, below node: some SyntaxProtocol) -> Bool {
         var parent = token.parent
         while let current = parent, current.id != node.id {
             if current.is(ClosureExprSyntax.self) { return true }

@@ -297,7 +297,7 @@ struct ChainToAsync {
             return root
         }
         let effects = value.tokens(viewMode: .sourceAccurate).contains { token in
-            (token.tokenKind == .keyword(.try) || token.tokenKind == .keyword(.await)) && !StatementText.isInnerClosureParameter(token, below: value)
+            (token.tokenKind == .keyword(.try) || token.tokenKind == .keyword(.await)) && !StatementText.isInsideClosure(token, below: value)
         }
         return effects ? root : value
     }
@@ -802,6 +802,37 @@ struct ChainToAsync {
         return writer.body
     }
 
+    /// A `return` of a function `--replace` makes async, before its last statement (`guard ...
+    /// else { return Promise(error: e) }`): `return x` for a promise fulfilled with `x`, `throw e`
+    /// for one rejected with `e`, straight-line code for a chain (``functionBody(_:guarantee:reserved:)``),
+    /// and any other promise (one kept in a property) awaited. `indent`: the line's, for text
+    /// written over several lines.
+    func returnStatement(_ expression: ExprSyntax, guarantee: Bool, reserved: Set<String>, indent: String) throws(Refusal) -> CodeLines {
+        let text = StatementText(bytes: bytes)
+        var written: String
+        if let value = Self.immediateValue(expression) {
+            written = "return " + text.text(of: value)
+        } else if let error = Self.rejection(expression) {
+            written = "throw " + text.text(of: error)
+        } else if let call = expression.as(FunctionCallExprSyntax.self) {
+            return try functionBody(call, guarantee: guarantee, reserved: reserved)
+        } else {
+            written = "return " + (guarantee ? "await " : "try await ") + (Self.isSimple(expression) ? text.text(of: expression) : "(\(text.text(of: expression)))") + ".value"
+        }
+        var lines = CodeLines()
+        for line in StatementText.lines(of: written, startingAt: indent) { lines.add(line, 0) }
+        return lines
+    }
+
+    /// `e` of `Promise(error: e)` (`Promise<T>(error: e)`).
+    static func rejection(_ expression: ExprSyntax) -> ExprSyntax? {
+        guard let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil, call.arguments.count == 1,
+              let argument = call.arguments.first, argument.label?.text == "error" else { return nil }
+        let called = call.calledExpression.as(DeclReferenceExprSyntax.self)
+            ?? call.calledExpression.as(GenericSpecializationExprSyntax.self)?.expression.as(DeclReferenceExprSyntax.self)
+        return called?.baseName.text == "Promise" ? argument.expression : nil
+    }
+
     /// The links as straight-line code, starting from the root's value (`start`).
     /// `.mapValues { $0.name }` is `values.map { $0.name }`, the closure as written; `thenMap`
     /// starts every promise at once and waits for them all, as Vow does
@@ -823,7 +854,7 @@ struct ChainToAsync {
             // A transform that throws rejected the result: it throws here. (A closure inside it
             // throws for itself.)
             if closure.statements.tokens(viewMode: .sourceAccurate).contains(where: { token in
-                (token.tokenKind == .keyword(.try) || token.tokenKind == .keyword(.throw)) && !StatementText.isInnerClosureParameter(token, below: closure)
+                (token.tokenKind == .keyword(.try) || token.tokenKind == .keyword(.throw)) && !StatementText.isInsideClosure(token, below: closure)
             }) {
                 applied = "try " + applied
             }

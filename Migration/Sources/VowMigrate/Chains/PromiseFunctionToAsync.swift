@@ -57,13 +57,14 @@ struct PromiseFunctionToAsync {
                                                   at: MigrationIndex.Location(file: fileName, line: place.line, column: place.column))
         else { return }
         let chains = ChainToAsync(bytes: bytes, catalog: catalog)
+        let seals = SealToContinuation(bytes: bytes, fileName: fileName, converter: converter)
         if case .keep(let reason, let detail) = index.promiseReplacement(of: summary) {
             if summary.replaceableBody {
                 report(.callSiteRefused, at: decl.name, name, reason, detail: detail)
-            } else if body.leading.isEmpty {
+            } else if body.answers.count == 1 {
                 // Why the chain does not convert, where it does not.
                 do throws(Refusal) {
-                    _ = try chains.functionBody(body.chain, guarantee: body.isGuarantee)
+                    _ = try body.asyncAnswers(chains, seals: seals, bytes: bytes, unit: unit)
                 } catch {
                     report(.callSiteRefused, at: error.node, name, error.reason, detail: error.detail)
                 }
@@ -72,17 +73,21 @@ struct PromiseFunctionToAsync {
         }
         // The index decided from syntax alone that the body converts; the calls of the tree
         // change with it (``ReplacedPromiseCalls``), so it becomes async whatever happens here.
-        let statement = body.statement
-        var text: String
+        var answers: [(Syntax, String)]
         var kept: Refusal?
-        let indent = Indentation.lineIndent(in: bytes, at: statement.positionAfterSkippingLeadingTrivia.utf8Offset)
         do throws(Refusal) {
-            let lines = try chains.functionBody(body.chain, guarantee: body.isGuarantee, reserved: Self.names(in: body.leading))
-            text = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
+            answers = try body.asyncAnswers(chains, seals: seals, bytes: bytes, unit: unit)
         } catch {
-            // Should the chain not convert after all, the function awaits it as it is.
+            // Should the body not convert after all, the function awaits each promise as it is.
             kept = error
-            text = "return \(body.isGuarantee ? "" : "try ")await " + StatementText(bytes: bytes).text(of: body.chain) + ".value"
+            let awaiting = "\(body.isGuarantee ? "" : "try ")await "
+            answers = body.answers.map { answer in
+                (answer.replaced, "return " + awaiting + "(" + StatementText(bytes: bytes).text(of: answer.expression) + ").value")
+            }
+        }
+        for (replaced, written) in answers {
+            let answerStart = replaced.positionAfterSkippingLeadingTrivia.utf8Offset
+            edits.append(TextEdit(offset: answerStart, removing: replaced.endPositionBeforeTrailingTrivia.utf8Offset - answerStart, text: written))
         }
         let valueType = body.valueType
         let returns = valueType == "Void" || valueType == "()" ? "" : " -> \(valueType)"
@@ -101,13 +106,13 @@ struct PromiseFunctionToAsync {
                 edits.append(TextEdit(offset: clauseStart, removing: clause.endPositionBeforeTrailingTrivia.utf8Offset - clauseStart, text: generics))
             }
         }
-        let start = statement.positionAfterSkippingLeadingTrivia.utf8Offset
-        edits.append(TextEdit(offset: start, removing: statement.endPositionBeforeTrailingTrivia.utf8Offset - start, text: text))
         rewritten.append(range(of: decl))
         let type = body.isGuarantee ? "Guarantee" : "Promise"
         var message = kept == nil
-            ? "converted a function returning a \(type.lowercased()) to `\(effects)`, its chain straight-line code"
-            : "made a function returning a \(type.lowercased()) `\(effects)`, awaiting its chain as it is (\(kept!.reason))"
+            ? "converted a function returning a \(type.lowercased()) to `\(effects)`, "
+                + (body.answers.contains { $0.expression.as(FunctionCallExprSyntax.self).flatMap(SealToContinuation.sealed) != nil }
+                    ? "its resolver a checked continuation" : "its chain straight-line code")
+            : "made a function returning a \(type.lowercased()) `\(effects)`, awaiting its promises as they are (\(kept!.reason))"
         message += function.onMainActor ? "" : " on the main actor, where its handlers ran"
         let calls = (index.callsByBaseName[summary.baseName] ?? []).filter { index.replacedFunction(reachedBy: $0)?.location == summary.location }
         let awaited = calls.filter { $0.inAsyncCode && $0.resultUse == .readsValue }.count
@@ -119,50 +124,78 @@ struct PromiseFunctionToAsync {
         report(.callSiteConverted, at: decl.name, name, message)
     }
 
-    /// A body `--replace` can convert, as syntax shows it: statements that only prepare (no
-    /// `return`, no `defer`, which would run once the async function ends instead of at once),
-    /// then the promise the function returns (`return chain`, or the chain alone as its implicit
-    /// return value), in a function declared `-> Promise<T>` or `-> Guarantee<T>`.
+    /// A body `--replace` can convert, as syntax shows it, in a function declared
+    /// `-> Promise<T>` or `-> Guarantee<T>`: every promise it answers with (each `return` outside
+    /// closures and local functions, or the single expression that is its implicit return value),
+    /// a call, none made by `Promise { }` or `Guarantee { }` from an async closure (the bridge),
+    /// and no `defer`, which would run once the async function ends instead of when the promise
+    /// was made.
     struct ReplaceableShape {
-        var leading: [CodeBlockItemSyntax]
-        var statement: CodeBlockItemSyntax
-        var chain: FunctionCallExprSyntax
+        /// Each promise the body answers with, and the statement or `return` that answers it.
+        var answers: [(expression: ExprSyntax, replaced: Syntax)]
+        /// Every name the body declares or reads: the straight-line code declares none of them.
+        var names: Set<String>
         var valueType: String
         var isGuarantee: Bool
+
+        /// Each answer as the async function writes it: a checked continuation for
+        /// `Promise { seal in }` (``SealToContinuation``), else
+        /// ``ChainToAsync/returnStatement(_:guarantee:reserved:indent:)``.
+        func asyncAnswers(_ chains: ChainToAsync, seals: SealToContinuation, bytes: [UInt8], unit: String) throws(Refusal) -> [(Syntax, String)] {
+            try answers.map { (answer) throws(Refusal) -> (Syntax, String) in
+                if let call = answer.expression.as(FunctionCallExprSyntax.self), SealToContinuation.sealed(call) != nil {
+                    return (answer.replaced, try seals.statement(for: call))
+                }
+                let indent = Indentation.lineIndent(in: bytes, at: answer.replaced.positionAfterSkippingLeadingTrivia.utf8Offset)
+                let lines = try chains.returnStatement(answer.expression, guarantee: isGuarantee, reserved: names, indent: indent)
+                return (answer.replaced, String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" }))
+            }
+        }
     }
 
     static func replaceableShape(of decl: FunctionDeclSyntax) -> ReplaceableShape? {
         guard let type = decl.signature.returnClause?.type.as(IdentifierTypeSyntax.self), ["Promise", "Guarantee"].contains(type.name.text),
               let arguments = type.genericArgumentClause?.arguments, arguments.count == 1, let argument = arguments.first,
-              let body = decl.body, let statement = body.statements.last else { return nil }
-        let leading = Array(body.statements.dropLast())
-        let returned = statement.item.as(ReturnStmtSyntax.self)?.expression
-        let expression = returned ?? (leading.isEmpty ? PyramidReader.expression(statement) : nil)
-        guard let chain = expression?.as(FunctionCallExprSyntax.self) else { return nil }
-        // `Promise { seal in ... }` and `Guarantee { ... }` (the bridge from async code) make the
-        // promise themselves: not a chain to write as straight-line code.
-        if let made = chain.calledExpression.as(DeclReferenceExprSyntax.self) ?? chain.calledExpression.as(GenericSpecializationExprSyntax.self)?
-            .expression.as(DeclReferenceExprSyntax.self), ["Promise", "Guarantee"].contains(made.baseName.text) {
-            return nil
+              let body = decl.body, let last = body.statements.last, !blocks(body) else { return nil }
+        var answers: [(expression: ExprSyntax, replaced: Syntax)] = []
+        if body.statements.count == 1, let expression = PyramidReader.expression(last) {
+            answers = [(expression, Syntax(last))]
+        } else {
+            final class Finder: SyntaxVisitor {
+                var returns: [ReturnStmtSyntax] = []
+                var deferred = false
+                override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+                override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+                override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind { returns.append(node); return .skipChildren }
+                override func visit(_ node: DeferStmtSyntax) -> SyntaxVisitorContinueKind { deferred = true; return .skipChildren }
+            }
+            let finder = Finder(viewMode: .sourceAccurate)
+            finder.walk(body.statements)
+            if finder.deferred { return nil }
+            for statement in finder.returns {
+                guard let expression = statement.expression else { return nil }
+                answers.append((expression, Syntax(statement)))
+            }
         }
-        for item in leading where !onlyPrepares(item) { return nil }
-        if blocks(body) { return nil }
-        return ReplaceableShape(leading: leading, statement: statement, chain: chain, valueType: argument.argument.trimmedDescription,
-                                isGuarantee: type.name.text == "Guarantee")
-    }
-
-    /// No `return` and no `defer` outside closures and local functions.
-    private static func onlyPrepares(_ item: CodeBlockItemSyntax) -> Bool {
-        final class Finder: SyntaxVisitor {
-            var found = false
-            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-            override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind { found = true; return .skipChildren }
-            override func visit(_ node: DeferStmtSyntax) -> SyntaxVisitorContinueKind { found = true; return .skipChildren }
+        guard !answers.isEmpty else { return nil }
+        for answer in answers {
+            guard let call = answer.expression.as(FunctionCallExprSyntax.self) else {
+                // `return .value(x)` parses as a member access called; anything else (a stored
+                // promise) is awaited.
+                continue
+            }
+            // `Promise { seal in ... }` becomes a continuation; `Guarantee { ... }` (the bridge
+            // from async code) and any other promise made from a closure are no chain to write out.
+            if SealToContinuation.sealed(call) == nil, let made = call.calledExpression.as(DeclReferenceExprSyntax.self)
+                ?? call.calledExpression.as(GenericSpecializationExprSyntax.self)?.expression.as(DeclReferenceExprSyntax.self),
+               ["Promise", "Guarantee"].contains(made.baseName.text), call.trailingClosure != nil {
+                return nil
+            }
         }
-        let finder = Finder(viewMode: .sourceAccurate)
-        finder.walk(item)
-        return !finder.found
+        // The names of the code around the answers (the answers' own handlers name their values).
+        let answered = answers.map { $0.expression.position.utf8Offset..<$0.expression.endPosition.utf8Offset }
+        return ReplaceableShape(answers: answers, names: names(in: Array(body.statements), outside: answered),
+                                valueType: argument.argument.trimmedDescription, isGuarantee: type.name.text == "Guarantee")
     }
 
     /// Whether the body calls `lock()`, `unlock()` or `wait()`, which Swift refuses in async code
@@ -176,11 +209,17 @@ struct PromiseFunctionToAsync {
     }
 
     /// Every name the statements declare or read: the straight-line code declares none of them.
-    private static func names(in items: [CodeBlockItemSyntax]) -> Set<String> {
+    static func names(in items: [CodeBlockItemSyntax], outside excluded: [Range<Int>] = []) -> Set<String> {
         var names = Set<String>()
         for item in items {
             for token in item.tokens(viewMode: .sourceAccurate) {
-                if case .identifier(let name) = token.tokenKind { names.insert(name) }
+                guard case .identifier(let name) = token.tokenKind else { continue }
+                let offset = token.position.utf8Offset
+                if excluded.contains(where: { $0.contains(offset) }) { continue }
+                // Not a member's name (`.value(0)`, `cache.store`): those hide nothing.
+                if let reference = token.parent?.as(DeclReferenceExprSyntax.self),
+                   let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+                names.insert(name)
             }
         }
         return names
@@ -191,11 +230,12 @@ struct PromiseFunctionToAsync {
     /// reads and the converter writes its chain as straight-line code. What the rest of the tree
     /// knows never makes the converter refuse a body (it only changes how a call is awaited), so
     /// each file's run reaches the same verdict. `bytes` gives the file's text, read only if needed.
-    static func replaceableBody(of decl: FunctionDeclSyntax, bytes: () -> [UInt8]) -> Bool {
+    static func replaceableBody(of decl: FunctionDeclSyntax, bytes: () -> [UInt8], fileName: String, converter: SourceLocationConverter) -> Bool {
         guard let shape = replaceableShape(of: decl) else { return false }
         do throws(Refusal) {
-            _ = try ChainToAsync(bytes: bytes(), catalog: SyntaxOnlyCatalog())
-                .functionBody(shape.chain, guarantee: shape.isGuarantee, reserved: names(in: shape.leading))
+            let text = bytes()
+            _ = try shape.asyncAnswers(ChainToAsync(bytes: text, catalog: SyntaxOnlyCatalog()),
+                                       seals: SealToContinuation(bytes: text, fileName: fileName, converter: converter), bytes: text, unit: "    ")
             return true
         } catch {
             return false

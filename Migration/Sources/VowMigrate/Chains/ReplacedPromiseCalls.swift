@@ -20,6 +20,20 @@ enum ReplacedPromiseCalls {
             + (guarantee ? "in await " : "in try await ")
     }
 
+    /// Whether `node` stands in an extension of `Promise` or `Guarantee`.
+    static func isInPromiseExtension(_ node: some SyntaxProtocol) -> Bool {
+        var current = node.parent
+        while let parent = current {
+            if let extensionDecl = parent.as(ExtensionDeclSyntax.self) {
+                var name = extensionDecl.extendedType.trimmedDescription
+                if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
+                if ["Promise", "Guarantee", "Vow.Promise", "Vow.Guarantee"].contains(name) { return true }
+            }
+            current = parent.parent
+        }
+        return false
+    }
+
     /// `source` with its calls of replaced functions changed, and the edits made (by offsets in
     /// `source`), or nil when it has none.
     static func apply(to source: String, fileName: String, index: MigrationIndex) -> (text: String, edits: [TextEdit])? {
@@ -48,7 +62,10 @@ enum ReplacedPromiseCalls {
                 let capture = calls[call.callStart].map { node in
                     ImplicitSelf.needsCapture(node) { globals.contains($0) || index.declaresGlobal(named: $0) }
                 } ?? false
-                edits.append(TextEdit(offset: call.callStart, removing: 0, text: opening(guarantee: function.isGuarantee, capturingSelf: capture)))
+                // In an extension of `Promise`, `Promise` alone is the extended type (`Promise<String>`).
+                let qualified = calls[call.callStart].map(Self.isInPromiseExtension) ?? false
+                edits.append(TextEdit(offset: call.callStart, removing: 0,
+                                      text: (qualified ? "Vow." : "") + opening(guarantee: function.isGuarantee, capturingSelf: capture)))
                 edits.append(TextEdit(offset: call.callEnd, removing: 0, text: " }"))
             }
         }
@@ -77,7 +94,8 @@ enum ReplacedPromiseCalls {
         guard let call = expression.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.leftParen == nil,
               let closure = call.trailingClosure, call.additionalTrailingClosures.isEmpty,
               let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "immediate",
-              let type = member.base?.trimmedDescription, type == "Promise" || type == "Guarantee",
+              let written = member.base?.trimmedDescription, let type = Optional(written.hasPrefix("Vow.") ? String(written.dropFirst(4)) : written),
+              type == "Promise" || type == "Guarantee",
               ["@MainActor @Sendable in", "@MainActor @Sendable [self] in"].contains(closure.signature?.trimmedDescription),
               closure.statements.count == 1, let item = closure.statements.first?.item.as(ExprSyntax.self) else { return nil }
         if type == "Guarantee" {

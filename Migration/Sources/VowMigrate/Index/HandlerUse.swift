@@ -190,6 +190,16 @@ struct HandlerUseAnalyzer {
 
     /// The use of the handler by a whole function body.
     mutating func analyze(body: CodeBlockSyntax) -> HandlerUse {
+        analyze(statements: body.statements, rightBrace: body.rightBrace)
+    }
+
+    /// The use of the resolver by the body of `Promise { seal in ... }`, which runs once, at once.
+    mutating func analyze(closure: ClosureExprSyntax) -> HandlerUse {
+        analyze(statements: closure.statements, rightBrace: closure.rightBrace)
+    }
+
+    private mutating func analyze(statements: CodeBlockItemListSyntax, rightBrace: TokenSyntax) -> HandlerUse {
+        let body = (statements: statements, rightBrace: rightBrace)
         for item in body.statements {
             if let local = item.item.as(FunctionDeclSyntax.self), local.body != nil, !names.contains(local.name.text) {
                 localFunctions[local.name.text] = local

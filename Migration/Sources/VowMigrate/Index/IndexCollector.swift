@@ -194,7 +194,7 @@ final class IndexCollector: SyntaxVisitor {
             promiseValueType: isAsync || node.signature.effectSpecifiers?.throwsClause != nil ? nil : Self.promiseValueType(returnText),
             mayReturnStoredPromise: (Self.isVowType(returnText) || aliasedReturnType != nil) && node.body.map(PromiseSharing.mayReturnStored) ?? false,
             replaceableBody: actorDepth == 0 && !isAsync && node.signature.effectSpecifiers?.throwsClause == nil
-                && PromiseFunctionToAsync.replaceableBody(of: node, bytes: { self.fileBytes(node) }),
+                && PromiseFunctionToAsync.replaceableBody(of: node, bytes: { self.fileBytes(node) }, fileName: fileName, converter: converter),
             declaredIsolation: ActorContext.declared(by: node) ?? Self.extensionIsolation(of: node),
             aliasedReturnType: aliasedReturnType,
             returnsGuarantee: Self.isGuaranteeType(returnText),

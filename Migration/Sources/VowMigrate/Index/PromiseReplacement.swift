@@ -39,6 +39,9 @@ extension MigrationIndex {
         if ["Promise", "Guarantee", "Thenable", "CatchMixin"].contains(Self.lastComponent(function.scope)) {
             return ("a link the app defines on promises: its callers chain on it", nil)
         }
+        if function.mayReturnStoredPromise {
+            return ("it may return a promise it kept, which its callers share: awaited separately, they would no longer take turns", nil)
+        }
         if function.isOverride { return ("it overrides a superclass's method, which must change with it", nil) }
         if function.isProtocolRequirement { return ("a protocol requirement: every conforming type must change with it", nil) }
         if function.isPublic { return ("it is public: callers outside the tree would break", nil) }
@@ -65,7 +68,7 @@ extension MigrationIndex {
         // Every call that cannot change with it, each with why: the report lists them all.
         var blocking: [(reason: String, line: String)] = []
         for call in callsByBaseName[function.baseName] ?? []
-        where CallBinding.bind(call, to: function.parameters) != nil && mayReach(call, scope: function.scope) {
+        where CallBinding.bind(call, to: function.parameters) != nil && mayReachReplacing(call, scope: function.scope) {
             let place = "\(call.location): `\(call.description)`"
             if !switchesFromPromiseKit && filesImportingPromiseKit.contains(call.location.file) {
                 blocking.append(("a call of it is in a file importing PromiseKit, whose promises have no `immediate`: "
@@ -79,7 +82,7 @@ extension MigrationIndex {
                 blocking.append(("a call of it is made through optional chaining, which `Promise.immediate { try await ... }` cannot wrap as it is",
                                  place + " is made through `?.`"))
             } else if let other = (declaredShapes[function.baseName] ?? []).first(where: { shape in
-                shape.location != function.location && CallBinding.bind(call, to: shape.parameters) != nil && mayReach(call, scope: shape.scope)
+                shape.location != function.location && CallBinding.bind(call, to: shape.parameters) != nil && mayReachReplacing(call, scope: shape.scope)
             }) {
                 blocking.append(("a call of it may reach another function of the same name, which would not change with it",
                                  place + " may reach `\(other.swiftName)` at \(other.location)"))
@@ -99,7 +102,7 @@ extension MigrationIndex {
         guard !replacedPromiseFunctions.isEmpty else { return nil }
         return (promiseFunctionsByBaseName[call.baseName] ?? []).first { function in
             replacedPromiseFunctions.contains(function.location)
-                && CallBinding.bind(call, to: function.parameters) != nil && mayReach(call, scope: function.scope)
+                && CallBinding.bind(call, to: function.parameters) != nil && mayReachReplacing(call, scope: function.scope)
         }
     }
 
@@ -120,5 +123,18 @@ extension MigrationIndex {
     /// Whether the tree declares a function of this base name, a variable or a constant at file scope.
     func declaresGlobal(named name: String) -> Bool {
         globalVariables.contains(name) || (declaredShapes[name] ?? []).contains { $0.scope.isEmpty }
+    }
+}
+
+extension MigrationIndex {
+    /// ``mayReach(_:scope:)``, taking `Analytics.shared.send(...)` for a call on an `Analytics`
+    /// as the call-site stage does (``ExistingCall/receiverTypedByConvention``): the capture check
+    /// does not take the convention, since a call it misses could silently change callee; here a
+    /// wrong guess would fail to compile, never run another function.
+    func mayReachReplacing(_ call: ExistingCall, scope: String) -> Bool {
+        if call.receiverTypedByConvention, case .typed(let name) = call.receiver, declaresType(name) {
+            return !scope.isEmpty && inherits(name, from: scope)
+        }
+        return mayReach(call, scope: scope)
     }
 }
