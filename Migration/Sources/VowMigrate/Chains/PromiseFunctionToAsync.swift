@@ -1,16 +1,16 @@
 import SwiftSyntax
 
-/// `--replace --to async`: a function returning `Promise<T>` whose body is one chain
-/// (`return firstly { a() }.then { x in b(x) }.map { ... }`) becomes
-/// `@MainActor func f(...) async throws -> T` with straight-line `try await` code
-/// (`ChainToAsync` writes it, link by link, with the same rules and refusals).
+/// `--replace --to async`: a function returning `Promise<T>` (`Guarantee<T>`) becomes
+/// `@MainActor func f(...) async throws -> T` (`async -> T`), each promise its body answers with
+/// written as straight-line code (`ChainToAsync`, link by link, with the same rules and refusals),
+/// a checked continuation (`Promise { seal in }`, ``SealToContinuation``), a value, a `throw`.
 ///
 /// Which functions change is the index's verdict (``PromiseReplacementVerdict``), the same in
 /// every file's run, and every call of them in the tree changes with them
 /// (``ReplacedPromiseCalls``). Its handlers ran on `conf.Q`'s default, the main queue: the
 /// function runs on the main actor (no attribute is added where the enclosing type or the
-/// function already says `@MainActor`). Functions in an actor, with `[weak self]` handlers,
-/// already `async` or `throws`, or returning a `Guarantee` are left alone.
+/// function already says `@MainActor`). Functions in an actor, with `[weak self]` handlers, or
+/// already `async` or `throws` are left alone.
 struct PromiseFunctionToAsync {
     let bytes: [UInt8]
     let converter: SourceLocationConverter
@@ -257,17 +257,17 @@ private struct SyntaxOnlyCatalog: CalleeCatalog {
     func callees(named baseName: String) -> [CalleeSummary] { [] }
 }
 
-/// Functions returning `Promise<T>` with a body, and where they are.
+/// Functions returning `Promise<T>` or `Guarantee<T>` with a body, and whether they are on the
+/// main actor already (an actor's are never converted: ``FileSummary/FunctionRecord/replaceableBody``).
 private final class PromiseFunctionFinder: SyntaxVisitor {
     struct Function {
         var decl: FunctionDeclSyntax
         var onMainActor: Bool
-        var inActor: Bool
     }
 
     private(set) var functions: [Function] = []
-    /// For each enclosing type: whether it is `@MainActor`, whether it is an actor.
-    private var types: [(mainActor: Bool, actor: Bool)] = []
+    /// For each enclosing type: whether it is `@MainActor`.
+    private var types: [Bool] = []
 
     init() {
         super.init(viewMode: .sourceAccurate)
@@ -277,8 +277,8 @@ private final class PromiseFunctionFinder: SyntaxVisitor {
         attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" }
     }
 
-    private func enter(_ attributes: AttributeListSyntax, actor: Bool = false) -> SyntaxVisitorContinueKind {
-        types.append((Self.isMainActor(attributes) || types.last?.mainActor == true, actor))
+    private func enter(_ attributes: AttributeListSyntax) -> SyntaxVisitorContinueKind {
+        types.append(Self.isMainActor(attributes) || types.last == true)
         return .visitChildren
     }
 
@@ -288,7 +288,7 @@ private final class PromiseFunctionFinder: SyntaxVisitor {
     override func visitPost(_ node: StructDeclSyntax) { types.removeLast() }
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.attributes) }
     override func visitPost(_ node: EnumDeclSyntax) { types.removeLast() }
-    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.attributes, actor: true) }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.attributes) }
     override func visitPost(_ node: ActorDeclSyntax) { types.removeLast() }
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.attributes) }
     override func visitPost(_ node: ExtensionDeclSyntax) { types.removeLast() }
@@ -296,8 +296,7 @@ private final class PromiseFunctionFinder: SyntaxVisitor {
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
         if node.body != nil, let type = node.signature.returnClause?.type.as(IdentifierTypeSyntax.self), ["Promise", "Guarantee"].contains(type.name.text) {
-            functions.append(Function(decl: node, onMainActor: Self.isMainActor(node.attributes) || types.last?.mainActor == true,
-                                      inActor: types.last?.actor == true))
+            functions.append(Function(decl: node, onMainActor: Self.isMainActor(node.attributes) || types.last == true))
         }
         return .skipChildren
     }

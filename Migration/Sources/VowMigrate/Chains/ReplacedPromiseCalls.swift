@@ -122,8 +122,9 @@ extension MigrationIndex {
 /// stands in an instance member of a type (or an extension) and reads a name that is neither a
 /// local, a parameter, a type nor a global function the tree declares, so it is a member read
 /// through implicit `self`, which an escaping closure must spell (`[self] in`). A name taken for a
-/// member that was not one costs a warning ("capture 'self' was never used"); the other mistake,
-/// a compile error, is what the over-read locals avoid.
+/// member that was not one (a global variable of another module) costs a warning ("capture 'self'
+/// was never used"); a member taken for a local would not compile, which can happen only where the
+/// function declares a local of a member's name somewhere else in its body.
 enum ImplicitSelf {
     static func needsCapture(_ call: FunctionCallExprSyntax, globals: (String) -> Bool) -> Bool {
         guard isInInstanceMember(call) else { return false }
