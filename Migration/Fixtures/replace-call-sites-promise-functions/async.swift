@@ -114,6 +114,13 @@ final class Clock: Sendable {
         return value + start
     }
 
+    // A `return` in the last `map` gives the function's value, as it gave the chain's.
+    @MainActor func label(after delay: Double) async throws -> String {
+        let count = try await tick(after: delay)
+        guard count > 0 else { return "none" }
+        return "\(count) ticks"
+    }
+
     func ticks() async throws -> Int {
         try await tick(after: 0) + (try await twice().value)
     }

@@ -109,6 +109,14 @@ final class Clock: Sendable {
         return tick(after: 0).map { $0 + start }
     }
 
+    // A `return` in the last `map` gives the function's value, as it gave the chain's.
+    func label(after delay: Double) -> Promise<String> {
+        tick(after: delay).map { count in
+            guard count > 0 else { return "none" }
+            return "\(count) ticks"
+        }
+    }
+
     func ticks() async throws -> Int {
         try await tick(after: 0).value + (try await twice().value)
     }

@@ -157,7 +157,7 @@ final class CallSiteTests: XCTestCase {
         XCTAssertEqual(migration.output, try TestSupport.fixture(name, "async.swift"))
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function),
                        ["login(_:)", "profile(_:)", "profileName(_:)", "touch(_:)", "token(_:)", "printToken()", "weakly(_:)", "title(_:)",
-                        "tick(after:)", "count(from:)"])
+                        "tick(after:)", "count(from:)", "label(after:)"])
         // Kept promise functions (a chain that goes into the bridge, `ReturnedChainTests`; a
         // resolver settled twice), located in the file as it was, before its calls changed.
         XCTAssertEqual(refusals(migration), [

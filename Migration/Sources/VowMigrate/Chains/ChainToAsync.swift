@@ -1012,7 +1012,11 @@ struct ChainToAsync {
             return
         }
         // The last `done` ends the task's code: leaving it early ends the task, as it ended the handler.
-        try check(link.statements, leaving: link.kind == .done && !writer.valueReturned && writer.onlyEnsuresAfter(index))
+        // The last `map` of the value a function (or the bridge) returns gives that value: a
+        // `return x` in it returns `x`, as the map did (a `recover` after it sees no error).
+        let givesReturnedValue = link.kind == .map && writer.valueReturned
+            && writer.links[(index + 1)...].allSatisfy { $0.kind == .recover }
+        try check(link.statements, leaving: (link.kind == .done && !writer.valueReturned && writer.onlyEnsuresAfter(index)) || givesReturnedValue)
         // Comments written before the link (`// .allErrors: ...` above `.catch`) stay before its code.
         for comment in link.comments { writer.body.add(comment, 0) }
         switch link.kind {
