@@ -24,7 +24,8 @@ extension MigrationIndex {
                 guard let data = FileManager.default.contents(atPath: path),
                       let source = try? SourceText(decoding: [UInt8](data)) else { return }
                 let mode = languageModes?.mode(of: path) ?? .v6
-                var summary = MigrationIndex.summarize(source: source.text, fileName: path, isContext: isContext, languageMode: mode)
+                var summary = MigrationIndex.summarize(source: source.text, fileName: path, isContext: isContext, languageMode: mode,
+                                                       readsFunctionValues: reading == .all)
                 summary.defaultIsolation = languageModes?.defaultIsolation(of: path) ?? .nonisolated
                 slots.store(summary, at: position)
             }

@@ -24,6 +24,10 @@ final class ReplaceKeptPromiseReportTests: XCTestCase {
                     "avatar \\(id)"
                 }
             }
+
+            func banner() -> Promise<String> {
+                Promise.value("Fresh")
+            }
         }
 
         """
@@ -50,6 +54,11 @@ final class ReplaceKeptPromiseReportTests: XCTestCase {
                 try await api.profile(4).value
             }
 
+            func loader() -> () -> Promise<String> {
+                let load = api.banner
+                return load
+            }
+
             func picture() {
                 backup?.avatar(1).done { self.text = $0 }.cauterize()
                 api.avatar(2).done { self.text = $0 }.cauterize()
@@ -70,7 +79,7 @@ final class ReplaceKeptPromiseReportTests: XCTestCase {
         XCTAssertTrue(text.standardError.contains("""
             \(apiFile.path):12:10: call site left alone in `avatar(_:)`: \(reason)
                 kept a promise by 1 call that cannot change with it:
-                \(screenFile.path):23:9: `avatar(_:)` is made through `?.`
+                \(screenFile.path):28:9: `avatar(_:)` is made through `?.`
 
             """), text.standardError)
         XCTAssertTrue(text.standardError.contains("left alone (1 \(reason)"), text.standardError)
@@ -94,6 +103,13 @@ final class ReplaceKeptPromiseReportTests: XCTestCase {
         ] {
             XCTAssertTrue(text.standardOutput.contains(line + "\n"), line + "\n" + text.standardOutput)
         }
+
+        // A function handed on as a value, not called: no call to change, so it stays.
+        XCTAssertTrue(text.standardError.contains("""
+            \(apiFile.path):18:10: call site left alone in `banner()`: its name is used as a value somewhere in the tree \
+            (handed on, not called), which the async function would not fit
+            """), text.standardError)
+        XCTAssertFalse(text.standardOutput.contains("func banner() async"), text.standardOutput)
 
         let json = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all", "--replace", "--diff", "--report", "json"])
         struct Report: Decodable {

@@ -302,6 +302,8 @@ public struct MigrationIndex: Sendable {
     var filesImportingPromiseKit = Set<String>()
     /// The variables and constants the tree declares at file scope.
     var globalVariables = Set<String>()
+    /// The names some file uses as function values (``UncalledFunctionNames``).
+    var uncalledFunctionNames = Set<String>()
     /// The files read in pieces (``FileSummary/readInPieces``).
     var filesReadInPieces = Set<String>()
     /// The run switches PromiseKit to Vow before rewriting (``init(summaries:keepsSummaries:reading:switchesFromPromiseKit:)``).
@@ -652,26 +654,30 @@ extension MigrationIndex {
     /// Reads one file's declarations into a summary. Pure and thread-safe; keeps no syntax.
     /// A file of 2 MB or more is read in pieces, as its migration reads it.
     /// `languageMode` is the file's (``FileSummary/languageMode``).
+    /// `readsFunctionValues`: also the names the file hands on as function values, which only a
+    /// `--replace` run asks about (``UncalledFunctionNames``: one more walk of the tree).
     public static func summarize(source: String, fileName: String, isContext: Bool = false,
-                                 languageMode: SwiftLanguageMode = .v6) -> FileSummary {
+                                 languageMode: SwiftLanguageMode = .v6, readsFunctionValues: Bool = false) -> FileSummary {
         var summary: FileSummary
         if let pieces = ChunkedMigration.summarize(source: source, fileName: fileName, isContext: isContext) {
             summary = pieces
         } else {
-            summary = summarize(tree: Parser.parse(source: source), fileName: fileName, isContext: isContext)
+            summary = summarize(tree: Parser.parse(source: source), fileName: fileName, isContext: isContext,
+                                readsFunctionValues: readsFunctionValues)
         }
         summary.languageMode = languageMode
         summary.defaultQueueAssignment = DefaultQueueAssignment.first(in: source, fileName: fileName)
         return summary
     }
 
-    static func summarize(tree: SourceFileSyntax, fileName: String, isContext: Bool) -> FileSummary {
+    static func summarize(tree: SourceFileSyntax, fileName: String, isContext: Bool, readsFunctionValues: Bool = false) -> FileSummary {
         let collector = IndexCollector(fileName: fileName, converter: SourceLocationConverter(fileName: fileName, tree: tree))
         collector.walk(tree)
         let read = ExistingCallCollector.calls(in: tree, fileName: fileName, converter: collector.converter)
         var summary = FileSummary(file: fileName, isContext: isContext, aliases: collector.aliases,
                                   types: collector.types, functions: collector.functions, calls: read.calls, calledNames: read.calledNames)
         summary.globalVariables = collector.globalVariables
+        if readsFunctionValues { summary.uncalledFunctionNames = UncalledFunctionNames.names(in: tree) }
         summary.importsPromiseKit = tree.statements.contains { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text == "PromiseKit" }
         return summary
     }
@@ -711,6 +717,7 @@ extension MigrationIndex {
             files.insert(summary.file)
             if summary.importsPromiseKit { filesImportingPromiseKit.insert(summary.file) }
             globalVariables.formUnion(summary.globalVariables)
+            uncalledFunctionNames.formUnion(summary.uncalledFunctionNames)
             if summary.readInPieces { filesReadInPieces.insert(summary.file) }
             if defaultQueueAssignment == nil { defaultQueueAssignment = summary.defaultQueueAssignment }
             for alias in summary.aliases where aliases[alias.qualifiedName] == nil {
@@ -1089,6 +1096,8 @@ public struct FileSummary: Sendable {
     var importsPromiseKit = false
     /// The variables and constants it declares at file scope.
     var globalVariables: [String] = []
+    /// The names it uses as function values (``UncalledFunctionNames``).
+    var uncalledFunctionNames: Set<String> = []
     /// The file is large enough to be read (and rewritten) in pieces (``ChunkedMigration``).
     var readInPieces = false
 

@@ -1,3 +1,5 @@
+import SwiftSyntax
+
 /// What `--replace --to async` does with a promise-returning function: the function itself
 /// becomes `async throws -> T`, its chain straight-line code, and every call of it in the tree
 /// changes with it, in its own file's run: `try await f().value` in async code becomes
@@ -38,6 +40,9 @@ extension MigrationIndex {
         }
         if ["Promise", "Guarantee", "Thenable", "CatchMixin"].contains(Self.lastComponent(function.scope)) {
             return ("a link the app defines on promises: its callers chain on it", nil)
+        }
+        if uncalledFunctionNames.contains(function.baseName) {
+            return ("its name is used as a value somewhere in the tree (handed on, not called), which the async function would not fit", nil)
         }
         if function.mayReturnStoredPromise {
             return ("it may return a promise it kept, which its callers share: awaited separately, they would no longer take turns", nil)
@@ -136,5 +141,71 @@ extension MigrationIndex {
             return !scope.isEmpty && inherits(name, from: scope)
         }
         return mayReach(call, scope: scope)
+    }
+}
+
+/// The names a file uses as function values rather than calling them: `.then(api.load)`,
+/// `let fetch = repo.fetch`, `load(id:)`. A function `--replace` made async would not fit where its
+/// promise-returning form was handed on, and such a use is no call the index could change.
+/// A name read as a value is taken for such a use unless the file declares a value of that
+/// name (a variable of the function's name elsewhere costs a conversion, never a build).
+final class UncalledFunctionNames: SyntaxVisitor {
+    private(set) var names = Set<String>()
+
+    init() {
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    /// Names the file also declares as a variable, constant, property or parameter are left out:
+    /// there the value read is most likely that one.
+    static func names(in tree: some SyntaxProtocol) -> Set<String> {
+        let visitor = UncalledFunctionNames()
+        visitor.walk(tree)
+        return visitor.names.subtracting(visitor.values)
+    }
+
+    /// The names declared as values.
+    private var values = Set<String>()
+
+    override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
+        values.insert(node.identifier.text)
+        return .skipChildren
+    }
+
+    override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
+        values.insert((node.secondName ?? node.firstName).text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClosureShorthandParameterSyntax) -> SyntaxVisitorContinueKind {
+        values.insert(node.name.text)
+        return .skipChildren
+    }
+
+    override func visit(_ node: ClosureParameterSyntax) -> SyntaxVisitorContinueKind {
+        values.insert((node.secondName ?? node.firstName).text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        // `load(id:)`: a function named with its labels is a reference to it.
+        if node.argumentNames != nil {
+            names.insert(node.baseName.text.filter { $0 != "`" })
+            return .skipChildren
+        }
+        // The name itself, or `api.load` with this as its member name.
+        var value = Syntax(node)
+        if let member = node.parent?.as(MemberAccessExprSyntax.self) {
+            // `.stores` alone is a member of the type the context wants (an enum case).
+            guard member.declName.id == node.id, member.base != nil else { return .skipChildren }
+            value = Syntax(member)
+        }
+        // Handed on as a call's argument, or given to a constant or variable.
+        let argument = value.parent?.is(LabeledExprSyntax.self) == true
+            && value.parent?.parent?.parent?.is(FunctionCallExprSyntax.self) == true
+        if argument || value.parent?.is(InitializerClauseSyntax.self) == true {
+            names.insert(node.baseName.text.filter { $0 != "`" })
+        }
+        return .skipChildren
     }
 }
