@@ -443,11 +443,13 @@ struct CallSiteRewrite {
         return index + 1
     }
 
-    /// A method calling itself from its callback (``SequentialLoop/readMethod(_:reader:)``): its
+    /// A method calling itself from its callback (``SequentialLoop/readMethod(_:reader:namesakes:)``): its
     /// body becomes the loop, in a `Task`. Returns whether it did.
     private mutating func methodLoop(_ function: FunctionBodyFinder.Function, context: inout Context) -> Bool {
         guard target == .async, !function.isAsync, let declaration = function.body.parent?.as(FunctionDeclSyntax.self),
-              let loop = SequentialLoop.readMethod(declaration, reader: reader),
+              let loop = SequentialLoop.readMethod(declaration, reader: reader, namesakes: { name, block in
+                  memberNames.methods(named: name, in: block)
+              }),
               let first = function.body.statements.first, let last = function.body.statements.last else { return false }
         return convertLoop(loop, replacing: first, through: last, context: &context)
     }

@@ -63,16 +63,17 @@ struct SequentialLoop {
     /// subclass can override (`private`, `fileprivate`, `final`, `static`, or in a struct or
     /// enum) and no other member of its type shares the name of: its body becomes the loop, the
     /// first turn's arguments its parameters.
-    static func readMethod(_ declaration: FunctionDeclSyntax, reader: PyramidReader) -> SequentialLoop? {
+    /// `namesakes` counts the methods of a name in a type body (read once per body: a type of
+    /// thousands of methods was read again for each of them).
+    static func readMethod(_ declaration: FunctionDeclSyntax, reader: PyramidReader,
+                           namesakes: (String, MemberBlockSyntax) -> Int) -> SequentialLoop? {
         guard let block = declaration.parent?.parent?.parent?.as(MemberBlockSyntax.self) else { return nil }
         let owner = block.parent
         let sealed = declaration.modifiers.contains { ["private", "fileprivate", "final", "static"].contains($0.name.text) }
             || owner?.is(StructDeclSyntax.self) == true || owner?.is(EnumDeclSyntax.self) == true
             || owner?.as(ClassDeclSyntax.self)?.modifiers.contains(where: { $0.name.text == "final" }) == true
         guard sealed, owner?.is(ProtocolDeclSyntax.self) == false else { return nil }
-        let name = declaration.name.text
-        let namesakes = block.members.filter { $0.decl.as(FunctionDeclSyntax.self)?.name.text == name }
-        guard namesakes.count == 1 else { return nil }
+        guard namesakes(declaration.name.text, block) == 1 else { return nil }
         return read(declaration, start: nil, startCall: nil, reader: reader, isMethod: true)
     }
 
