@@ -828,9 +828,14 @@ struct ChainToAsync {
     static func rejection(_ expression: ExprSyntax) -> ExprSyntax? {
         guard let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil, call.arguments.count == 1,
               let argument = call.arguments.first, argument.label?.text == "error" else { return nil }
-        let called = call.calledExpression.as(DeclReferenceExprSyntax.self)
-            ?? call.calledExpression.as(GenericSpecializationExprSyntax.self)?.expression.as(DeclReferenceExprSyntax.self)
-        return called?.baseName.text == "Promise" ? argument.expression : nil
+        return Self.constructedType(call) == "Promise" ? argument.expression : nil
+    }
+
+    /// `Promise` of `Promise(...)` or `Promise<T>(...)`: the name the call is made on, when it is
+    /// a bare name (a type's initializer or a global function), else nil.
+    static func constructedType(_ call: FunctionCallExprSyntax) -> String? {
+        (call.calledExpression.as(DeclReferenceExprSyntax.self)
+            ?? call.calledExpression.as(GenericSpecializationExprSyntax.self)?.expression.as(DeclReferenceExprSyntax.self))?.baseName.text
     }
 
     /// The links as straight-line code, starting from the root's value (`start`).

@@ -186,9 +186,8 @@ struct PromiseFunctionToAsync {
             }
             // `Promise { seal in ... }` becomes a continuation; `Guarantee { ... }` (the bridge
             // from async code) and any other promise made from a closure are no chain to write out.
-            if SealToContinuation.sealed(call) == nil, let made = call.calledExpression.as(DeclReferenceExprSyntax.self)
-                ?? call.calledExpression.as(GenericSpecializationExprSyntax.self)?.expression.as(DeclReferenceExprSyntax.self),
-               ["Promise", "Guarantee"].contains(made.baseName.text), call.trailingClosure != nil {
+            if SealToContinuation.sealed(call) == nil, let made = ChainToAsync.constructedType(call),
+               ["Promise", "Guarantee"].contains(made), call.trailingClosure != nil {
                 return nil
             }
         }

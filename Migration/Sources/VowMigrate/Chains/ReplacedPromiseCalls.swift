@@ -132,7 +132,7 @@ enum ImplicitSelf {
         var node: Syntax? = Syntax(call).parent
         while let current = node {
             if let closure = current.as(ClosureExprSyntax.self) {
-                locals.formUnion(closureParameters(closure))
+                locals.formUnion(PyramidReader.parameterNames(closure) ?? [])
             } else if let function = current.as(FunctionDeclSyntax.self) {
                 locals.formUnion(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
                 locals.formUnion(patternNames(in: function.body))
@@ -156,7 +156,7 @@ enum ImplicitSelf {
             // An argument's label is no reference.
             if name.first?.isUppercase == true || name.hasPrefix("$") || locals.contains(name) { continue }
             if globals(name) && !declaresMember(name, around: call) { continue }
-            if let closure = enclosingClosure(of: token, within: call), closureParameters(closure).contains(name) { continue }
+            if let closure = enclosingClosure(of: token, within: call), (PyramidReader.parameterNames(closure) ?? []).contains(name) { continue }
             return true
         }
         return false
@@ -197,15 +197,6 @@ enum ImplicitSelf {
             current = parent.parent
         }
         return false
-    }
-
-    private static func closureParameters(_ closure: ClosureExprSyntax) -> [String] {
-        guard let parameters = closure.signature?.parameterClause else { return [] }
-        if let shorthand = parameters.as(ClosureShorthandParameterListSyntax.self) { return shorthand.map(\.name.text) }
-        if let clause = parameters.as(ClosureParameterClauseSyntax.self) {
-            return clause.parameters.map { ($0.secondName ?? $0.firstName).text }
-        }
-        return []
     }
 
     private static func enclosingClosure(of token: TokenSyntax, within call: FunctionCallExprSyntax) -> ClosureExprSyntax? {

@@ -20,9 +20,7 @@ struct SealToContinuation {
     /// The `Promise { seal in ... }` (or guarantee) call itself, its closure and the resolver's
     /// name, when `call` is one.
     static func sealed(_ call: FunctionCallExprSyntax) -> (closure: ClosureExprSyntax, seal: String, guarantee: Bool)? {
-        let called = call.calledExpression.as(DeclReferenceExprSyntax.self)
-            ?? call.calledExpression.as(GenericSpecializationExprSyntax.self)?.expression.as(DeclReferenceExprSyntax.self)
-        guard let type = called?.baseName.text, type == "Promise" || type == "Guarantee", call.arguments.isEmpty,
+        guard let type = ChainToAsync.constructedType(call), type == "Promise" || type == "Guarantee", call.arguments.isEmpty,
               let closure = call.trailingClosure, call.additionalTrailingClosures.isEmpty,
               let parameters = closure.signature?.parameterClause else { return nil }
         let names: [String]
