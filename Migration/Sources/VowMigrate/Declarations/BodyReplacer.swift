@@ -20,7 +20,6 @@ struct BodyReplacer {
 
     private let target: MigrationTarget
     private let bytes: [UInt8]
-    private var candidates: [String: CompletionFunction] = [:]
     private var results: [String: Result<Replacement, SkipReason>] = [:]
 
     /// `runsOnCallersActor` says whether a function in an isolation context may be
@@ -31,6 +30,8 @@ struct BodyReplacer {
         self.bytes = bytes
         // The async form of a file without Vow throws its own error, as the alternatives do.
         let swiftOnly = target == .async && !collector.importsVow
+        let converter = SourceLocationConverter(fileName: "", tree: tree)
+        var candidates: [String: CompletionFunction] = [:]
         var withAlternative: Set<String> = []
         var duplicates: Set<String> = []
         var onCallersActor: Set<String> = []
@@ -48,19 +49,21 @@ struct BodyReplacer {
         }
         // Same-named functions in different types cannot be told apart without types.
         for name in duplicates { candidates[name] = nil }
+        let table = CandidateTable(candidates)
 
-        let callSites = CallSiteCollector.collect(in: tree, names: Set(candidates.keys), candidates: candidates)
+        let callSites = CallSiteCollector.collect(in: tree, candidates: table, converter: converter)
         var converting = Set(candidates.keys).subtracting(withAlternative)
+        // What a converted function may call: the ones converting and the ones with an
+        // alternative (disjoint sets), kept as one set rather than joined for every function.
+        var available = converting.union(withAlternative)
         // Shrink the optimistic set until every member converts and all its callers do too.
         var changed = true
         while changed {
             changed = false
             for name in converting.sorted() {
                 guard let function = candidates[name] else { continue }
-                var conversion = Conversion(function: function, target: target, swiftOnly: swiftOnly, bytes: bytes,
-                                            candidates: candidates, available: converting.union(withAlternative),
-                                            runsOnCallersActor: onCallersActor.contains(name))
-                var result = conversion.run()
+                var result = Self.convert(function, target: target, swiftOnly: swiftOnly, bytes: bytes, converter: converter,
+                                          candidates: table, available: available, runsOnCallersActor: onCallersActor.contains(name))
                 if case .success = result,
                    let caller = callSites[name, default: []].first(where: { !converting.contains($0.caller ?? "") }) {
                     result = .failure(SkipReason("it is still called with a completion handler at line \(caller.line) by code that is not converted"))
@@ -68,10 +71,21 @@ struct BodyReplacer {
                 results[name] = result
                 if case .failure = result {
                     converting.remove(name)
+                    available.remove(name)
                     changed = true
                 }
             }
         }
+    }
+
+    /// One function's conversion, in a function of its own so that nothing holds `available`
+    /// once it returns (the caller then shrinks the set in place instead of copying it).
+    private static func convert(_ function: CompletionFunction, target: MigrationTarget, swiftOnly: Bool, bytes: [UInt8],
+                                converter: SourceLocationConverter, candidates: CandidateTable, available: Set<String>,
+                                runsOnCallersActor: Bool) -> Result<Replacement, SkipReason> {
+        var conversion = Conversion(function: function, target: target, swiftOnly: swiftOnly, bytes: bytes, converter: converter,
+                                    candidates: candidates, available: available, runsOnCallersActor: runsOnCallersActor)
+        return conversion.run()
     }
 
     func replacement(for function: CompletionFunction, emitter: AlternativeEmitter) -> Result<Replacement, SkipReason> {
@@ -88,21 +102,19 @@ private final class CallSiteCollector: SyntaxVisitor {
         var line: Int
     }
 
-    private let names: Set<String>
-    private let candidates: [String: CompletionFunction]
+    private let candidates: CandidateTable
     private let converter: SourceLocationConverter
     private var enclosing: [String] = []
     private(set) var sites: [String: [CallSite]] = [:]
 
-    private init(names: Set<String>, candidates: [String: CompletionFunction], tree: SourceFileSyntax) {
-        self.names = names
+    private init(candidates: CandidateTable, converter: SourceLocationConverter) {
         self.candidates = candidates
-        self.converter = SourceLocationConverter(fileName: "", tree: tree)
+        self.converter = converter
         super.init(viewMode: .sourceAccurate)
     }
 
-    static func collect(in tree: SourceFileSyntax, names: Set<String>, candidates: [String: CompletionFunction]) -> [String: [CallSite]] {
-        let collector = CallSiteCollector(names: names, candidates: candidates, tree: tree)
+    static func collect(in tree: SourceFileSyntax, candidates: CandidateTable, converter: SourceLocationConverter) -> [String: [CallSite]] {
+        let collector = CallSiteCollector(candidates: candidates, converter: converter)
         collector.walk(tree)
         return collector.sites
     }
@@ -118,7 +130,7 @@ private final class CallSiteCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        if let name = CallShape.matchingCandidate(node, candidates: candidates), names.contains(name) {
+        if let name = candidates.matching(node) {
             let line = node.startLocation(converter: converter).line
             sites[name, default: []].append(CallSite(caller: enclosing.last, line: line))
         }
@@ -149,10 +161,31 @@ enum CallShape {
     }
 
     /// The candidate this call invokes with a handler, matched on base name and labels.
-    static func matchingCandidate(_ call: FunctionCallExprSyntax, candidates: [String: CompletionFunction]) -> String? {
-        guard let base = baseName(call.calledExpression) else { return nil }
-        let (listed, trailing) = arguments(call)
-        for (name, function) in candidates where function.name == base {
+}
+
+/// The file's completion-handler functions `--replace` may convert, by Swift name and by base
+/// name: a call finds the functions it may reach among those of its name only (one scan of
+/// every function per call made a file of many functions quadratic).
+private struct CandidateTable {
+    private let functions: [String: CompletionFunction]
+    /// Base name to the Swift names declared with it, sorted (the first that fits wins).
+    private let namesByBase: [String: [String]]
+
+    init(_ functions: [String: CompletionFunction]) {
+        self.functions = functions
+        var namesByBase: [String: [String]] = [:]
+        for (name, function) in functions { namesByBase[function.name, default: []].append(name) }
+        self.namesByBase = namesByBase.mapValues { $0.sorted() }
+    }
+
+    subscript(name: String) -> CompletionFunction? { functions[name] }
+
+    /// The Swift name of the function `call` reaches, by its base name and argument labels.
+    func matching(_ call: FunctionCallExprSyntax) -> String? {
+        guard let base = CallShape.baseName(call.calledExpression), let names = namesByBase[base] else { return nil }
+        let (listed, trailing) = CallShape.arguments(call)
+        for name in names {
+            guard let function = functions[name] else { continue }
             let labels = function.parameters.map(\.label)
             guard labels.count == listed.count + trailing.count else { continue }
             if zip(labels, listed).allSatisfy({ $0.0 == $0.1.label }) { return name }
@@ -168,7 +201,8 @@ private struct Conversion {
     let target: MigrationTarget
     let swiftOnly: Bool
     let bytes: [UInt8]
-    let candidates: [String: CompletionFunction]
+    let converter: SourceLocationConverter
+    let candidates: CandidateTable
     let available: Set<String>
     /// The converted function is `nonisolated(nonsending)` (async form), as its alternative would be.
     let runsOnCallersActor: Bool
@@ -184,13 +218,14 @@ private struct Conversion {
         return emitter.producesGuarantee ? "Guarantee<\(function.shape.valueType)>" : "Promise<\(function.shape.valueType)>"
     }
 
-    init(function: CompletionFunction, target: MigrationTarget, swiftOnly: Bool, bytes: [UInt8], candidates: [String: CompletionFunction],
-         available: Set<String>, runsOnCallersActor: Bool) {
+    init(function: CompletionFunction, target: MigrationTarget, swiftOnly: Bool, bytes: [UInt8], converter: SourceLocationConverter,
+         candidates: CandidateTable, available: Set<String>, runsOnCallersActor: Bool) {
         self.function = function
         self.runsOnCallersActor = runsOnCallersActor
         self.target = target
         self.swiftOnly = swiftOnly
         self.bytes = bytes
+        self.converter = converter
         self.candidates = candidates
         self.available = available
         var bound: Set<String> = []
@@ -286,7 +321,7 @@ private struct Conversion {
             if let ret = node.as(ReturnStmtSyntax.self) {
                 throw skip(ret.expression == nil ? "it returns without calling the handler" : "it returns a value", at: ret)
             }
-            if let call = statementExpression?.as(FunctionCallExprSyntax.self), let calleeName = CallShape.matchingCandidate(call, candidates: candidates) {
+            if let call = statementExpression?.as(FunctionCallExprSyntax.self), let calleeName = candidates.matching(call) {
                 guard index == items.count - 1 else { throw skip("code follows the call to `\(calleeName)` and would run before its handler", at: items[index + 1]) }
                 return try convertKnownCall(call, calleeName: calleeName, into: &lines, level: level)
             }
@@ -466,13 +501,13 @@ private struct Conversion {
     private func nextStep(after step: KnownCall, scope: Set<String>) throws(SkipReason) -> (prelude: [CodeBlockItemSyntax], step: KnownCall)? {
         guard let last = step.rest.last, let call = expression(of: last)?.as(FunctionCallExprSyntax.self),
               try handlerOutcome(call) == nil,
-              let calleeName = CallShape.matchingCandidate(call, candidates: candidates),
+              let calleeName = candidates.matching(call),
               available.contains(calleeName), let callee = candidates[calleeName] else { return nil }
         let prelude = Array(step.rest.dropLast())
         for item in prelude {
             if try earlyFailure(item) != nil { continue }
             if mentionsHandler(item) || item.item.is(ReturnStmtSyntax.self) { return nil }
-            if let inner = expression(of: item)?.as(FunctionCallExprSyntax.self), CallShape.matchingCandidate(inner, candidates: candidates) != nil { return nil }
+            if let inner = expression(of: item)?.as(FunctionCallExprSyntax.self), candidates.matching(inner) != nil { return nil }
         }
         let (_, handlerArgument, _) = try splitArguments(call, callee: callee)
         guard handlerArgument.is(ClosureExprSyntax.self) else { return nil }
@@ -835,10 +870,7 @@ private struct Conversion {
     }
 
     private func skip(_ reason: String, at node: some SyntaxProtocol) -> SkipReason {
-        let offset = node.positionAfterSkippingLeadingTrivia.utf8Offset
-        var line = 1
-        for byte in bytes[..<min(offset, bytes.count)] where byte == UInt8(ascii: "\n") { line += 1 }
-        return SkipReason("\(reason) (line \(line))")
+        SkipReason("\(reason) (line \(node.startLocation(converter: converter).line))")
     }
 
     /// A statement as written, re-indented to its new level.
