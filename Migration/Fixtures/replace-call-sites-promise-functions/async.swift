@@ -125,3 +125,80 @@ final class Clock: Sendable {
         try await tick(after: 0) + (try await twice().value)
     }
 }
+
+/// A team's shorthand for promises of nothing.
+typealias Completion = Promise<Void>
+
+final class Directory: Sendable {
+    // Declared through a typealias: the index resolves it, and it converts as `Promise<Void>`.
+    @MainActor func ping(_ user: String) async throws {
+        _ = try await api.login(user)
+    }
+
+    // A `compactMap` followed only by links keeping its type: the function's type is its type,
+    // which the `PMKError.compactMap` thrown for `nil` names.
+    @MainActor func initial(of user: String) async throws -> Character {
+        let token = try await api.login(user)
+        guard let value = token.first else { throw PMKError.compactMap(token, Character.self) }
+        print("read")
+        return value
+    }
+
+    func greet(_ user: String) {
+        let firstPromise = Promise.immediate { @MainActor @Sendable [self] in try await ping(user) }
+        Task { @MainActor in
+            do {
+                _ = try await firstPromise.value
+                print("pinged")
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                print("\(error)")
+            }
+        }
+        let letterPromise = Promise.immediate { @MainActor @Sendable [self] in try await initial(of: user) }
+        Task { @MainActor in
+            do {
+                let letter = try await letterPromise.value
+                print(letter)
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                conf.logHandler(.cauterized(error))
+            }
+        }
+    }
+}
+
+final class Gate: Sendable {
+    // The last `then` answers in several places: each `return` becomes the function's own.
+    @MainActor func open(_ user: String) async throws -> Bool {
+        let token = try await api.login(user)
+        guard !token.isEmpty else { return false }
+        if token.count > 40 {
+            throw ClockError.negative
+        }
+        _ = try await api.profile(token)
+        return true
+    }
+
+    // A function returning a guarantee: its last `recover` is the guarantee form, whatever the
+    // handler calls.
+    @MainActor func name(_ user: String) async -> String {
+        do {
+            return try await api.login(user)
+        } catch {
+            return await self.fallback()
+        }
+    }
+
+    @MainActor func fallback() async -> String {
+        return "guest"
+    }
+
+    // `$0` of the closure around a call would be the wrapper's own: the closure names it.
+    @MainActor func opened(_ users: [String]) async throws -> Int {
+        let opened = try await when(fulfilled: users.map { value in Promise.immediate { @MainActor @Sendable in try await self.open(value) } }).value
+        return opened.filter { $0 }.count
+    }
+}

@@ -121,3 +121,66 @@ final class Clock: Sendable {
         try await tick(after: 0).value + (try await twice().value)
     }
 }
+
+/// A team's shorthand for promises of nothing.
+typealias Completion = Promise<Void>
+
+final class Directory: Sendable {
+    // Declared through a typealias: the index resolves it, and it converts as `Promise<Void>`.
+    func ping(_ user: String) -> Completion {
+        api.login(user).asVoid()
+    }
+
+    // A `compactMap` followed only by links keeping its type: the function's type is its type,
+    // which the `PMKError.compactMap` thrown for `nil` names.
+    func initial(of user: String) -> Promise<Character> {
+        api.login(user).compactMap { token in
+            token.first
+        }.get { _ in
+            print("read")
+        }
+    }
+
+    func greet(_ user: String) {
+        ping(user).done {
+            print("pinged")
+        }.catch { error in
+            print("\(error)")
+        }
+        initial(of: user).done { letter in
+            print(letter)
+        }.cauterize()
+    }
+}
+
+final class Gate: Sendable {
+    // The last `then` answers in several places: each `return` becomes the function's own.
+    func open(_ user: String) -> Promise<Bool> {
+        api.login(user).then { token -> Promise<Bool> in
+            guard !token.isEmpty else { return .value(false) }
+            if token.count > 40 {
+                return Promise(error: ClockError.negative)
+            }
+            return api.profile(token).map { _ in true }
+        }
+    }
+
+    // A function returning a guarantee: its last `recover` is the guarantee form, whatever the
+    // handler calls.
+    func name(_ user: String) -> Guarantee<String> {
+        api.login(user).recover { _ in
+            self.fallback()
+        }
+    }
+
+    func fallback() -> Guarantee<String> {
+        .value("guest")
+    }
+
+    // `$0` of the closure around a call would be the wrapper's own: the closure names it.
+    func opened(_ users: [String]) -> Promise<Int> {
+        when(fulfilled: users.map { self.open($0) }).map { opened in
+            opened.filter { $0 }.count
+        }
+    }
+}

@@ -66,7 +66,7 @@ public enum SourceMigrator {
         if let index, index.files.contains(fileName) {
             knowledge = index
         } else {
-            var summary = MigrationIndex.summarize(tree: textTree, fileName: fileName, isContext: false, readsFunctionValues: options.replace)
+            var summary = MigrationIndex.summarize(tree: textTree, fileName: fileName, isContext: false, readsForReplace: options.replace)
             summary.languageMode = options.languageMode
             summary.defaultIsolation = options.defaultIsolation
             summary.defaultQueueAssignment = DefaultQueueAssignment.first(in: text, fileName: fileName)

@@ -12,6 +12,9 @@ struct StatementText {
     /// Bare `return`s (by the offset of their keyword) spelled as this text instead
     /// (`throw Failure.returned`: a promise chain's handler stopping the chain).
     var replacedReturns: [Int: String] = [:]
+    /// Whole statements (by their byte range) spelled as this text instead: `return .value(x)`
+    /// of a handler whose code a function's body now holds, as `return x`.
+    var replacedStatements: [(range: Range<Int>, text: String)] = []
 
     /// The lines of `items`, re-indented relative to the first one.
     func lines(_ items: [CodeBlockItemSyntax]) -> [String] {
@@ -69,6 +72,11 @@ struct StatementText {
         }
         for (position, text) in replacedReturns where position >= start && position < end {
             replacements.append((position, position + "return".utf8.count, text))
+        }
+        for (range, text) in replacedStatements where range.lowerBound >= start && range.upperBound <= end {
+            // Renames inside the statement give way to its new text.
+            replacements.removeAll { range.contains($0.start) }
+            replacements.append((range.lowerBound, range.upperBound, text))
         }
         var output: [UInt8] = []
         var cursor = start

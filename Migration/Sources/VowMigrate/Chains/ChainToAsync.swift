@@ -771,7 +771,16 @@ struct ChainToAsync {
     /// returning `chain` (`--replace`): its straight-line `try await` code, ending in
     /// `return value`. A promise returned as it is (`api.request(.store(id))`, no link after it)
     /// is awaited and its value returned. `reserved`: names the code before it declares or reads.
-    func functionBody(_ chain: FunctionCallExprSyntax, guarantee: Bool = false, reserved: Set<String> = []) throws(Refusal) -> CodeLines {
+    /// `valueType`: `T` of the `Promise<T>` the function returns, where known: the type of a
+    /// `compactMap` that only links keeping their value's type follow.
+    func functionBody(_ chain: FunctionCallExprSyntax, guarantee: Bool = false, reserved: Set<String> = [],
+                      valueType: String? = nil) throws(Refusal) -> CodeLines {
+        try functionBody(chain, guarantee: guarantee, reserved: reserved, valueType: valueType, depth: 0)
+    }
+
+    /// `depth`: how many `then` handlers this chain is returned from (``writeAnsweringThen(_:_:)``).
+    private func functionBody(_ chain: FunctionCallExprSyntax, guarantee: Bool, reserved: Set<String>,
+                              valueType: String?, depth: Int) throws(Refusal) -> CodeLines {
         var (root, links) = try read(chain)
         if let link = links.first(where: { $0.kind == .catch || $0.kind == .finally }) {
             throw Refusal("a function returning a promise whose chain has a `\(link.kind.rawValue)`", at: link.call.calledExpression)
@@ -784,6 +793,9 @@ struct ChainToAsync {
         }
         root = try rootExpression(root)
         try requireNoOptionalChaining(root)
+        // Links on a promise other chains may wait on too take turns with theirs, as a
+        // statement's would (a promise returned as it is only has its value awaited).
+        if !links.isEmpty { try requireUnsharedRoot(root) }
         // The first call is awaited where the first value is declared: a name it reads (the
         // property `cart` of `cart.validatedCart()`) must not be the one declared.
         var reserved = reserved
@@ -792,7 +804,8 @@ struct ChainToAsync {
             if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
             reserved.insert(name)
         }
-        var writer = try straightLine(links, from: awaited(root, StatementText(bytes: bytes)), returningValue: true, reserved: reserved)
+        var writer = try straightLine(links, from: awaited(root, StatementText(bytes: bytes)), returningValue: true, reserved: reserved,
+                                      valueType: valueType, answering: depth < 4 ? (guarantee, depth) : nil)
         if let value = writer.valueExpression {
             writer.body.add(value.prefixed("return "), indentedBy: 0)
         }
@@ -807,7 +820,13 @@ struct ChainToAsync {
     /// for one rejected with `e`, straight-line code for a chain (``functionBody(_:guarantee:reserved:)``),
     /// and any other promise (one kept in a property) awaited. `indent`: the line's, for text
     /// written over several lines.
-    func returnStatement(_ expression: ExprSyntax, guarantee: Bool, reserved: Set<String>, indent: String) throws(Refusal) -> CodeLines {
+    func returnStatement(_ expression: ExprSyntax, guarantee: Bool, reserved: Set<String>, valueType: String? = nil,
+                         indent: String) throws(Refusal) -> CodeLines {
+        try returnStatement(expression, guarantee: guarantee, reserved: reserved, valueType: valueType, indent: indent, depth: 0)
+    }
+
+    private func returnStatement(_ expression: ExprSyntax, guarantee: Bool, reserved: Set<String>, valueType: String?,
+                                 indent: String, depth: Int) throws(Refusal) -> CodeLines {
         let text = StatementText(bytes: bytes)
         var written: String
         if let value = Self.immediateValue(expression) {
@@ -815,7 +834,7 @@ struct ChainToAsync {
         } else if let error = Self.rejection(expression) {
             written = "throw " + text.text(of: error)
         } else if let call = expression.as(FunctionCallExprSyntax.self) {
-            return try functionBody(call, guarantee: guarantee, reserved: reserved)
+            return try functionBody(call, guarantee: guarantee, reserved: reserved, valueType: valueType, depth: depth)
         } else {
             written = "return " + (guarantee ? "await " : "try await ") + (Self.isSimple(expression) ? text.text(of: expression) : "(\(text.text(of: expression)))") + ".value"
         }
@@ -881,8 +900,11 @@ struct ChainToAsync {
     }
 
     private func straightLine(_ links: [Link], from start: String, returningValue: Bool, nesting: Nesting? = nil,
-                              reserved: Set<String> = []) throws(Refusal) -> Writer {
+                              reserved: Set<String> = [], valueType: String? = nil,
+                              answering: (guarantee: Bool, depth: Int)? = nil) throws(Refusal) -> Writer {
         var writer = Writer(bytes: bytes, links: links, valueReturned: returningValue)
+        writer.valueType = valueType
+        writer.answering = answering
         writer.nesting = nesting
         writer.reserved = reserved
         writer.state = .pending(CodeLines(line: start))
@@ -908,6 +930,19 @@ struct ChainToAsync {
         var keptInnerChain = false
         /// Names the code around reads, which no declaration may hide.
         var reserved = Set<String>()
+        /// The type of the chain's last value, where the function returning it says it.
+        var valueType: String?
+        /// Set where the chain is a function's answer: whether the function returns a guarantee,
+        /// and how many `then` handlers deep the chain is (``writeAnsweringThen(_:_:)``).
+        var answering: (guarantee: Bool, depth: Int)?
+
+        /// The type of the value after `links[index]`: the chain's own when every link after it
+        /// keeps its value's type (`get`, `tap`, `ensure`, `recover`, ...).
+        func typeAfter(_ index: Int) -> String? {
+            let keeping: Set<Kind> = [.get, .tap, .recover, .ensure]
+            guard let valueType, !valueType.isEmpty, links[(index + 1)...].allSatisfy({ keeping.contains($0.kind) }) else { return nil }
+            return valueType
+        }
 
         mutating func declare(_ name: String) -> String {
             var candidate = name
@@ -1016,6 +1051,10 @@ struct ChainToAsync {
             try writeSequenceHelper(link, method: method, &writer)
             return
         }
+        if link.kind == .then, writer.answering != nil, index == writer.links.count - 1, Self.returnsBeforeEnd(link.statements) {
+            try writeAnsweringThen(link, &writer)
+            return
+        }
         // The last `done` ends the task's code: leaving it early ends the task, as it ended the handler.
         // The last `map` of the value a function (or the bridge) returns gives that value: a
         // `return x` in it returns `x`, as the map did (a `recover` after it sees no error).
@@ -1037,7 +1076,9 @@ struct ChainToAsync {
             for line in text.lines(Array(link.statements.dropLast())) { writer.body.add(line, 0) }
             switch link.kind {
             case .then:
-                writer.state = .pending(CodeLines(line: awaited(result, text)))
+                // `{ x -> Guarantee<T> in ... }`: whatever it answers with cannot fail.
+                let answersGuarantee = link.closure?.signature?.returnClause?.type.trimmedDescription.hasPrefix("Guarantee") == true
+                writer.state = .pending(CodeLines(line: awaited(result, text, knownGuarantee: answersGuarantee)))
             case .map:
                 var value = text.text(of: result)
                 // `{ x -> any Sendable in ... }`: the value keeps the type the handler gave it.
@@ -1046,7 +1087,7 @@ struct ChainToAsync {
                 }
                 writer.state = .pending(CodeLines(line: value))
             default:
-                guard let type = compactMapType(link, result) else {
+                guard let type = compactMapType(link, result) ?? writer.typeAfter(index) else {
                     throw Refusal("a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler", at: link.node)
                 }
                 let next = index + 1 < writer.links.count ? writer.links[index + 1] : nil
@@ -1137,14 +1178,26 @@ struct ChainToAsync {
             let written = result.trimmedDescription
             let explicit = returnType != nil || last.item.is(ReturnStmtSyntax.self) || written.hasPrefix("Promise") || written.hasPrefix("Guarantee")
             // Without a return type, `.value(x)` picks the guarantee form (Swift's overload ranking).
-            let guarantee = returnType.map { $0.hasPrefix("Guarantee") } ?? (written.hasPrefix("Guarantee") || written.hasPrefix(".value("))
+            // The last link of the chain a function returning `Guarantee<T>` answers with is that
+            // form too (`T` not `Void`, whose own form takes a handler returning nothing).
+            let answersGuarantee = writer.answering?.guarantee == true && index == writer.links.count - 1
+                && writer.valueType.map { !$0.isEmpty && $0 != "Void" && $0 != "()" } == true
+            let guarantee = returnType.map { $0.hasPrefix("Guarantee") }
+                ?? (written.hasPrefix("Guarantee") || written.hasPrefix(".value(") || answersGuarantee)
             guard explicit || guarantee else {
                 throw Refusal("a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type", at: link.node)
             }
             if guarantee {
                 // The guarantee form sees every error, cancellations included.
                 seesCancellation = true
-                recovered = Self.immediateValue(result).map { text.text(of: $0) } ?? "await \(text.text(of: result)).value"
+                if let value = Self.immediateValue(result) {
+                    recovered = text.text(of: value)
+                } else if let (call, isGuarantee) = ReplacedPromiseCalls.unwrapped(result), isGuarantee {
+                    // A guarantee function the run made async: the call itself.
+                    recovered = "await " + text.text(of: call)
+                } else {
+                    recovered = "await \(text.text(of: result)).value"
+                }
             } else {
                 recovered = awaited(result, text)
             }
@@ -1351,7 +1404,8 @@ struct ChainToAsync {
     }
 
     /// `try await alternative(...)` where the index knows an async alternative, else `.value`.
-    private func awaited(_ expression: ExprSyntax, _ text: StatementText) -> String {
+    /// `knownGuarantee`: the expression is a guarantee, as the handler returning it says.
+    private func awaited(_ expression: ExprSyntax, _ text: StatementText, knownGuarantee: Bool = false) -> String {
         if let value = Self.immediateValue(expression) { return text.text(of: value) }
         // A call of a function `--replace` made async, wrapped to be a promise: the call itself.
         if let (call, guarantee) = ReplacedPromiseCalls.unwrapped(expression) { return (guarantee ? "await " : "try await ") + text.text(of: call) }
@@ -1373,7 +1427,7 @@ struct ChainToAsync {
         }
         let base = text.text(of: expression)
         // A guarantee cannot fail: `await`, without a `try` that would warn.
-        let effects = isGuarantee(expression) ? "await " : "try await "
+        let effects = knownGuarantee || isGuarantee(expression) ? "await " : "try await "
         return effects + (Self.isSimple(expression) ? base : "(\(base))") + ".value"
     }
 
@@ -1423,6 +1477,60 @@ struct ChainToAsync {
     /// A call, a name or a member: needs no parentheses before `.value` or `as`.
     private static func isSimple(_ expression: ExprSyntax) -> Bool {
         expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self) || expression.is(MemberAccessExprSyntax.self)
+    }
+
+    /// Whether a handler `return`s anywhere but in its last statement (outside the closures and
+    /// functions it declares).
+    private static func returnsBeforeEnd(_ statements: [CodeBlockItemSyntax]) -> Bool {
+        statements.dropLast().contains { !returns(in: $0).isEmpty }
+            || statements.last.map { !$0.item.is(ReturnStmtSyntax.self) && !returns(in: $0).isEmpty } == true
+    }
+
+    /// The `return`s of a statement that belong to its handler, not to a closure or function in it.
+    private static func returns(in statement: CodeBlockItemSyntax) -> [ReturnStmtSyntax] {
+        final class Finder: SyntaxVisitor {
+            var found: [ReturnStmtSyntax] = []
+            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+            override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind { found.append(node); return .skipChildren }
+        }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(statement)
+        return finder.found
+    }
+
+    /// The last `then` of the chain a function answers with, its handler answering in several
+    /// places (`guard granted else { return .value(false) }`): the handler's code becomes the end
+    /// of the function's, each `return` the function's own answer (``returnStatement(_:guarantee:reserved:valueType:indent:)``:
+    /// `return x` for `.value(x)`, `throw e` for `Promise(error: e)`, straight-line code for a
+    /// chain, any other promise awaited).
+    private func writeAnsweringThen(_ link: Link, _ writer: inout Writer) throws(Refusal) {
+        guard let answering = writer.answering else { return }
+        if let deferToken = link.statements.lazy.flatMap({ $0.tokens(viewMode: .sourceAccurate) }).first(where: { $0.tokenKind == .keyword(.defer) }) {
+            throw Refusal("a chain handler that leaves early (`defer`)", at: deferToken)
+        }
+        let renames = try bind(link, keep: false, &writer)
+        if let renamed = renames.first(where: { $0.key != $0.value }) {
+            throw Refusal("a chain handler reads `\(renamed.key)`, which an earlier handler's value would hide in straight-line code", at: link.node)
+        }
+        try declareLocals(link, renames: renames, &writer)
+        let reserved = writer.reserved.union(writer.seen.keys).union(Self.references(link.statements))
+        var text = StatementText(bytes: bytes)
+        for statement in link.statements {
+            for answer in Self.returns(in: statement) {
+                guard let expression = answer.expression else {
+                    throw Refusal("a `then` handler that does not end with its value", at: answer)
+                }
+                let indent = Indentation.lineIndent(in: bytes, at: answer.positionAfterSkippingLeadingTrivia.utf8Offset)
+                let lines = try returnStatement(expression, guarantee: answering.guarantee, reserved: reserved, valueType: writer.valueType,
+                                                indent: indent, depth: answering.depth + 1)
+                let written = String(lines.render(baseIndent: indent, unit: "    ").drop { $0 == " " || $0 == "\t" })
+                let range = answer.positionAfterSkippingLeadingTrivia.utf8Offset..<answer.endPositionBeforeTrailingTrivia.utf8Offset
+                text.replacedStatements.append((range, written.hasSuffix("\n") ? String(written.dropLast()) : written))
+            }
+        }
+        for line in text.lines(link.statements) { writer.body.add(line, 0) }
+        writer.state = .none
     }
 
     /// `leaving`: the handler's code is the last of its scope in the straight-line code (the last

@@ -49,17 +49,26 @@ struct PromiseFunctionToAsync {
 
     private mutating func convert(_ function: PromiseFunctionFinder.Function) {
         let decl = function.decl
-        guard let body = Self.replaceableShape(of: decl), let returnClause = decl.signature.returnClause else { return }
         let labels = decl.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
         let name = CompletionFunction.swiftName(decl.name.text, labels: labels)
         let place = decl.funcKeyword.startLocation(converter: converter)
+        // `-> VoidPromise`: the index resolved the alias.
         guard let summary = index.promiseFunction(named: decl.name.text,
                                                   at: MigrationIndex.Location(file: fileName, line: place.line, column: place.column))
+        else { return }
+        if decl.body == nil {
+            if summary.isProtocolRequirement, index.promiseReplacement(of: summary) == .replace {
+                convertRequirement(function, summary)
+            }
+            return
+        }
+        guard let body = Self.replaceableShape(of: decl, returning: .init(valueType: summary.valueType, isGuarantee: summary.isGuarantee)),
+              let returnClause = decl.signature.returnClause
         else { return }
         let chains = ChainToAsync(bytes: bytes, catalog: catalog)
         let seals = SealToContinuation(bytes: bytes, fileName: fileName, converter: converter)
         if case .keep(let reason, let detail) = index.promiseReplacement(of: summary) {
-            if summary.replaceableBody {
+            if summary.replaceableBody || reason != MigrationIndex.unconvertibleBody {
                 report(.callSiteRefused, at: decl.name, name, reason, detail: detail)
             } else if body.answers.count == 1 {
                 // Why the chain does not convert, where it does not.
@@ -89,24 +98,7 @@ struct PromiseFunctionToAsync {
             let answerStart = replaced.positionAfterSkippingLeadingTrivia.utf8Offset
             edits.append(TextEdit(offset: answerStart, removing: replaced.endPositionBeforeTrailingTrivia.utf8Offset - answerStart, text: written))
         }
-        let valueType = body.valueType
-        let returns = valueType == "Void" || valueType == "()" ? "" : " -> \(valueType)"
-        let effects = (body.isGuarantee ? "async" : "async throws") + returns
-        let signatureStart = returnClause.positionAfterSkippingLeadingTrivia.utf8Offset
-        let signatureEnd = returnClause.endPositionBeforeTrailingTrivia.utf8Offset
-        edits.append(TextEdit(offset: signatureStart, removing: signatureEnd - signatureStart, text: effects))
-        if !function.onMainActor {
-            edits.append(TextEdit(offset: decl.positionAfterSkippingLeadingTrivia.utf8Offset, removing: 0, text: "@MainActor "))
-        }
-        // `Promise<T>` needed `T: Sendable`, which Swift inferred from the signature; `-> T` does not say it.
-        if let clause = decl.genericParameterClause {
-            let generics = AlternativeEmitter.genericClause(of: decl, valueType: valueType, requiresSendable: true)
-            if generics != clause.trimmedDescription {
-                let clauseStart = clause.positionAfterSkippingLeadingTrivia.utf8Offset
-                edits.append(TextEdit(offset: clauseStart, removing: clause.endPositionBeforeTrailingTrivia.utf8Offset - clauseStart, text: generics))
-            }
-        }
-        rewritten.append(range(of: decl))
+        let effects = rewriteSignature(function, returnClause, valueType: body.valueType, isGuarantee: body.isGuarantee)
         let type = body.isGuarantee ? "Guarantee" : "Promise"
         var message = kept == nil
             ? "converted a function returning a \(type.lowercased()) to `\(effects)`, "
@@ -122,6 +114,43 @@ struct PromiseFunctionToAsync {
                 + "`\(type).immediate { ... }`, which starts it at once as before)"
         }
         report(.callSiteConverted, at: decl.name, name, message)
+    }
+
+    /// A requirement whose implementations all become async (``MigrationIndex/requirementGroup(of:)``):
+    /// `@MainActor func f() async throws -> T`, as they are.
+    private mutating func convertRequirement(_ function: PromiseFunctionFinder.Function, _ summary: PromiseFunctionSummary) {
+        let decl = function.decl
+        guard let returnClause = decl.signature.returnClause else { return }
+        let effects = rewriteSignature(function, returnClause, valueType: summary.valueType, isGuarantee: summary.isGuarantee)
+        let implementations = (index.requirementGroup(of: summary)?.count ?? 1) - 1
+        report(.callSiteConverted, at: decl.name, CompletionFunction.swiftName(decl.name.text, labels: summary.labels),
+               "converted a protocol requirement returning a \(summary.isGuarantee ? "guarantee" : "promise") to `\(effects)`, "
+               + "on the main actor, with the \(implementations) implementation\(implementations == 1 ? "" : "s") of it in the tree")
+    }
+
+    /// `-> Promise<T>` becomes `async throws -> T` (`async -> T` for a guarantee), on the main
+    /// actor; returns the effects and type written.
+    private mutating func rewriteSignature(_ function: PromiseFunctionFinder.Function, _ returnClause: ReturnClauseSyntax,
+                                           valueType: String, isGuarantee: Bool) -> String {
+        let decl = function.decl
+        let returns = valueType == "Void" || valueType == "()" ? "" : " -> \(valueType)"
+        let effects = (isGuarantee ? "async" : "async throws") + returns
+        let signatureStart = returnClause.positionAfterSkippingLeadingTrivia.utf8Offset
+        let signatureEnd = returnClause.endPositionBeforeTrailingTrivia.utf8Offset
+        edits.append(TextEdit(offset: signatureStart, removing: signatureEnd - signatureStart, text: effects))
+        if !function.onMainActor {
+            edits.append(TextEdit(offset: decl.positionAfterSkippingLeadingTrivia.utf8Offset, removing: 0, text: "@MainActor "))
+        }
+        // `Promise<T>` needed `T: Sendable`, which Swift inferred from the signature; `-> T` does not say it.
+        if let clause = decl.genericParameterClause {
+            let generics = AlternativeEmitter.genericClause(of: decl, valueType: valueType, requiresSendable: true)
+            if generics != clause.trimmedDescription {
+                let clauseStart = clause.positionAfterSkippingLeadingTrivia.utf8Offset
+                edits.append(TextEdit(offset: clauseStart, removing: clause.endPositionBeforeTrailingTrivia.utf8Offset - clauseStart, text: generics))
+            }
+        }
+        rewritten.append(range(of: decl))
+        return effects
     }
 
     /// A body `--replace` can convert, as syntax shows it, in a function declared
@@ -147,15 +176,35 @@ struct PromiseFunctionToAsync {
                     return (answer.replaced, try seals.statement(for: call))
                 }
                 let indent = Indentation.lineIndent(in: bytes, at: answer.replaced.positionAfterSkippingLeadingTrivia.utf8Offset)
-                let lines = try chains.returnStatement(answer.expression, guarantee: isGuarantee, reserved: names, indent: indent)
+                let lines = try chains.returnStatement(answer.expression, guarantee: isGuarantee, reserved: names, valueType: valueType,
+                                                       indent: indent)
                 return (answer.replaced, String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" }))
             }
         }
     }
 
-    static func replaceableShape(of decl: FunctionDeclSyntax) -> ReplaceableShape? {
-        guard let type = decl.signature.returnClause?.type.as(IdentifierTypeSyntax.self), ["Promise", "Guarantee"].contains(type.name.text),
-              let arguments = type.genericArgumentClause?.arguments, arguments.count == 1, let argument = arguments.first,
+    /// The promise a function returns: `T` of `Promise<T>`, and whether it is a guarantee.
+    struct PromiseType {
+        var valueType: String
+        var isGuarantee: Bool
+
+        /// As the declaration spells it, `Promise<T>` or `Guarantee<T>` (an alias names neither).
+        init?(spelledBy decl: FunctionDeclSyntax) {
+            guard let type = decl.signature.returnClause?.type.as(IdentifierTypeSyntax.self), ["Promise", "Guarantee"].contains(type.name.text),
+                  let arguments = type.genericArgumentClause?.arguments, arguments.count == 1, let argument = arguments.first else { return nil }
+            self.init(valueType: argument.argument.trimmedDescription, isGuarantee: type.name.text == "Guarantee")
+        }
+
+        init(valueType: String, isGuarantee: Bool) {
+            self.valueType = valueType
+            self.isGuarantee = isGuarantee
+        }
+    }
+
+    /// `returning`: the promise the function returns where its return type is a typealias of
+    /// one (`-> VoidPromise`), resolved by the index; nil to read it from the declaration.
+    static func replaceableShape(of decl: FunctionDeclSyntax, returning resolved: PromiseType? = nil) -> ReplaceableShape? {
+        guard let type = resolved ?? PromiseType(spelledBy: decl),
               let body = decl.body, let last = body.statements.last, !blocks(body) else { return nil }
         var answers: [(expression: ExprSyntax, replaced: Syntax)] = []
         if body.statements.count == 1, let expression = PyramidReader.expression(last) {
@@ -194,7 +243,7 @@ struct PromiseFunctionToAsync {
         // The names of the code around the answers (the answers' own handlers name their values).
         let answered = answers.map { $0.expression.position.utf8Offset..<$0.expression.endPosition.utf8Offset }
         return ReplaceableShape(answers: answers, names: names(in: Array(body.statements), outside: answered),
-                                valueType: argument.argument.trimmedDescription, isGuarantee: type.name.text == "Guarantee")
+                                valueType: type.valueType, isGuarantee: type.isGuarantee)
     }
 
     /// Whether the body calls `lock()`, `unlock()` or `wait()`, which Swift refuses in async code
@@ -229,8 +278,9 @@ struct PromiseFunctionToAsync {
     /// reads and the converter writes its chain as straight-line code. What the rest of the tree
     /// knows never makes the converter refuse a body (it only changes how a call is awaited), so
     /// each file's run reaches the same verdict. `bytes` gives the file's text, read only if needed.
-    static func replaceableBody(of decl: FunctionDeclSyntax, bytes: () -> [UInt8], fileName: String, converter: SourceLocationConverter) -> Bool {
-        guard let shape = replaceableShape(of: decl) else { return false }
+    static func replaceableBody(of decl: FunctionDeclSyntax, returning type: PromiseType?, bytes: () -> [UInt8], fileName: String,
+                                converter: SourceLocationConverter) -> Bool {
+        guard let shape = replaceableShape(of: decl, returning: type) else { return false }
         do throws(Refusal) {
             let text = bytes()
             _ = try shape.asyncAnswers(ChainToAsync(bytes: text, catalog: SyntaxOnlyCatalog()),
@@ -291,10 +341,21 @@ private final class PromiseFunctionFinder: SyntaxVisitor {
     override func visitPost(_ node: ActorDeclSyntax) { types.removeLast() }
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.attributes) }
     override func visitPost(_ node: ExtensionDeclSyntax) { types.removeLast() }
-    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+        inProtocol = true
+        return enter(node.attributes)
+    }
+    override func visitPost(_ node: ProtocolDeclSyntax) {
+        inProtocol = false
+        types.removeLast()
+    }
+    private var inProtocol = false
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-        if node.body != nil, let type = node.signature.returnClause?.type.as(IdentifierTypeSyntax.self), ["Promise", "Guarantee"].contains(type.name.text) {
+        // `Promise<T>`, `Guarantee<T>` or one name that may be an alias of either (the index knows);
+        // a protocol's requirements, which change with every implementation of them.
+        if node.body != nil || inProtocol, let type = node.signature.returnClause?.type.as(IdentifierTypeSyntax.self),
+           ["Promise", "Guarantee"].contains(type.name.text) || type.genericArgumentClause == nil {
             functions.append(Function(decl: node, onMainActor: Self.isMainActor(node.attributes) || types.last == true))
         }
         return .skipChildren

@@ -49,6 +49,7 @@ enum ReplacedPromiseCalls {
         let calls = Dictionary(CallNodes.collect(tree, names: names).map { ($0.positionAfterSkippingLeadingTrivia.utf8Offset, $0) },
                                uniquingKeysWith: { first, _ in first })
         let globals = Set((index.promiseFunctionsByBaseName.values.joined().filter(\.scope.isEmpty)).map(\.baseName))
+        var named = Set<SyntaxIdentifier>()
         for call in collector.calls {
             guard let function = index.replacedFunction(reachedBy: call) else { continue }
             // `.store(id)`: a static member of the type the context wants (an enum case), never a method.
@@ -64,12 +65,66 @@ enum ReplacedPromiseCalls {
                 } ?? false
                 // In an extension of `Promise`, `Promise` alone is the extended type (`Promise<String>`).
                 let qualified = calls[call.callStart].map(Self.isInPromiseExtension) ?? false
+                // `$0` of the closure around the call would be the wrapper's own: that closure names it.
+                if let node = calls[call.callStart], let closure = Self.shorthandOwner(of: node), named.insert(closure.id).inserted {
+                    edits += Self.namingShorthandParameters(of: closure)
+                }
                 edits.append(TextEdit(offset: call.callStart, removing: 0,
                                       text: (qualified ? "Vow." : "") + opening(guarantee: function.isGuarantee, capturingSelf: capture)))
                 edits.append(TextEdit(offset: call.callEnd, removing: 0, text: " }"))
             }
         }
         return edits.isEmpty ? nil : (TextEdit.apply(edits, to: source), edits)
+    }
+
+    /// The closure whose `$0` (`$1`, ...) the call reads, if it reads one.
+    static func shorthandOwner(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
+        for token in call.tokens(viewMode: .sourceAccurate) {
+            guard case .dollarIdentifier = token.tokenKind, !StatementText.isInsideClosure(token, below: call) else { continue }
+            return owner(of: token)
+        }
+        return nil
+    }
+
+    /// The closure a `$0` belongs to: the nearest one around it.
+    private static func owner(of token: TokenSyntax) -> ClosureExprSyntax? {
+        var parent = token.parent
+        while let current = parent {
+            if let closure = current.as(ClosureExprSyntax.self) { return closure }
+            parent = current.parent
+        }
+        return nil
+    }
+
+    /// `{ load($0.id) }` becomes `{ value in load(value.id) }`: every `$n` of the closure (not of
+    /// closures inside it) gets a name no token of the closure spells.
+    static func namingShorthandParameters(of closure: ClosureExprSyntax) -> [TextEdit] {
+        var used = Set<String>()
+        var own: [(token: TokenSyntax, index: Int)] = []
+        for token in closure.tokens(viewMode: .sourceAccurate) {
+            switch token.tokenKind {
+            case .identifier(let name): used.insert(name)
+            case .dollarIdentifier(let name):
+                if owner(of: token)?.id == closure.id, let index = Int(name.dropFirst()) { own.append((token, index)) }
+            default: continue
+            }
+        }
+        guard let count = own.map(\.index).max().map({ $0 + 1 }) else { return [] }
+        var names: [String] = []
+        for position in 0..<count {
+            let stem = count == 1 ? "value" : "value\(position)"
+            var name = stem
+            var suffix = 2
+            while used.contains(name) || names.contains(name) { name = "\(stem)_\(suffix)"; suffix += 1 }
+            names.append(name)
+        }
+        var edits = [TextEdit(offset: closure.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset, removing: 0,
+                              text: " " + names.joined(separator: ", ") + " in")]
+        for (token, index) in own {
+            edits.append(TextEdit(offset: token.positionAfterSkippingLeadingTrivia.utf8Offset,
+                                  removing: token.trimmedLength.utf8Length, text: names[index]))
+        }
+        return edits
     }
 
     /// Where a byte of the text `edits` made was in the text before them: an inserted byte is

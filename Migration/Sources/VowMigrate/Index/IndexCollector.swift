@@ -17,9 +17,14 @@ final class IndexCollector: SyntaxVisitor {
     /// Whether each enclosing scope is a `public extension` (its members are public by default).
     private var inPublicExtension: [Bool] = []
 
-    init(fileName: String, converter: SourceLocationConverter) {
+    /// Whether to read which promise-returning bodies `--replace` converts (a dry run of the
+    /// converter for each; only a `--replace` run asks).
+    let readsReplaceableBodies: Bool
+
+    init(fileName: String, converter: SourceLocationConverter, readsReplaceableBodies: Bool = false) {
         self.fileName = fileName
         self.converter = converter
+        self.readsReplaceableBodies = readsReplaceableBodies
         super.init(viewMode: .sourceAccurate)
     }
 
@@ -135,8 +140,10 @@ final class IndexCollector: SyntaxVisitor {
         leave()
     }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+        // A public protocol's requirements are public.
         enter(node.name.text, inheritance: node.inheritanceClause, isProtocol: true, keepsPlainAlternatives: ActorContext.hasGlobalActor(node.attributes),
-              typeParameters: Self.nonSendable(node.memberBlock))
+              typeParameters: Self.nonSendable(node.memberBlock),
+              isPublicExtension: node.modifiers.contains { $0.name.text == "public" || $0.name.text == "open" })
         return .visitChildren
     }
     override func visitPost(_ node: ProtocolDeclSyntax) { leave() }
@@ -175,6 +182,13 @@ final class IndexCollector: SyntaxVisitor {
             ? nil : node.signature.returnClause?.type.as(IdentifierTypeSyntax.self).flatMap { type in
                 type.genericArgumentClause == nil && !Self.standardTypeNames.contains(type.name.text) ? type.name.text : nil
             }
+        // Whether `--replace` can convert the body, read by syntax alone: as the promise or
+        // guarantee it returns, both when the name may be an alias of either.
+        let mayReplace = readsReplaceableBodies && actorDepth == 0 && !isAsync && node.signature.effectSpecifiers?.throwsClause == nil
+        func replaceable(as type: PromiseFunctionToAsync.PromiseType?) -> Bool {
+            mayReplace && PromiseFunctionToAsync.replaceableBody(of: node, returning: type, bytes: { self.fileBytes(node) },
+                                                                 fileName: fileName, converter: converter)
+        }
         var uses: [String: HandlerUse] = [:]
         if let body = node.body, !isAsync {
             for index in closureLike {
@@ -193,8 +207,8 @@ final class IndexCollector: SyntaxVisitor {
             returnsVowType: Self.isVowType(returnText),
             promiseValueType: isAsync || node.signature.effectSpecifiers?.throwsClause != nil ? nil : Self.promiseValueType(returnText),
             mayReturnStoredPromise: (Self.isVowType(returnText) || aliasedReturnType != nil) && node.body.map(PromiseSharing.mayReturnStored) ?? false,
-            replaceableBody: actorDepth == 0 && !isAsync && node.signature.effectSpecifiers?.throwsClause == nil
-                && PromiseFunctionToAsync.replaceableBody(of: node, bytes: { self.fileBytes(node) }, fileName: fileName, converter: converter),
+            replaceableBody: replaceable(as: aliasedReturnType == nil ? nil : .init(valueType: "", isGuarantee: false)),
+            replaceableBodyAsGuarantee: aliasedReturnType != nil && replaceable(as: .init(valueType: "", isGuarantee: true)),
             declaredIsolation: ActorContext.declared(by: node) ?? Self.extensionIsolation(of: node),
             aliasedReturnType: aliasedReturnType,
             returnsGuarantee: Self.isGuaranteeType(returnText),

@@ -654,30 +654,32 @@ extension MigrationIndex {
     /// Reads one file's declarations into a summary. Pure and thread-safe; keeps no syntax.
     /// A file of 2 MB or more is read in pieces, as its migration reads it.
     /// `languageMode` is the file's (``FileSummary/languageMode``).
-    /// `readsFunctionValues`: also the names the file hands on as function values, which only a
-    /// `--replace` run asks about (``UncalledFunctionNames``: one more walk of the tree).
+    /// `readsForReplace`: also what only a `--replace` run asks about: the names the file hands
+    /// on as function values (``UncalledFunctionNames``: one more walk of the tree) and whether
+    /// each promise-returning function's body converts (``FileSummary/FunctionRecord/replaceableBody``).
     public static func summarize(source: String, fileName: String, isContext: Bool = false,
-                                 languageMode: SwiftLanguageMode = .v6, readsFunctionValues: Bool = false) -> FileSummary {
+                                 languageMode: SwiftLanguageMode = .v6, readsForReplace: Bool = false) -> FileSummary {
         var summary: FileSummary
         if let pieces = ChunkedMigration.summarize(source: source, fileName: fileName, isContext: isContext) {
             summary = pieces
         } else {
             summary = summarize(tree: Parser.parse(source: source), fileName: fileName, isContext: isContext,
-                                readsFunctionValues: readsFunctionValues)
+                                readsForReplace: readsForReplace)
         }
         summary.languageMode = languageMode
         summary.defaultQueueAssignment = DefaultQueueAssignment.first(in: source, fileName: fileName)
         return summary
     }
 
-    static func summarize(tree: SourceFileSyntax, fileName: String, isContext: Bool, readsFunctionValues: Bool = false) -> FileSummary {
-        let collector = IndexCollector(fileName: fileName, converter: SourceLocationConverter(fileName: fileName, tree: tree))
+    static func summarize(tree: SourceFileSyntax, fileName: String, isContext: Bool, readsForReplace: Bool = false) -> FileSummary {
+        let collector = IndexCollector(fileName: fileName, converter: SourceLocationConverter(fileName: fileName, tree: tree),
+                                       readsReplaceableBodies: readsForReplace)
         collector.walk(tree)
         let read = ExistingCallCollector.calls(in: tree, fileName: fileName, converter: collector.converter)
         var summary = FileSummary(file: fileName, isContext: isContext, aliases: collector.aliases,
                                   types: collector.types, functions: collector.functions, calls: read.calls, calledNames: read.calledNames)
         summary.globalVariables = collector.globalVariables
-        if readsFunctionValues { summary.uncalledFunctionNames = UncalledFunctionNames.names(in: tree) }
+        if readsForReplace { summary.uncalledFunctionNames = UncalledFunctionNames.names(in: tree) }
         summary.importsPromiseKit = tree.statements.contains { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text == "PromiseKit" }
         return summary
     }
@@ -789,9 +791,11 @@ extension MigrationIndex {
         for (function, isContext, defaultIsolation) in aliasReturningFunctions {
             guard let name = function.aliasedReturnType, let alias = typeAlias(named: name, from: function.scope),
                   alias.genericParameters.isEmpty, let valueType = IndexCollector.promiseValueType(alias.aliasedType) else { continue }
-            promiseFunctionsByBaseName[Self.baseName(of: function.swiftName), default: []].append(PromiseFunctionSummary(
-                function, valueType: valueType, isGuarantee: IndexCollector.isGuaranteeType(alias.aliasedType),
-                isContext: isContext, defaultIsolation: defaultIsolation))
+            let isGuarantee = IndexCollector.isGuaranteeType(alias.aliasedType)
+            var summary = PromiseFunctionSummary(function, valueType: valueType, isGuarantee: isGuarantee,
+                                                 isContext: isContext, defaultIsolation: defaultIsolation)
+            summary.replaceableBody = isGuarantee ? function.replaceableBodyAsGuarantee : function.replaceableBody
+            promiseFunctionsByBaseName[Self.baseName(of: function.swiftName), default: []].append(summary)
         }
         for summary in summaries {
             for call in summary.calls
@@ -1150,6 +1154,9 @@ public struct FileSummary: Sendable {
         /// Its body is one promise chain that `--replace` can write as straight-line code, as
         /// syntax alone decides (``PromiseFunctionToAsync/replaceableBody(of:)``).
         var replaceableBody = false
+        /// For a return type that may be an alias (``aliasedReturnType``): whether the body
+        /// converts should the alias name a guarantee (``replaceableBody`` reads it as a promise).
+        var replaceableBodyAsGuarantee = false
         /// What the function's declaration (or its extension's) says of its isolation, if anything.
         var declaredIsolation: ActorContext? = nil
         /// A return type that is one name (`VoidPromise`), which may be a typealias of a promise.

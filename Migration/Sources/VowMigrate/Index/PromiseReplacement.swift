@@ -25,8 +25,11 @@ extension MigrationIndex {
         return .keep(obstacle?.reason ?? "", detail: obstacle?.detail)
     }
 
-    /// Why `function` cannot be replaced, or nil when it can.
-    func replacementObstacle(of function: PromiseFunctionSummary) -> (reason: String, detail: String?)? {
+    /// Why `function` cannot be replaced, or nil when it can. `group`: the functions that would
+    /// change with it, a protocol requirement and every implementation of it in the tree
+    /// (``requirementGroup(of:)``); the same name among them is no obstacle.
+    func replacementObstacle(of function: PromiseFunctionSummary, group: Set<Location> = []) -> (reason: String, detail: String?)? {
+        let changesWithGroup = group.contains(function.location)
         guard reading == .all else { return ("the index was not built for --replace", nil) }
         if function.isContext { return ("declared in a --context file, which is never rewritten", nil) }
         if !switchesFromPromiseKit && filesImportingPromiseKit.contains(function.location.file) {
@@ -35,11 +38,11 @@ extension MigrationIndex {
         if filesReadInPieces.contains(function.location.file) {
             return ("its file is large enough to be rewritten in pieces, where functions are not replaced", nil)
         }
-        if !function.replaceableBody {
-            return ("its body is not one promise chain that converts to straight-line code", nil)
-        }
         if ["Promise", "Guarantee", "Thenable", "CatchMixin"].contains(Self.lastComponent(function.scope)) {
             return ("a link the app defines on promises: its callers chain on it", nil)
+        }
+        if !function.replaceableBody && !(changesWithGroup && function.isProtocolRequirement) {
+            return (Self.unconvertibleBody, nil)
         }
         if uncalledFunctionNames.contains(function.baseName) {
             return ("its name is used as a value somewhere in the tree (handed on, not called), which the async function would not fit", nil)
@@ -48,7 +51,9 @@ extension MigrationIndex {
             return ("it may return a promise it kept, which its callers share: awaited separately, they would no longer take turns", nil)
         }
         if function.isOverride { return ("it overrides a superclass's method, which must change with it", nil) }
-        if function.isProtocolRequirement { return ("a protocol requirement: every conforming type must change with it", nil) }
+        if function.isProtocolRequirement && !changesWithGroup {
+            return ("a protocol requirement: every conforming type must change with it", nil)
+        }
         if function.isPublic { return ("it is public: callers outside the tree would break", nil) }
         if declaresType("Promise") || declaresType("Guarantee") {
             return ("the tree declares a type named `Promise` or `Guarantee` of its own", nil)
@@ -60,7 +65,7 @@ extension MigrationIndex {
         // its own type: each must change with it. The same name in an unrelated type is another
         // function (calls that may reach either are checked below).
         for shape in declaredShapes[function.baseName] ?? []
-        where shape.location != function.location && shape.swiftName == function.swiftName {
+        where shape.location != function.location && shape.swiftName == function.swiftName && !group.contains(shape.location) {
             let isRequirement = declaredFunctions(named: shape.swiftName, in: shape.scope).contains(where: \.isProtocolRequirement)
             if isRequirement || shape.scope == function.scope
                 || (!shape.scope.isEmpty && !function.scope.isEmpty
@@ -87,7 +92,8 @@ extension MigrationIndex {
                 blocking.append(("a call of it is made through optional chaining, which `Promise.immediate { try await ... }` cannot wrap as it is",
                                  place + " is made through `?.`"))
             } else if let other = (declaredShapes[function.baseName] ?? []).first(where: { shape in
-                shape.location != function.location && CallBinding.bind(call, to: shape.parameters) != nil && mayReachReplacing(call, scope: shape.scope)
+                shape.location != function.location && !group.contains(shape.location)
+                    && CallBinding.bind(call, to: shape.parameters) != nil && mayReachReplacing(call, scope: shape.scope)
             }) {
                 blocking.append(("a call of it may reach another function of the same name, which would not change with it",
                                  place + " may reach `\(other.swiftName)` at \(other.location)"))
@@ -111,6 +117,9 @@ extension MigrationIndex {
         }
     }
 
+    /// The reason a function is kept for its body alone; the run that reads the body says why.
+    static let unconvertibleBody = "its body is not one promise chain that converts to straight-line code"
+
     /// The functions ``promiseReplacement(of:)`` converts, worked out once the index is built.
     mutating func decideReplacedPromiseFunctions() {
         guard reading == .all else { return }
@@ -119,8 +128,49 @@ extension MigrationIndex {
             for function in functions where replacementObstacle(of: function) == nil {
                 replaced.insert(function.location)
             }
+            // A requirement changes with every implementation of it, or none does.
+            for requirement in functions where requirement.isProtocolRequirement {
+                guard let group = requirementGroup(of: requirement) else { continue }
+                let locations = Set(group.map(\.location))
+                if group.allSatisfy({ replacementObstacle(of: $0, group: locations) == nil }) {
+                    replaced.formUnion(locations)
+                }
+            }
         }
         replacedPromiseFunctions = replaced
+    }
+
+    /// A protocol requirement returning a promise and every function of the tree that may
+    /// implement it: each conforming type's own (and a default in an extension of the protocol).
+    /// Nil where that is not all of them: a conforming type (or a protocol refining it) that
+    /// declares none, an implementation that returns no promise, a function of the name in a
+    /// type related to a conforming one (a superclass's, a subclass's).
+    func requirementGroup(of requirement: PromiseFunctionSummary) -> [PromiseFunctionSummary]? {
+        let owner = requirement.scope
+        guard !owner.isEmpty else { return nil }
+        let promiseFunctions = promiseFunctionsByBaseName[requirement.baseName] ?? []
+        var group = [requirement]
+        var others: [DeclaredShape] = []
+        for shape in declaredShapes[requirement.baseName] ?? []
+        where shape.location != requirement.location && shape.swiftName == requirement.swiftName {
+            if shape.scope == owner || (!shape.scope.isEmpty && inherits(shape.scope, from: owner)) {
+                guard let implementation = promiseFunctions.first(where: { $0.location == shape.location }),
+                      implementation.isGuarantee == requirement.isGuarantee, !implementation.isProtocolRequirement else { return nil }
+                group.append(implementation)
+            } else {
+                others.append(shape)
+            }
+        }
+        let hasDefault = group.contains { $0.scope == owner && !$0.isProtocolRequirement }
+        let conforming = Set(inheritance.keys.filter { $0 != owner && Self.lastComponent($0) != Self.lastComponent(owner) && inherits($0, from: owner) }
+            .map { Self.lastComponent($0) })
+        for type in conforming {
+            let declares = group.contains { Self.lastComponent($0.scope) == type }
+            guard declares || hasDefault else { return nil }
+            // Another function of the name where the type inherits it or hands it down.
+            if others.contains(where: { !$0.scope.isEmpty && (inherits(type, from: $0.scope) || inherits($0.scope, from: type)) }) { return nil }
+        }
+        return group
     }
 }
 
