@@ -196,6 +196,23 @@ final class Gate: Sendable {
         return "guest"
     }
 
+    // A guarantee's chain ending in `done`: a task, the call still made at once.
+    func show(_ user: String) {
+        let textPromise = Guarantee.immediate { @MainActor @Sendable [self] in await name(user) }
+        Task { @MainActor in
+            let text = await textPromise.value
+            print(text)
+        }
+    }
+
+    // A `then` handler answering with a chain of its own: its links follow in the same code,
+    // reading the handler's names as they did.
+    @MainActor func initials(_ user: String) async throws -> String {
+        let token = try await api.login(user)
+        let profile = try await api.profile(token)
+        return String(profile.name.prefix(1)) + String(token.suffix(1))
+    }
+
     // `$0` of the closure around a call would be the wrapper's own: the closure names it.
     @MainActor func opened(_ users: [String]) async throws -> Int {
         let opened = try await when(fulfilled: users.map { value in Promise.immediate { @MainActor @Sendable in try await self.open(value) } }).value

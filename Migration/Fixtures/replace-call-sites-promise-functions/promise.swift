@@ -177,6 +177,23 @@ final class Gate: Sendable {
         .value("guest")
     }
 
+    // A guarantee's chain ending in `done`: a task, the call still made at once.
+    func show(_ user: String) {
+        name(user).done { text in
+            print(text)
+        }
+    }
+
+    // A `then` handler answering with a chain of its own: its links follow in the same code,
+    // reading the handler's names as they did.
+    func initials(_ user: String) -> Promise<String> {
+        api.login(user).then { token in
+            api.profile(token).map { profile in
+                String(profile.name.prefix(1)) + String(token.suffix(1))
+            }
+        }
+    }
+
     // `$0` of the closure around a call would be the wrapper's own: the closure names it.
     func opened(_ users: [String]) -> Promise<Int> {
         when(fulfilled: users.map { self.open($0) }).map { opened in

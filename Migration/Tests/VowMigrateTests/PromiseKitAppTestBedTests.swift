@@ -70,7 +70,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
 
     func testWithReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: true)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 124, leftAlone: 24, reasons: [
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 129, leftAlone: 24, reasons: [
             // Promise-returning functions --replace keeps (their calls keep the promise type).
             "a link the app defines on promises: its callers chain on it": 7,
             "it may return a promise it kept, which its callers share: awaited separately, they would no longer take turns": 1,
@@ -92,7 +92,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
         // 81 of the 101 functions become async, every call of them in the tree changed with them
         // (awaited, or `Promise.immediate { try await f() }` where the promise is used). Issue 18
         // asks for at most 20% of each left: 20 of the 101 functions, 31 of the 156 chains.
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 20, asyncFunctions: 81, chains: 63, nestedChains: 5), "after --replace")
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 20, asyncFunctions: 81, chains: 52, nestedChains: 5), "after --replace")
         XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
         try assertBuildsAndBehavesTheSame(outcome, form: "--replace", knownFirstError: nil)
     }
@@ -120,7 +120,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
         ]), "\(outcome.summary)")
         // An async alternative beside 100 of the 101 promise-returning functions, two of them
         // returning the typealias `VoidPromise` (the other is a local function inside `retry`).
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 100, chains: 66, nestedChains: 6), "after")
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 100, chains: 60, nestedChains: 6), "after")
         XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
         try assertBuildsAndBehavesTheSame(outcome, form: "without --replace", knownFirstError: nil)
     }

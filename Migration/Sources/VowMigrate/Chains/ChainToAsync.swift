@@ -93,6 +93,14 @@ struct ChainToAsync {
         /// No `catch` at all (the chain ends in `done` or `ensure`): the rejection of its last
         /// promise went to Vow's unhandled-rejection report when nothing else held it.
         var reportsUnhandled = false
+        /// A `then` whose handler answers with a chain of its own: the first promise of that
+        /// chain, whose links follow this one in the links read (``spliced(_:)``).
+        var resultOverride: ExprSyntax?
+        /// A link of such a chain: it reads the names of the handler it stood in.
+        var inheritsScope = false
+        /// A `then` whose handler answers with a guarantee, as its return type (or the one of the
+        /// handler whose chain it is part of) says: it is awaited without `try`.
+        var answersGuarantee = false
 
         /// Where a refusal about the handler points.
         var node: Syntax { closure.map(Syntax.init) ?? Syntax(call) }
@@ -144,6 +152,8 @@ struct ChainToAsync {
     /// ``isChain(_:knownPromise:)`` with the calls the index knows return a promise.
     func isConvertibleChain(_ call: FunctionCallExprSyntax) -> Bool {
         Self.isChain(call) { base in
+            // A call of a function `--replace` made async, wrapped to be a promise.
+            if ReplacedPromiseCalls.unwrapped(ExprSyntax(base)) != nil { return true }
             guard let name = PyramidReader.baseName(base) else { return false }
             return catalog.promiseFunctionCall(named: name, labels: base.arguments.map { $0.label?.text }) != nil
         }
@@ -173,7 +183,42 @@ struct ChainToAsync {
             links.insert(read, at: 0)
             current = base
         }
-        return (current, links)
+        return (current, spliced(links))
+    }
+
+    /// `a.then { x in b(x).map { f($0) } }` reads as `a.then { x in b(x) }.map { f($0) }`: the
+    /// chain a `then` handler answers with, when its links only carry the value on (`then`, `map`,
+    /// `compactMap`, `get`, `asVoid`: no `recover`, `ensure` or `catch`, whose reach would widen to
+    /// the links before), follows in the same straight-line code, as Vow runs it: each handler in
+    /// turn on the main queue.
+    private func spliced(_ links: [Link]) -> [Link] {
+        let carrying: Set<Kind> = [.then, .map, .compactMap, .get, .asVoid]
+        var result: [Link] = []
+        for link in links {
+            result.append(link)
+            // (A handler answering in several places answers with more than that chain.)
+            guard link.kind == .then, link.resultOverride == nil, link.selfCapture == nil, !link.onSettlingThread,
+                  !Self.returnsBeforeEnd(link.statements),
+                  let last = link.statements.last, let answer = Self.resultExpression(last),
+                  let inner = answer.as(FunctionCallExprSyntax.self), ReplacedPromiseCalls.unwrapped(answer) == nil,
+                  let (root, innerLinks) = try? read(inner), !innerLinks.isEmpty,
+                  innerLinks.allSatisfy({ carrying.contains($0.kind) && $0.selfCapture == nil && !$0.onSettlingThread && !$0.hopsToMain }),
+                  (root.as(FunctionCallExprSyntax.self)).map({ ChainToAsync.constructedType($0) != "firstly" }) ?? true
+            else { continue }
+            // `-> Guarantee<T>`: the chain is a guarantee's, and so are its first promise and what
+            // its `then`s answer with (a `compactMap` would make it a promise's).
+            let guarantee = (link.answersGuarantee || link.closure?.signature?.returnClause?.type.trimmedDescription.hasPrefix("Guarantee") == true)
+                && !innerLinks.contains { $0.kind == .compactMap }
+            result[result.count - 1].resultOverride = root
+            result[result.count - 1].answersGuarantee = guarantee
+            result += innerLinks.map { inner in
+                var inner = inner
+                inner.inheritsScope = true
+                inner.answersGuarantee = inner.answersGuarantee || (guarantee && inner.kind == .then)
+                return inner
+            }
+        }
+        return result
     }
 
     private func readLink(_ kind: Kind, _ call: FunctionCallExprSyntax) throws(Refusal) -> Link {
@@ -932,6 +977,9 @@ struct ChainToAsync {
         var reserved = Set<String>()
         /// The type of the chain's last value, where the function returning it says it.
         var valueType: String?
+        /// The names a `then` handler answering with a chain gave that chain's links (its
+        /// value's and its locals', as renamed here): ``Link/inheritsScope``.
+        var carried: [String: String] = [:]
         /// Set where the chain is a function's answer: whether the function returns a guarantee,
         /// and how many `then` handlers deep the chain is (``writeAnsweringThen(_:_:)``).
         var answering: (guarantee: Bool, depth: Int)?
@@ -1065,19 +1113,22 @@ struct ChainToAsync {
         for comment in link.comments { writer.body.add(comment, 0) }
         switch link.kind {
         case .then, .map, .compactMap:
-            let renames = try bind(link, keep: link.kind == .compactMap, &writer)
+            let renames = try bind(link, keep: link.kind == .compactMap, &writer).merging(link.inheritsScope ? writer.carried : [:]) { own, _ in own }
             let input: String? = if case .named(let name) = writer.state { name } else { nil }
             try declareLocals(link, renames: renames, &writer)
+            // The chain the handler answers with reads its names, as it did inside the handler.
+            if link.resultOverride != nil { writer.carried = renames.merging(Self.declaredNames(link.statements).map { ($0, $0) }) { own, _ in own } }
             var text = StatementText(bytes: bytes)
             text.renamed = renames.filter { $0.key != $0.value }
-            guard let last = link.statements.last, let result = Self.resultExpression(last) else {
+            guard let last = link.statements.last, let result = link.resultOverride ?? Self.resultExpression(last) else {
                 throw Refusal("a `\(link.kind.rawValue)` handler that does not end with its value", at: link.statements.last.map(Syntax.init) ?? Syntax(link.call))
             }
             for line in text.lines(Array(link.statements.dropLast())) { writer.body.add(line, 0) }
             switch link.kind {
             case .then:
                 // `{ x -> Guarantee<T> in ... }`: whatever it answers with cannot fail.
-                let answersGuarantee = link.closure?.signature?.returnClause?.type.trimmedDescription.hasPrefix("Guarantee") == true
+                let answersGuarantee = link.answersGuarantee || (link.resultOverride == nil
+                    && link.closure?.signature?.returnClause?.type.trimmedDescription.hasPrefix("Guarantee") == true)
                 writer.state = .pending(CodeLines(line: awaited(result, text, knownGuarantee: answersGuarantee)))
             case .map:
                 var value = text.text(of: result)
@@ -1098,7 +1149,7 @@ struct ChainToAsync {
                 writer.state = .named(name)
             }
         case .get, .done:
-            let renames = try bind(link, keep: link.kind == .get, &writer)
+            let renames = try bind(link, keep: link.kind == .get, &writer).merging(link.inheritsScope ? writer.carried : [:]) { own, _ in own }
             try declareLocals(link, renames: renames, &writer)
             var text = StatementText(bytes: bytes)
             text.renamed = renames.filter { $0.key != $0.value }
@@ -1477,6 +1528,24 @@ struct ChainToAsync {
     /// A call, a name or a member: needs no parentheses before `.value` or `as`.
     private static func isSimple(_ expression: ExprSyntax) -> Bool {
         expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self) || expression.is(MemberAccessExprSyntax.self)
+    }
+
+    /// The names a handler's statements declare with `let`, `var` or `guard let`.
+    private static func declaredNames(_ statements: [CodeBlockItemSyntax]) -> [String] {
+        statements.flatMap { item -> [String] in
+            var patterns: [Syntax] = []
+            if let variable = item.item.as(VariableDeclSyntax.self) {
+                patterns = variable.bindings.map { Syntax($0.pattern) }
+            } else if let guardStatement = item.item.as(GuardStmtSyntax.self) {
+                patterns = guardStatement.conditions.compactMap { $0.condition.as(OptionalBindingConditionSyntax.self).map { Syntax($0.pattern) } }
+            }
+            return patterns.flatMap { pattern in
+                pattern.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
+                    if case .identifier(let name) = token.tokenKind { return name }
+                    return nil
+                }
+            }
+        }
     }
 
     /// Whether a handler `return`s anywhere but in its last statement (outside the closures and
