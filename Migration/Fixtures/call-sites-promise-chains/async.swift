@@ -63,12 +63,20 @@ final class ProfileScreen: @unchecked Sendable {
         }
     }
 
-    // A link on another queue keeps the chain as it is.
+    // A handler on another queue still runs there; the task waits for it before the next step.
     func openInBackground(_ user: String) {
-        api.login(user).done(on: .global()) { token in
-            self.show(token)
-        }.catch { error in
-            self.present(error)
+        let tokenPromise = api.login(user)
+        Task { @MainActor in
+            do {
+                let token = try await tokenPromise.value
+                await DispatchQueue.global().async(.promise) {
+                    self.show(token)
+                }.value
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                self.present(error)
+            }
         }
     }
 }

@@ -45,7 +45,7 @@ final class ProfileScreen: @unchecked Sendable {
         }
     }
 
-    // A link on another queue keeps the chain as it is.
+    // A handler on another queue still runs there; the task waits for it before the next step.
     func openInBackground(_ user: String) {
         api.login(user).done(on: .global()) { token in
             self.show(token)

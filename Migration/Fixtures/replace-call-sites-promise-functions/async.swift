@@ -213,6 +213,18 @@ final class Gate: Sendable {
         return String(profile.name.prefix(1)) + String(token.suffix(1))
     }
 
+    // A handler on another queue still runs there, in a closure Vow runs on it; the next step
+    // waits for it, on the main actor.
+    @MainActor func shout(_ user: String) async throws -> String {
+        let token = try await api.login(user)
+        let loud = await DispatchQueue.global().async(.promise) {
+            guard !token.isEmpty else { return "?" }
+            return token.uppercased()
+        }.value
+        print(loud)
+        return loud
+    }
+
     // `$0` of the closure around a call would be the wrapper's own: the closure names it.
     @MainActor func opened(_ users: [String]) async throws -> Int {
         let opened = try await when(fulfilled: users.map { value in Promise.immediate { @MainActor @Sendable in try await self.open(value) } }).value

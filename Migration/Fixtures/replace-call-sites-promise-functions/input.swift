@@ -194,6 +194,17 @@ final class Gate: Sendable {
         }
     }
 
+    // A handler on another queue still runs there, in a closure Vow runs on it; the next step
+    // waits for it, on the main actor.
+    func shout(_ user: String) -> Promise<String> {
+        api.login(user).map(on: .global()) { token in
+            guard !token.isEmpty else { return "?" }
+            return token.uppercased()
+        }.get { loud in
+            print(loud)
+        }
+    }
+
     // `$0` of the closure around a call would be the wrapper's own: the closure names it.
     func opened(_ users: [String]) -> Promise<Int> {
         when(fulfilled: users.map { self.open($0) }).map { opened in

@@ -247,7 +247,7 @@ extension ReturnedChainTests {
                 var numbers: [Int] = []
 
                 func inBackground() -> Promise<Int> {
-                    return store.load().map(on: DispatchQueue.global()) { $0.count }
+                    return store.load().map { $0.count }.ensure(on: DispatchQueue.global()) { print("counted") }
                 }
 
                 func doubledCount() -> Guarantee<Int> {

@@ -39,7 +39,11 @@ import SwiftSyntax
 /// writer does with callbacks; its `done`, `get` and `catch` on the main queue hop there with
 /// `await MainActor.run { }`.
 ///
-/// Refused, with the reason: links on another queue (`on: .global()`), other links on the main
+/// A `then`, `map`, `get` or `done` `on:` another queue (`on: .global()`) keeps running its code
+/// there: `try await DispatchQueue.global().async(.promise) { ... }.value`, the next step awaiting it.
+///
+/// Refused, with the reason: other links on another queue, a queue named by a bare name inside a
+/// task or the bridge (`self.` or not), other links on the main
 /// queue in a chain with handlers `on: nil`, `flags:`, `tap` reading its `Result`,
 /// handlers that leave early (`guard ... else { throw e }` is kept; the last `done` and the
 /// `catch` may, since their code ends the task) or hold
@@ -96,6 +100,8 @@ struct ChainToAsync {
         /// A `then` whose handler answers with a chain of its own: the first promise of that
         /// chain, whose links follow this one in the links read (``spliced(_:)``).
         var resultOverride: ExprSyntax?
+        /// `on: .global()`: the queue its code runs on, other than the main queue.
+        var queue: ExprSyntax?
         /// A link of such a chain: it reads the names of the handler it stood in.
         var inheritsScope = false
         /// A `then` whose handler answers with a guarantee, as its return type (or the one of the
@@ -202,7 +208,8 @@ struct ChainToAsync {
                   let last = link.statements.last, let answer = Self.resultExpression(last),
                   let inner = answer.as(FunctionCallExprSyntax.self), ReplacedPromiseCalls.unwrapped(answer) == nil,
                   let (root, innerLinks) = try? read(inner), !innerLinks.isEmpty,
-                  innerLinks.allSatisfy({ carrying.contains($0.kind) && $0.selfCapture == nil && !$0.onSettlingThread && !$0.hopsToMain }),
+                  innerLinks.allSatisfy({ carrying.contains($0.kind) && $0.selfCapture == nil && !$0.onSettlingThread && !$0.hopsToMain
+                      && $0.queue == nil }),
                   (root.as(FunctionCallExprSyntax.self)).map({ ChainToAsync.constructedType($0) != "firstly" }) ?? true
             else { continue }
             // `-> Guarantee<T>`: the chain is a guarantee's, and so are its first promise and what
@@ -224,6 +231,7 @@ struct ChainToAsync {
     private func readLink(_ kind: Kind, _ call: FunctionCallExprSyntax) throws(Refusal) -> Link {
         var allErrors = false
         var settlingArgument: LabeledExprSyntax?
+        var queue: ExprSyntax?
         if kind != .asVoid, !call.arguments.contains(where: { $0.label?.text == "on" }),
            let assignment = catalog.defaultQueueAssignment {
             throw Refusal("a chain link on the default queue, which this tree changes (`conf.Q`/`conf.D` assigned at \(assignment)): "
@@ -239,6 +247,11 @@ struct ChainToAsync {
                     continue
                 }
                 guard [".main", "DispatchQueue.main", ".mainActor", "MainActorQueue.mainActor"].contains(value) else {
+                    // `map(on: .global()) { }`: its code goes to that queue (``writeOnQueue(_:queue:_:)``).
+                    if [.then, .map, .get, .done].contains(kind) {
+                        queue = argument.expression
+                        continue
+                    }
                     throw Refusal("a chain link with `\(written)`: only the default queue (main) is converted", at: argument)
                 }
             case "policy" where kind == .catch || kind == .recover:
@@ -321,8 +334,10 @@ struct ChainToAsync {
         // A bare `return` ending a handler does nothing there; in straight-line code it would end the task.
         var statements = Array(closure.statements)
         if let last = statements.last?.item.as(ReturnStmtSyntax.self), last.expression == nil { statements.removeLast() }
-        return Link(kind: kind, call: call, closure: closure, parameters: names, statements: statements,
-                    allErrors: allErrors, selfCapture: selfCapture, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
+        var link = Link(kind: kind, call: call, closure: closure, parameters: names, statements: statements,
+                        allErrors: allErrors, selfCapture: selfCapture, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
+        link.queue = queue
+        return link
     }
 
     /// `firstly { expression }` becomes the expression, made at once as `firstly` made it; a
@@ -536,7 +551,9 @@ struct ChainToAsync {
             if let main = queued.first(where: { !$0.onSettlingThread && !hopping.contains($0.kind) }) {
                 throw Refusal("a chain with handlers `on: nil` and a `\(main.kind.rawValue)` on the main queue: one task cannot run both where they ran", at: main.node)
             }
-            for index in links.indices where links[index].kind != .asVoid && !links[index].onSettlingThread { links[index].hopsToMain = true }
+            for index in links.indices where links[index].kind != .asVoid && !links[index].onSettlingThread && links[index].queue == nil {
+                links[index].hopsToMain = true
+            }
             catchLink.hopsToMain = !catchLink.onSettlingThread && !catchLink.reportsUnhandled
         }
 
@@ -1099,6 +1116,10 @@ struct ChainToAsync {
             try writeSequenceHelper(link, method: method, &writer)
             return
         }
+        if let queue = link.queue {
+            try writeOnQueue(link, queue: queue, &writer)
+            return
+        }
         if link.kind == .then, writer.answering != nil, index == writer.links.count - 1, Self.returnsBeforeEnd(link.statements) {
             try writeAnsweringThen(link, &writer)
             return
@@ -1528,6 +1549,48 @@ struct ChainToAsync {
     /// A call, a name or a member: needs no parentheses before `.value` or `as`.
     private static func isSimple(_ expression: ExprSyntax) -> Bool {
         expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self) || expression.is(MemberAccessExprSyntax.self)
+    }
+
+    /// A handler `on:` a queue other than main (`map(on: .global()) { }`): its code, as written,
+    /// goes to that queue in a closure Vow runs there, `DispatchQueue.async(.promise) { }`, whose
+    /// value the straight-line code awaits before the next step, as the next handler waited:
+    /// `let value = try await DispatchQueue.global().async(.promise) { ... }.value`. Its `return`s
+    /// stay the closure's; a `then`'s promise is awaited too.
+    private func writeOnQueue(_ link: Link, queue: ExprSyntax, _ writer: inout Writer) throws(Refusal) {
+        let renames = try bind(link, keep: link.kind == .get, &writer).merging(link.inheritsScope ? writer.carried : [:]) { own, _ in own }
+        try declareLocals(link, renames: renames, &writer)
+        var text = StatementText(bytes: bytes)
+        text.renamed = renames.filter { $0.key != $0.value }
+        var queueText = text.text(of: queue)
+        if queueText.hasPrefix(".") { queueText = "DispatchQueue" + queueText }
+        // `on: worker` in a task or the bridge, escaping closures: a property would need `self.`,
+        // a local must not have it, and syntax cannot tell them apart.
+        if writer.answering == nil, let name = queue.as(DeclReferenceExprSyntax.self), name.baseName.text.first?.isLowercase == true {
+            throw Refusal("a chain link with `on: \(queueText)` inside a closure, where syntax cannot tell a property (`self.\(queueText)`) from a local", at: queue)
+        }
+        // Vow's overloads: a body that throws gives a promise (`try`), one that cannot a guarantee.
+        let throwing = link.statements.contains { statement in
+            statement.tokens(viewMode: .sourceAccurate).contains { token in
+                (token.tokenKind == .keyword(.try) && token.nextToken(viewMode: .sourceAccurate)?.tokenKind != .postfixQuestionMark
+                    || token.tokenKind == .keyword(.throw)) && !StatementText.isInsideClosure(token, below: statement)
+            }
+        }
+        let answersGuarantee = link.closure?.signature?.returnClause?.type.trimmedDescription.hasPrefix("Guarantee") == true
+        let tries = throwing || (link.kind == .then && !answersGuarantee)
+        var code = CodeLines()
+        code.add((tries ? "try await " : "await ") + queueText + ".async(.promise) {", 0)
+        for line in text.lines(link.statements) { code.add(line, 1) }
+        code.add(link.kind == .then ? "}.value.value" : "}.value", 0)
+        for comment in link.comments { writer.body.add(comment, 0) }
+        switch link.kind {
+        case .then, .map:
+            writer.state = .pending(code)
+        case .get:
+            writer.body.add(code, indentedBy: 0)
+        default:
+            writer.body.add(code, indentedBy: 0)
+            writer.state = .none
+        }
     }
 
     /// The names a handler's statements declare with `let`, `var` or `guard let`.
