@@ -140,13 +140,17 @@ final class IndexCollector: SyntaxVisitor {
         leave()
     }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
-        // A public protocol's requirements are public.
         enter(node.name.text, inheritance: node.inheritanceClause, isProtocol: true, keepsPlainAlternatives: ActorContext.hasGlobalActor(node.attributes),
-              typeParameters: Self.nonSendable(node.memberBlock),
-              isPublicExtension: node.modifiers.contains { $0.name.text == "public" || $0.name.text == "open" })
+              typeParameters: Self.nonSendable(node.memberBlock))
+        inPublicProtocol = node.modifiers.contains { $0.name.text == "public" || $0.name.text == "open" }
         return .visitChildren
     }
-    override func visitPost(_ node: ProtocolDeclSyntax) { leave() }
+    override func visitPost(_ node: ProtocolDeclSyntax) {
+        inPublicProtocol = false
+        leave()
+    }
+    /// In a public protocol: its requirements are public (only `--replace` asks).
+    private var inPublicProtocol = false
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
         var name = node.extendedType.trimmedDescription
         if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
@@ -203,6 +207,7 @@ final class IndexCollector: SyntaxVisitor {
             parameterNames: names,
             hasBody: node.body != nil,
             isProtocolRequirement: inProtocol.last == true,
+            inPublicProtocol: inProtocol.last == true && inPublicProtocol,
             isAsync: isAsync,
             returnsVowType: Self.isVowType(returnText),
             promiseValueType: isAsync || node.signature.effectSpecifiers?.throwsClause != nil ? nil : Self.promiseValueType(returnText),

@@ -1144,6 +1144,8 @@ public struct FileSummary: Sendable {
         var parameterNames: [String]
         var hasBody: Bool
         var isProtocolRequirement: Bool
+        /// A requirement of a public protocol.
+        var inPublicProtocol = false
         var isAsync: Bool
         var returnsVowType: Bool
         /// `T` of a function returning `Promise<T>` or `Guarantee<T>` that is neither `async` nor

@@ -27,6 +27,8 @@ public struct PromiseFunctionSummary: Sendable, Equatable {
     public var isOverride: Bool
     public var isContext: Bool
     public var isProtocolRequirement: Bool
+    /// A requirement of a public protocol: conforming types outside the tree implement it.
+    public var inPublicProtocol = false
     /// It may return a promise made earlier and kept (``PromiseSharing``).
     public var mayReturnStoredPromise = false
     /// Its body is one chain `--replace` can write as straight-line code (``FileSummary/FunctionRecord/replaceableBody``).
@@ -54,6 +56,7 @@ extension PromiseFunctionSummary {
                   mayReturnStoredPromise: record.mayReturnStoredPromise, replaceableBody: record.replaceableBody,
                   isolation: record.declaredIsolation ?? (record.scope.isEmpty ? .fileScope : .member(of: record.scope)),
                   defaultIsolation: defaultIsolation)
+        inPublicProtocol = record.inPublicProtocol
     }
 }
 
