@@ -70,7 +70,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
 
     func testWithReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: true)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 130, leftAlone: 24, reasons: [
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 131, leftAlone: 23, reasons: [
             // Promise-returning functions --replace keeps (their calls keep the promise type).
             "a link the app defines on promises: its callers chain on it": 7,
             "it may return a promise it kept, which its callers share: awaited separately, they would no longer take turns": 1,
@@ -78,7 +78,6 @@ final class PromiseKitAppTestBedTests: XCTestCase {
             // Chains, in statements, in the functions returning them and in function bodies.
             "a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler": 1,
             "its first promise comes from `load`, which may return one it kept (other chains may wait on it too): their links take turns on the main queue, which one task's straight-line code would not": 1,
-            "a chain handler that leaves early (`return`)": 1,
             "its name is used as a value somewhere in the tree (handed on, not called), which the async function would not fit": 1,
             "a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type": 1,
             "a `tap` handler that reads the `Result`": 2,
@@ -92,18 +91,18 @@ final class PromiseKitAppTestBedTests: XCTestCase {
             "the chain is the value its function returns, not a statement": 1,
             "the chain starts through `?.` (`loading?`), so it may not run at all; unwrap it first (`guard let` or `if let`)": 1,
         ]), "\(outcome.summary)")
-        // 82 of the 101 functions become async, every call of them in the tree changed with them
+        // 83 of the 101 functions become async, every call of them in the tree changed with them
         // (awaited, or `Promise.immediate { try await f() }` where the promise is used). Issue 18
         // asks for at most 20% of each left: 20 of the 101 functions, 31 of the 156 chains.
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 19, asyncFunctions: 82, chains: 51, nestedChains: 5), "after --replace")
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 18, asyncFunctions: 83, chains: 50, nestedChains: 5), "after --replace")
         XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
         try assertBuildsAndBehavesTheSame(outcome, form: "--replace", knownFirstError: nil)
     }
 
     func testWithoutReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: false)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 91, leftAlone: 20, reasons: [
-            "a chain handler that leaves early (`return`)": 3,
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 92, leftAlone: 19, reasons: [
+            "a chain handler that leaves early (`return`)": 2,
             // Chains, in statements and in the functions returning them (kept promise functions,
             // their chains in the `Promise { }` bridge).
             "its first promise comes from `load`, which may return one it kept (other chains may wait on it too): their links take turns on the main queue, which one task's straight-line code would not": 3,
@@ -123,7 +122,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
         ]), "\(outcome.summary)")
         // An async alternative beside 100 of the 101 promise-returning functions, two of them
         // returning the typealias `VoidPromise` (the other is a local function inside `retry`).
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 100, chains: 59, nestedChains: 6), "after")
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 100, chains: 58, nestedChains: 6), "after")
         XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
         try assertBuildsAndBehavesTheSame(outcome, form: "without --replace", knownFirstError: nil)
     }

@@ -1129,7 +1129,11 @@ struct ChainToAsync {
         // `return x` in it returns `x`, as the map did (a `recover` after it sees no error).
         let givesReturnedValue = link.kind == .map && writer.valueReturned
             && writer.links[(index + 1)...].allSatisfy { $0.kind == .recover }
-        try check(link.statements, leaving: (link.kind == .done && !writer.valueReturned && writer.onlyEnsuresAfter(index)) || givesReturnedValue)
+        // A `recover` whose value is read after it answers from a block of its own (the
+        // function's, or an immediately called closure): its early `return`s answer there.
+        let recoverAnswers = link.kind == .recover && writer.valueRead(after: index)
+        try check(link.statements, leaving: (link.kind == .done && !writer.valueReturned && writer.onlyEnsuresAfter(index))
+                  || givesReturnedValue || recoverAnswers)
         // Comments written before the link (`// .allErrors: ...` above `.catch`) stay before its code.
         for comment in link.comments { writer.body.add(comment, 0) }
         switch link.kind {
@@ -1277,6 +1281,28 @@ struct ChainToAsync {
             throw Refusal("a `recover` handler that does not end with its value or a `throw`", at: last)
         }
         let handled = recovered == nil ? link.statements : Array(link.statements.dropLast())
+        // `if cached { return .value(x) }` before the end: the block answers `x`, as the handler did.
+        if writer.valueRead(after: index) {
+            for statement in handled {
+                for answer in Self.returns(in: statement) {
+                    guard let expression = answer.expression else {
+                        throw Refusal("a `recover` handler that does not end with its value or a `throw`", at: answer)
+                    }
+                    let written: String
+                    if let value = Self.immediateValue(expression) {
+                        written = "return " + text.text(of: value)
+                    } else if let error = Self.rejection(expression) {
+                        written = "throw " + text.text(of: error)
+                    } else if returnType?.hasPrefix("Guarantee") == true {
+                        written = "return await " + (Self.isSimple(expression) ? text.text(of: expression) : "(\(text.text(of: expression)))") + ".value"
+                    } else {
+                        written = "return " + awaited(expression, text)
+                    }
+                    let range = answer.positionAfterSkippingLeadingTrivia.utf8Offset..<answer.endPositionBeforeTrailingTrivia.utf8Offset
+                    text.replacedStatements.append((range, written))
+                }
+            }
+        }
         var catchBody = CodeLines()
         if !seesCancellation {
             catchBody.add("// `recover` passed cancellations on (its default policy).", 0)
