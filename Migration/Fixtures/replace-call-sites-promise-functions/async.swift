@@ -242,6 +242,21 @@ final class Gate: Sendable {
         return token.lowercased()
     }
 
+    // A `tap` reading its `Result`, of the function's type: the code before it settles one, which
+    // the handler reads and the function answers from.
+    @MainActor func traced(_ user: String) async throws -> String {
+        let result: Vow.Result<String>
+        do {
+            result = .fulfilled(try await api.login(user))
+        } catch {
+            result = .rejected(error)
+        }
+        if case .rejected(let error) = result {
+            print("failed: \(error)")
+        }
+        return try result.get()
+    }
+
     // `$0` of the closure around a call would be the wrapper's own: the closure names it.
     @MainActor func opened(_ users: [String]) async throws -> Int {
         let opened = try await when(fulfilled: users.map { value in Promise.immediate { @MainActor @Sendable in try await self.open(value) } }).value

@@ -217,6 +217,16 @@ final class Gate: Sendable {
         }
     }
 
+    // A `tap` reading its `Result`, of the function's type: the code before it settles one, which
+    // the handler reads and the function answers from.
+    func traced(_ user: String) -> Promise<String> {
+        api.login(user).tap { result in
+            if case .rejected(let error) = result {
+                print("failed: \(error)")
+            }
+        }
+    }
+
     // `$0` of the closure around a call would be the wrapper's own: the closure names it.
     func opened(_ users: [String]) -> Promise<Int> {
         when(fulfilled: users.map { self.open($0) }).map { opened in

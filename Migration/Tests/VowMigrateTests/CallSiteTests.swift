@@ -167,7 +167,7 @@ final class CallSiteTests: XCTestCase {
                         "ping(_:)", "initial(of:)", "greet(_:)", "greet(_:)",
                         // A last `then` answering in several places; a guarantee's last `recover`; a guarantee's
                         // chain ending in `done`; a `then` answering with a chain; `$0` named.
-                        "open(_:)", "name(_:)", "fallback()", "show(_:)", "initials(_:)", "shout(_:)", "handle(_:)", "opened(_:)"])
+                        "open(_:)", "name(_:)", "fallback()", "show(_:)", "initials(_:)", "shout(_:)", "handle(_:)", "traced(_:)", "opened(_:)"])
         // Kept promise functions (a chain that goes into the bridge, `ReturnedChainTests`; a
         // resolver settled twice), located in the file as it was, before its calls changed.
         XCTAssertEqual(refusals(migration), [

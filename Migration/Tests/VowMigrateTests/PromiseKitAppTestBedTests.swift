@@ -70,17 +70,15 @@ final class PromiseKitAppTestBedTests: XCTestCase {
 
     func testWithReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: true)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 131, leftAlone: 23, reasons: [
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 133, leftAlone: 20, reasons: [
             // Promise-returning functions --replace keeps (their calls keep the promise type).
             "a link the app defines on promises: its callers chain on it": 7,
             "it may return a promise it kept, which its callers share: awaited separately, they would no longer take turns": 1,
             "a function returning a guarantee whose chain's code can throw": 1,
             // Chains, in statements, in the functions returning them and in function bodies.
-            "a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler": 1,
             "its first promise comes from `load`, which may return one it kept (other chains may wait on it too): their links take turns on the main queue, which one task's straight-line code would not": 1,
             "its name is used as a value somewhere in the tree (handed on, not called), which the async function would not fit": 1,
             "a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type": 1,
-            "a `tap` handler that reads the `Result`": 2,
             "a chain handler that leaves early (`guard`)": 1,
             // `on: worker` in the bridge: a property or a local, which syntax cannot tell apart.
             "a chain link with `on: worker` inside a closure, where syntax cannot tell a property (`self.worker`) from a local": 1,
@@ -91,10 +89,10 @@ final class PromiseKitAppTestBedTests: XCTestCase {
             "the chain is the value its function returns, not a statement": 1,
             "the chain starts through `?.` (`loading?`), so it may not run at all; unwrap it first (`guard let` or `if let`)": 1,
         ]), "\(outcome.summary)")
-        // 83 of the 101 functions become async, every call of them in the tree changed with them
+        // 85 of the 101 functions become async, every call of them in the tree changed with them
         // (awaited, or `Promise.immediate { try await f() }` where the promise is used). Issue 18
         // asks for at most 20% of each left: 20 of the 101 functions, 31 of the 156 chains.
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 18, asyncFunctions: 83, chains: 50, nestedChains: 5), "after --replace")
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 16, asyncFunctions: 85, chains: 48, nestedChains: 5), "after --replace")
         XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
         try assertBuildsAndBehavesTheSame(outcome, form: "--replace", knownFirstError: nil)
     }

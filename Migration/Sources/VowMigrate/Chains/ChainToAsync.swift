@@ -1196,7 +1196,8 @@ struct ChainToAsync {
             writer.discard()
         case .tap, .ensure:
             if link.kind == .tap && link.readsValue {
-                throw Refusal("a `tap` handler that reads the `Result`", at: link.node)
+                try writeResultTap(link, at: index, &writer)
+                return
             }
             var deferred = CodeLines()
             deferred.add("defer {", 0)
@@ -1617,6 +1618,39 @@ struct ChainToAsync {
             writer.body.add(code, indentedBy: 0)
             writer.state = .none
         }
+    }
+
+    /// A `tap` reading its `Result`, where the value's type is known (the function's, only links
+    /// keeping it after): the code before it settles a `Vow.Result` (`.fulfilled(value)`, or
+    /// `.rejected(error)` for any error, cancellations too, as `tap` saw them), the handler reads
+    /// it, and the next step takes the value from it again (`try result.get()`, rethrowing).
+    private func writeResultTap(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) {
+        guard let type = writer.typeAfter(index), writer.answering?.guarantee != true, let parameter = link.parameters.first,
+              link.parameters.count == 1 else {
+            throw Refusal("a `tap` handler that reads the `Result`", at: link.node)
+        }
+        let value = writer.valueExpression ?? CodeLines(line: "()")
+        var block = CodeLines()
+        let name = writer.declare(Self.bindable(parameter))
+        block.add("let \(name): Vow.Result<\(type)>", 0)
+        block.add("do {", 0)
+        block.add(writer.body, indentedBy: 1)
+        if value.lines.count == 1, let only = value.lines.first {
+            block.add("\(name) = .fulfilled(\(only.text))", 1)
+        } else {
+            let held = writer.declare("value")
+            block.add(value.prefixed("let \(held) = "), indentedBy: 1)
+            block.add("\(name) = .fulfilled(\(held))", 1)
+        }
+        block.add("} catch {", 0)
+        block.add("\(name) = .rejected(error)", 1)
+        block.add("}", 0)
+        var text = StatementText(bytes: bytes)
+        if name != parameter { text.renamed[parameter] = name }
+        for line in text.lines(link.statements) { block.add(line, 0) }
+        writer.body = block
+        writer.seen = [name: parameter]   // what the code before it declared is out of scope now
+        writer.state = .pending(CodeLines(line: "try \(name).get()"))
     }
 
     /// The names a handler's statements declare with `let`, `var` or `guard let`.
