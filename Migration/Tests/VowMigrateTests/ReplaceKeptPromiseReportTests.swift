@@ -120,4 +120,45 @@ final class ReplaceKeptPromiseReportTests: XCTestCase {
         let refusal = try XCTUnwrap(report.files.flatMap(\.findings).first { $0.message == reason })
         XCTAssertEqual(refusal.detail?.split(separator: "\n").count, 2, refusal.detail ?? "")
     }
+
+    func testAFunctionKeptForItsBodysShapeSaysWhy() throws {
+        let root = try TestSupport.temporaryDirectory(self)
+        let file = root.appendingPathComponent("Search.swift")
+        try """
+            import Foundation
+            import Vow
+
+            final class Search: @unchecked Sendable {
+                private let lock = NSLock()
+                private var last = ""
+
+                func search(_ text: String) -> Promise<String> {
+                    lock.lock()
+                    last = text
+                    lock.unlock()
+                    return Promise.value(text)
+                }
+
+                func logged(_ text: String) -> Promise<String> {
+                    defer { print("asked") }
+                    if text.isEmpty {
+                        return Promise.value("")
+                    }
+                    return Promise.value(text).map { $0 + "!" }
+                }
+            }
+
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let result = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all", "--replace", "--diff"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardError.contains("""
+            \(file.path):8:10: call site left alone in `search(_:)`: its body calls `lock()`, `unlock()` or `wait()`, \
+            which async code cannot (they block its thread)
+            """), result.standardError)
+        XCTAssertTrue(result.standardError.contains("""
+            \(file.path):15:10: call site left alone in `logged(_:)`: its body has a `defer`, which would run once the async \
+            function ends rather than when the promise was made
+            """), result.standardError)
+        XCTAssertFalse(result.standardOutput.contains("async throws -> String"), result.standardOutput)
+    }
 }

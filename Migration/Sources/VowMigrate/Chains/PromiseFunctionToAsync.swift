@@ -62,18 +62,36 @@ struct PromiseFunctionToAsync {
             }
             return
         }
-        guard let body = Self.replaceableShape(of: decl, returning: .init(valueType: summary.valueType, isGuarantee: summary.isGuarantee)),
-              let returnClause = decl.signature.returnClause
-        else { return }
+        guard let returnClause = decl.signature.returnClause else { return }
+        let body: ReplaceableShape
+        do throws(Refusal) {
+            body = try Self.readShape(of: decl, returning: .init(valueType: summary.valueType, isGuarantee: summary.isGuarantee))
+        } catch {
+            // Kept: for what the index says, or for the body's shape.
+            if case .keep(let reason, let detail) = index.promiseReplacement(of: summary) {
+                if reason != MigrationIndex.unconvertibleBody {
+                    report(.callSiteRefused, at: decl.name, name, reason, detail: detail)
+                } else {
+                    report(.callSiteRefused, at: error.node, name, error.reason, detail: error.detail)
+                }
+            }
+            return
+        }
         let chains = ChainToAsync(bytes: bytes, catalog: catalog)
         let seals = SealToContinuation(bytes: bytes, fileName: fileName, converter: converter)
         if case .keep(let reason, let detail) = index.promiseReplacement(of: summary) {
             if summary.replaceableBody || reason != MigrationIndex.unconvertibleBody {
                 report(.callSiteRefused, at: decl.name, name, reason, detail: detail)
-            } else if body.answers.count == 1 {
+            } else {
                 // Why the chain does not convert, where it does not.
                 do throws(Refusal) {
                     _ = try body.asyncAnswers(chains, seals: seals, bytes: bytes, unit: unit)
+                    // One answer goes to the bridge, which says what it did with it.
+                    if body.answers.count > 1 {
+                        report(.callSiteRefused, at: decl.name, name,
+                               "its body converts only with what other files declare, which the verdict for the whole tree "
+                               + "(read from each file by syntax alone) could not see")
+                    }
                 } catch {
                     report(.callSiteRefused, at: error.node, name, error.reason, detail: error.detail)
                 }
@@ -204,8 +222,17 @@ struct PromiseFunctionToAsync {
     /// `returning`: the promise the function returns where its return type is a typealias of
     /// one (`-> VoidPromise`), resolved by the index; nil to read it from the declaration.
     static func replaceableShape(of decl: FunctionDeclSyntax, returning resolved: PromiseType? = nil) -> ReplaceableShape? {
-        guard let type = resolved ?? PromiseType(spelledBy: decl),
-              let body = decl.body, let last = body.statements.last, !blocks(body) else { return nil }
+        try? readShape(of: decl, returning: resolved)
+    }
+
+    /// ``replaceableShape(of:returning:)``, or why the body is none.
+    static func readShape(of decl: FunctionDeclSyntax, returning resolved: PromiseType? = nil) throws(Refusal) -> ReplaceableShape {
+        guard let type = resolved ?? PromiseType(spelledBy: decl), let body = decl.body, let last = body.statements.last else {
+            throw Refusal("its body answers with no promise", at: decl.name)
+        }
+        if blocks(body) {
+            throw Refusal("its body calls `lock()`, `unlock()` or `wait()`, which async code cannot (they block its thread)", at: decl.name)
+        }
         var answers: [(expression: ExprSyntax, replaced: Syntax)] = []
         if body.statements.count == 1, let expression = PyramidReader.expression(last) {
             answers = [(expression, Syntax(last))]
@@ -220,13 +247,16 @@ struct PromiseFunctionToAsync {
             }
             let finder = Finder(viewMode: .sourceAccurate)
             finder.walk(body.statements)
-            if finder.deferred { return nil }
+            if finder.deferred {
+                throw Refusal("its body has a `defer`, which would run once the async function ends rather than when the promise was made",
+                              at: decl.name)
+            }
             for statement in finder.returns {
-                guard let expression = statement.expression else { return nil }
+                guard let expression = statement.expression else { throw Refusal("a `return` without a promise", at: statement) }
                 answers.append((expression, Syntax(statement)))
             }
         }
-        guard !answers.isEmpty else { return nil }
+        guard !answers.isEmpty else { throw Refusal("its body answers with no promise a `return` shows", at: decl.name) }
         for answer in answers {
             guard let call = answer.expression.as(FunctionCallExprSyntax.self) else {
                 // `return .value(x)` parses as a member access called; anything else (a stored
@@ -237,7 +267,7 @@ struct PromiseFunctionToAsync {
             // from async code) and any other promise made from a closure are no chain to write out.
             if SealToContinuation.sealed(call) == nil, let made = ChainToAsync.constructedType(call),
                ["Promise", "Guarantee"].contains(made), call.trailingClosure != nil {
-                return nil
+                throw Refusal("it answers with a promise made from a closure that is no resolver's (`\(made) { }` from async code)", at: call)
             }
         }
         // The names of the code around the answers (the answers' own handlers name their values).
