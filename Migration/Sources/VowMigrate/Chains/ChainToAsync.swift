@@ -111,6 +111,11 @@ struct ChainToAsync {
         /// Where a refusal about the handler points.
         var node: Syntax { closure.map(Syntax.init) ?? Syntax(call) }
 
+        /// The handler says it answers with a guarantee (`{ x -> Guarantee<T> in ... }`).
+        var declaresGuarantee: Bool {
+            closure?.signature?.returnClause?.type.trimmedDescription.hasPrefix("Guarantee") == true
+        }
+
         /// Whether the handler reads the value it is given.
         var readsValue: Bool { parameters.contains { $0 != "_" && ChainToAsync.mentions(statements, $0) } }
     }
@@ -214,8 +219,7 @@ struct ChainToAsync {
             else { continue }
             // `-> Guarantee<T>`: the chain is a guarantee's, and so are its first promise and what
             // its `then`s answer with (a `compactMap` would make it a promise's).
-            let guarantee = (link.answersGuarantee || link.closure?.signature?.returnClause?.type.trimmedDescription.hasPrefix("Guarantee") == true)
-                && !innerLinks.contains { $0.kind == .compactMap }
+            let guarantee = (link.answersGuarantee || link.declaresGuarantee) && !innerLinks.contains { $0.kind == .compactMap }
             result[result.count - 1].resultOverride = root
             result[result.count - 1].answersGuarantee = guarantee
             result += innerLinks.map { inner in
@@ -1060,6 +1064,12 @@ struct ChainToAsync {
     /// Binds the chain's value to the handler's parameters; the renames its statements need.
     /// `keep`: the value must stay available afterwards even if the handler ignores it.
     private func bind(_ link: Link, keep: Bool, _ writer: inout Writer) throws(Refusal) -> [String: String] {
+        let renames = try bindValue(link, keep: keep, &writer)
+        // A link of the chain a `then` handler answered with reads that handler's names too.
+        return link.inheritsScope ? renames.merging(writer.carried) { own, _ in own } : renames
+    }
+
+    private func bindValue(_ link: Link, keep: Bool, _ writer: inout Writer) throws(Refusal) -> [String: String] {
         var renames: [String: String] = [:]
         // A parameter the handler never reads is bound to nothing (`let n` would warn).
         var link = link
@@ -1138,11 +1148,11 @@ struct ChainToAsync {
         for comment in link.comments { writer.body.add(comment, 0) }
         switch link.kind {
         case .then, .map, .compactMap:
-            let renames = try bind(link, keep: link.kind == .compactMap, &writer).merging(link.inheritsScope ? writer.carried : [:]) { own, _ in own }
+            let renames = try bind(link, keep: link.kind == .compactMap, &writer)
             let input: String? = if case .named(let name) = writer.state { name } else { nil }
             try declareLocals(link, renames: renames, &writer)
             // The chain the handler answers with reads its names, as it did inside the handler.
-            if link.resultOverride != nil { writer.carried = renames.merging(Self.declaredNames(link.statements).map { ($0, $0) }) { own, _ in own } }
+            if link.resultOverride != nil { writer.carried = renames.merging(Self.declaredNameTokens(link.statements).map { ($0.text, $0.text) }) { own, _ in own } }
             var text = StatementText(bytes: bytes)
             text.renamed = renames.filter { $0.key != $0.value }
             guard let last = link.statements.last, let result = link.resultOverride ?? Self.resultExpression(last) else {
@@ -1152,8 +1162,7 @@ struct ChainToAsync {
             switch link.kind {
             case .then:
                 // `{ x -> Guarantee<T> in ... }`: whatever it answers with cannot fail.
-                let answersGuarantee = link.answersGuarantee || (link.resultOverride == nil
-                    && link.closure?.signature?.returnClause?.type.trimmedDescription.hasPrefix("Guarantee") == true)
+                let answersGuarantee = link.answersGuarantee || (link.resultOverride == nil && link.declaresGuarantee)
                 writer.state = .pending(CodeLines(line: awaited(result, text, knownGuarantee: answersGuarantee)))
             case .map:
                 var value = text.text(of: result)
@@ -1174,7 +1183,7 @@ struct ChainToAsync {
                 writer.state = .named(name)
             }
         case .get, .done:
-            let renames = try bind(link, keep: link.kind == .get, &writer).merging(link.inheritsScope ? writer.carried : [:]) { own, _ in own }
+            let renames = try bind(link, keep: link.kind == .get, &writer)
             try declareLocals(link, renames: renames, &writer)
             var text = StatementText(bytes: bytes)
             text.renamed = renames.filter { $0.key != $0.value }
@@ -1267,14 +1276,7 @@ struct ChainToAsync {
             if guarantee {
                 // The guarantee form sees every error, cancellations included.
                 seesCancellation = true
-                if let value = Self.immediateValue(result) {
-                    recovered = text.text(of: value)
-                } else if let (call, isGuarantee) = ReplacedPromiseCalls.unwrapped(result), isGuarantee {
-                    // A guarantee function the run made async: the call itself.
-                    recovered = "await " + text.text(of: call)
-                } else {
-                    recovered = "await \(text.text(of: result)).value"
-                }
+                recovered = awaited(result, text, knownGuarantee: true)
             } else {
                 recovered = awaited(result, text)
             }
@@ -1289,16 +1291,9 @@ struct ChainToAsync {
                     guard let expression = answer.expression else {
                         throw Refusal("a `recover` handler that does not end with its value or a `throw`", at: answer)
                     }
-                    let written: String
-                    if let value = Self.immediateValue(expression) {
-                        written = "return " + text.text(of: value)
-                    } else if let error = Self.rejection(expression) {
-                        written = "throw " + text.text(of: error)
-                    } else if returnType?.hasPrefix("Guarantee") == true {
-                        written = "return await " + (Self.isSimple(expression) ? text.text(of: expression) : "(\(text.text(of: expression)))") + ".value"
-                    } else {
-                        written = "return " + awaited(expression, text)
-                    }
+                    // `.value(x)` is `x` itself (``awaited(_:_:knownGuarantee:)``).
+                    let written = Self.rejection(expression).map { "throw " + text.text(of: $0) }
+                        ?? "return " + awaited(expression, text, knownGuarantee: returnType?.hasPrefix("Guarantee") == true)
                     let range = answer.positionAfterSkippingLeadingTrivia.utf8Offset..<answer.endPositionBeforeTrailingTrivia.utf8Offset
                     text.replacedStatements.append((range, written))
                 }
@@ -1355,23 +1350,12 @@ struct ChainToAsync {
     /// or a handler reading a name an earlier one declared (it meant an outer one), are refused.
     private func declareLocals(_ link: Link, renames: [String: String], _ writer: inout Writer) throws(Refusal) {
         var declared: [(String, TokenSyntax)] = []
-        for item in link.statements {
-            // `let`/`var` declarations and `guard let` bindings stay in scope after the handler.
-            var patterns: [Syntax] = []
-            if let variable = item.item.as(VariableDeclSyntax.self) {
-                patterns = variable.bindings.map { Syntax($0.pattern) }
-            } else if let guardStatement = item.item.as(GuardStmtSyntax.self) {
-                patterns = guardStatement.conditions.compactMap { $0.condition.as(OptionalBindingConditionSyntax.self).map { Syntax($0.pattern) } }
+        // `let`/`var` declarations and `guard let` bindings stay in scope after the handler.
+        for token in Self.declaredNameTokens(link.statements) {
+            if writer.seen[token.text] != nil {
+                throw Refusal("two chain handlers declare `\(token.text)`, which straight-line code would declare twice", at: token)
             }
-            for pattern in patterns {
-                for token in pattern.tokens(viewMode: .sourceAccurate) {
-                    guard case .identifier(let name) = token.tokenKind else { continue }
-                    if writer.seen[name] != nil {
-                        throw Refusal("two chain handlers declare `\(name)`, which straight-line code would declare twice", at: token)
-                    }
-                    declared.append((name, token))
-                }
-            }
+            declared.append((token.text, token))
         }
         let own = Set(renames.values).union(declared.map(\.0))
         for name in Self.references(link.statements) where writer.seen[name] != nil && !own.contains(name) && renames[name] == nil {
@@ -1584,7 +1568,7 @@ struct ChainToAsync {
     /// `let value = try await DispatchQueue.global().async(.promise) { ... }.value`. Its `return`s
     /// stay the closure's; a `then`'s promise is awaited too.
     private func writeOnQueue(_ link: Link, queue: ExprSyntax, _ writer: inout Writer) throws(Refusal) {
-        let renames = try bind(link, keep: link.kind == .get, &writer).merging(link.inheritsScope ? writer.carried : [:]) { own, _ in own }
+        let renames = try bind(link, keep: link.kind == .get, &writer)
         try declareLocals(link, renames: renames, &writer)
         var text = StatementText(bytes: bytes)
         text.renamed = renames.filter { $0.key != $0.value }
@@ -1596,14 +1580,8 @@ struct ChainToAsync {
             throw Refusal("a chain link with `on: \(queueText)` inside a closure, where syntax cannot tell a property (`self.\(queueText)`) from a local", at: queue)
         }
         // Vow's overloads: a body that throws gives a promise (`try`), one that cannot a guarantee.
-        let throwing = link.statements.contains { statement in
-            statement.tokens(viewMode: .sourceAccurate).contains { token in
-                (token.tokenKind == .keyword(.try) && token.nextToken(viewMode: .sourceAccurate)?.tokenKind != .postfixQuestionMark
-                    || token.tokenKind == .keyword(.throw)) && !StatementText.isInsideClosure(token, below: statement)
-            }
-        }
-        let answersGuarantee = link.closure?.signature?.returnClause?.type.trimmedDescription.hasPrefix("Guarantee") == true
-        let tries = throwing || (link.kind == .then && !answersGuarantee)
+        let throwing = link.statements.contains { HandlerUseAnalyzer.canThrow(Syntax($0)) }
+        let tries = throwing || (link.kind == .then && !link.declaresGuarantee)
         var code = CodeLines()
         code.add((tries ? "try await " : "await ") + queueText + ".async(.promise) {", 0)
         for line in text.lines(link.statements) { code.add(line, 1) }
@@ -1653,9 +1631,9 @@ struct ChainToAsync {
         writer.state = .pending(CodeLines(line: "try \(name).get()"))
     }
 
-    /// The names a handler's statements declare with `let`, `var` or `guard let`.
-    private static func declaredNames(_ statements: [CodeBlockItemSyntax]) -> [String] {
-        statements.flatMap { item -> [String] in
+    /// The names a handler's statements declare with `let`, `var` or `guard let`, as written.
+    private static func declaredNameTokens(_ statements: [CodeBlockItemSyntax]) -> [TokenSyntax] {
+        statements.flatMap { item -> [TokenSyntax] in
             var patterns: [Syntax] = []
             if let variable = item.item.as(VariableDeclSyntax.self) {
                 patterns = variable.bindings.map { Syntax($0.pattern) }
@@ -1663,10 +1641,7 @@ struct ChainToAsync {
                 patterns = guardStatement.conditions.compactMap { $0.condition.as(OptionalBindingConditionSyntax.self).map { Syntax($0.pattern) } }
             }
             return patterns.flatMap { pattern in
-                pattern.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
-                    if case .identifier(let name) = token.tokenKind { return name }
-                    return nil
-                }
+                pattern.tokens(viewMode: .sourceAccurate).filter { if case .identifier = $0.tokenKind { true } else { false } }
             }
         }
     }

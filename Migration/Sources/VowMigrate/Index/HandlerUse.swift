@@ -388,7 +388,7 @@ struct HandlerUseAnalyzer {
 
     /// Whether a `try` (not `try?`/`try!`) or `throw` in the node, outside closures and local
     /// functions, can throw.
-    private static func canThrow(_ node: Syntax) -> Bool {
+    static func canThrow(_ node: Syntax) -> Bool {
         if let attempt = node.as(TryExprSyntax.self), attempt.questionOrExclamationMark == nil { return true }
         if node.is(ThrowStmtSyntax.self) { return true }
         if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) || node.is(TokenSyntax.self) { return false }
