@@ -262,4 +262,94 @@ final class Gate: Sendable {
         let opened = try await when(fulfilled: users.map { value in Promise.immediate { @MainActor @Sendable in try await self.open(value) } }).value
         return opened.filter { $0 }.count
     }
+
+    // Chains used as values on a call made async (a closure's answer, a constant): one wrapper
+    // each around the chain's code, of the chain's own type, which still makes the call at once.
+    @MainActor func tokens(_ users: [String]) async throws -> [String?] {
+        let checks = users.map { user in
+            let firstPromise = Promise.immediate { @MainActor @Sendable in try await api.login(user) }
+            return Guarantee { @MainActor @Sendable in
+                do {
+                    let value = try await firstPromise.value
+                    return Optional(value)
+                } catch {
+                    return nil
+                }
+            }
+        }
+        return try await when(fulfilled: checks.map { Promise($0) }).value
+    }
+
+    @MainActor func mirrored(_ user: String) async throws -> String {
+        let tokenPromise = Promise.immediate { @MainActor @Sendable in try await api.login(user) }
+        let shouted = Promise { @MainActor @Sendable in
+            let token = try await tokenPromise.value
+            return token.uppercased()
+        }
+        let value = try await when(fulfilled: [shouted, Promise.immediate { @MainActor @Sendable in try await api.login(user) }]).value
+        return value.joined()
+    }
+
+    // A constant given its promise on each path below and read once: the chain on it is the
+    // function's own.
+    @MainActor func pick(_ user: String, loud: Bool) async throws -> String {
+        let chosen: Promise<String>
+        if loud {
+            let firstPromise = Promise.immediate { @MainActor @Sendable in try await api.login(user) }
+            chosen = Promise { @MainActor @Sendable in
+                let value = try await firstPromise.value
+                return value.uppercased()
+            }
+        } else {
+            chosen = Promise.immediate { @MainActor @Sendable in try await api.login(user) }
+        }
+        do {
+            return try await chosen.value
+        } catch {
+            // `recover` passed cancellations on (its default policy).
+            if error.isCancelled { throw error }
+            guard user.isEmpty else { throw error }
+            return "nobody"
+        }
+    }
+
+    // `cauterize()` on a call made async, inside another chain's handler too.
+    func remember(_ user: String) {
+        let firstPromise = Promise.immediate { @MainActor @Sendable in try await api.login(user) }
+        Task { @MainActor in
+            do {
+                _ = try await firstPromise.value
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                conf.logHandler(.cauterized(error))
+            }
+        }
+        let tokenPromise = Promise.immediate { @MainActor @Sendable in try await api.login(user) }
+        Task { @MainActor in
+            do {
+                let token = try await tokenPromise.value
+                let firstPromise2 = Promise.immediate { @MainActor @Sendable in try await api.profile(token) }
+                Task { @MainActor in
+                    do {
+                        _ = try await firstPromise2.value
+                    } catch {
+                        // The chain's `catch` skipped cancellations (its default policy).
+                        if error.isCancelled { return }
+                        conf.logHandler(.cauterized(error))
+                    }
+                }
+            } catch {
+                // The chain's `catch` skipped cancellations (its default policy).
+                if error.isCancelled { return }
+                conf.logHandler(.cauterized(error))
+            }
+        }
+    }
+
+    // Nothing is left to discard: `@discardableResult` goes with the promise.
+    @MainActor func forget(_ user: String) async throws {
+        guard !user.isEmpty else { return }
+        _ = try await api.login(user)
+    }
 }

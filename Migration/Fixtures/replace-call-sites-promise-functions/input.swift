@@ -233,4 +233,50 @@ final class Gate: Sendable {
             opened.filter { $0 }.count
         }
     }
+
+    // Chains used as values on a call made async (a closure's answer, a constant): one wrapper
+    // each around the chain's code, of the chain's own type, which still makes the call at once.
+    func tokens(_ users: [String]) -> Promise<[String?]> {
+        let checks = users.map { user in
+            api.login(user).map { Optional($0) }.recover { _ in Guarantee.value(nil) }
+        }
+        return when(fulfilled: checks.map { Promise($0) })
+    }
+
+    func mirrored(_ user: String) -> Promise<String> {
+        let shouted = api.login(user).map { token in
+            token.uppercased()
+        }
+        return when(fulfilled: [shouted, api.login(user)]).map { $0.joined() }
+    }
+
+    // A constant given its promise on each path below and read once: the chain on it is the
+    // function's own.
+    func pick(_ user: String, loud: Bool) -> Promise<String> {
+        let chosen: Promise<String>
+        if loud {
+            chosen = api.login(user).map { $0.uppercased() }
+        } else {
+            chosen = api.login(user)
+        }
+        return chosen.recover { error -> Promise<String> in
+            guard user.isEmpty else { throw error }
+            return .value("nobody")
+        }
+    }
+
+    // `cauterize()` on a call made async, inside another chain's handler too.
+    func remember(_ user: String) {
+        api.login(user).cauterize()
+        api.login(user).done { token in
+            api.profile(token).cauterize()
+        }.cauterize()
+    }
+
+    // Nothing is left to discard: `@discardableResult` goes with the promise.
+    @discardableResult
+    func forget(_ user: String) -> Promise<Void> {
+        guard !user.isEmpty else { return .value(()) }
+        return api.login(user).asVoid()
+    }
 }

@@ -90,21 +90,47 @@ public enum SourceMigrator {
         rewrite.progress = progress
         rewrite.run()
         var rewriteFindings = rewrite.findings
-        if let callEdits {
+        let callOffsets = callEdits.map { EditedOffsets($0.edits) }
+        if let callEdits, let callOffsets {
             // Each place as it was before the calls changed (they move columns only).
             for position in rewriteFindings.indices {
                 let finding = rewriteFindings[position]
                 let offset = textConverter.position(ofLine: finding.line, column: finding.column).utf8Offset
-                let original = callEdits.converter.location(for: AbsolutePosition(utf8Offset: ReplacedPromiseCalls.originalOffset(of: offset, edits: callEdits.edits)))
+                let original = callEdits.converter.location(for: AbsolutePosition(utf8Offset: callOffsets.original(of: offset)))
                 rewriteFindings[position].line = original.line
                 rewriteFindings[position].column = original.column
             }
         }
+        var output = rewrite.hasEdits ? rewrite.apply() : text
+        // `--replace --to async`: chains used as values on the calls made async, wherever the
+        // stages left them (copied into code they wrote too), become one wrapper each.
+        if options.replace, target == .async, options.stage != .declarations,
+           let chains = WrappedValueChains.apply(to: output, fileName: fileName, index: knowledge, trustsStoredHandlers: options.trustStoredHandlers) {
+            progress?(MigrationProgress("converting chains used as values"))
+            let stageOffsets = EditedOffsets(rewrite.edits)
+            for (offset, finding) in chains.findings {
+                // Back through the stages' edits, then through the calls' changes.
+                let beforeStages = stageOffsets.original(of: offset)
+                let location = if let callEdits, let callOffsets {
+                    callEdits.converter.location(for: AbsolutePosition(utf8Offset: callOffsets.original(of: beforeStages)))
+                } else {
+                    textConverter.location(for: AbsolutePosition(utf8Offset: beforeStages))
+                }
+                var finding = finding
+                finding.line = location.line
+                finding.column = location.column
+                // A returned chain the stages refused already, for the same reason.
+                if finding.kind == .callSiteRefused,
+                   rewriteFindings.contains(where: { $0.line == finding.line && $0.message == finding.message }) { continue }
+                rewriteFindings.append(finding)
+            }
+            rewriteFindings = inSourceOrder(rewriteFindings)
+            output = chains.text
+        }
         findings = options.fromPromiseKit ? inSourceOrder(findings + rewriteFindings) : rewriteFindings
-        guard rewrite.hasEdits else {
+        guard output != text else {
             return FileMigration(output: text, changed: text != source, findings: findings)
         }
-        let output = rewrite.apply()
         progress?(MigrationProgress("checking the output"))
         if Parser.parse(source: output).hasError { return unparseableOutput(source, findings: findings) }
         return FileMigration(output: output, changed: output != source, findings: findings, addedVowImport: rewrite.addedVowImport)

@@ -167,7 +167,11 @@ final class CallSiteTests: XCTestCase {
                         "ping(_:)", "initial(of:)", "greet(_:)", "greet(_:)",
                         // A last `then` answering in several places; a guarantee's last `recover`; a guarantee's
                         // chain ending in `done`; a `then` answering with a chain; `$0` named.
-                        "open(_:)", "name(_:)", "fallback()", "show(_:)", "initials(_:)", "shout(_:)", "handle(_:)", "traced(_:)", "opened(_:)"])
+                        "open(_:)", "name(_:)", "fallback()", "show(_:)", "initials(_:)", "shout(_:)", "handle(_:)", "traced(_:)", "opened(_:)",
+                        // Each function, then its chains used as values on calls made async (and
+                        // `pick`'s on a constant given its promise below), then `cauterize()`s.
+                        "tokens(_:)", "tokens(_:)", "mirrored(_:)", "mirrored(_:)", "pick(_:loud:)", "pick(_:loud:)",
+                        "remember(_:)", "remember(_:)", "remember(_:)", "forget(_:)"])
         // Kept promise functions (a chain that goes into the bridge, `ReturnedChainTests`; a
         // resolver settled twice), located in the file as it was, before its calls changed.
         XCTAssertEqual(refusals(migration), [
@@ -191,6 +195,41 @@ final class CallSiteTests: XCTestCase {
         for options in [MigrationOptions(target: .promise, replace: true, stage: .all), MigrationOptions(target: .async, replace: true)] {
             XCTAssertFalse(SourceMigrator.migrate(source: input, fileName: "input.swift", options: options).changed)
         }
+    }
+    func testAChainOnAMethodOfSelfIsNotAChainOnThePromiseSelfIs() throws {
+        // `self.load(1)` makes a promise; only `self.map { }` in an extension of a promise type
+        // starts on `self`, which other chains may share.
+        let input = """
+        import Dispatch
+        import Vow
+        final class Screen: @unchecked Sendable {
+            var text = ""
+            func load(_ id: Int) -> Promise<Int> { .value(id) }
+            func refresh() {
+                DispatchQueue.main.async {
+                    self.load(1).done { value in
+                        self.text = "\\(value)"
+                    }.cauterize()
+                }
+            }
+        }
+        extension Promise {
+            func logged() {
+                self.map { $0 }.done { _ in }.cauterize()
+            }
+        }
+        """
+        let migration = migrate(input, .async, .callSites)
+        XCTAssertTrue(migration.output.contains("""
+                    let valuePromise = self.load(1)
+                    Task { @MainActor in
+                        do {
+                            let value = try await valuePromise.value
+        """), migration.output)
+        XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteRefused }.map { "\($0.function): \($0.message)" }, [
+            "logged(): its first promise is `self`, the promise this method is called on, which other chains may wait on too: "
+                + "their links take turns on the main queue, which one task's straight-line code would not",
+        ])
     }
     func testTwoChainsInOneFunctionDeclareDistinctPromisesAndCommentsBetweenLinksStay() throws {
         let input = """

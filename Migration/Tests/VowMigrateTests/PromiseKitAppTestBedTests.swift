@@ -70,7 +70,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
 
     func testWithReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: true)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 133, leftAlone: 23, reasons: [
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 155, leftAlone: 24, reasons: [
             // Promise-returning functions --replace keeps (their calls keep the promise type).
             "its body calls `lock()`, `unlock()` or `wait()`, which async code cannot (they block its thread)": 3,
             "a link the app defines on promises: its callers chain on it": 7,
@@ -80,27 +80,29 @@ final class PromiseKitAppTestBedTests: XCTestCase {
             "its first promise comes from `load`, which may return one it kept (other chains may wait on it too): their links take turns on the main queue, which one task's straight-line code would not": 1,
             "its name is used as a value somewhere in the tree (handed on, not called), which the async function would not fit": 1,
             "a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type": 1,
-            "a chain handler that leaves early (`guard`)": 1,
+            "a chain handler that leaves early (`guard`)": 2,
             // `on: worker` in the bridge: a property or a local, which syntax cannot tell apart.
             "a chain link with `on: worker` inside a closure, where syntax cannot tell a property (`self.worker`) from a local": 1,
             "a promise chain inside a handler of another: convert them together by hand, or move the inner one into a function of its own": 1,
-            "its first promise, `chain`, is a stored one, which other chains may wait on too: their links take turns on the main queue, which one task's straight-line code would not": 1,
+            // A chain used as a value on a call made async (`.value` of one in `cheapest`).
+            "a chain handler using `$1`, or `$0` both in it and in a closure inside it": 1,
             "its first promise, `list`, is a stored one, which other chains may wait on too: their links take turns on the main queue, which one task's straight-line code would not": 1,
             "its first promise is `self`, the promise this method is called on, which other chains may wait on too: their links take turns on the main queue, which one task's straight-line code would not": 1,
             "the chain is the value its function returns, not a statement": 1,
             "the chain starts through `?.` (`loading?`), so it may not run at all; unwrap it first (`guard let` or `if let`)": 1,
         ]), "\(outcome.summary)")
-        // 85 of the 101 functions become async, every call of them in the tree changed with them
-        // (awaited, or `Promise.immediate { try await f() }` where the promise is used). Issue 18
-        // asks for at most 20% of each left: 20 of the 101 functions, 31 of the 156 chains.
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 16, asyncFunctions: 85, chains: 48, nestedChains: 5), "after --replace")
+        // 86 of the 101 functions become async, every call of them in the tree changed with them
+        // (awaited, or `Promise.immediate { try await f() }` where the promise is used; a chain on
+        // such a call used as a value, that and Vow's `Promise { }` bridge around its code). Issue
+        // 18 asks for at most 20% of each left: 20 of the 101 functions, 31 of the 156 chains.
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 15, asyncFunctions: 86, chains: 26, nestedChains: 1), "after --replace")
         XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
         try assertBuildsAndBehavesTheSame(outcome, form: "--replace", knownFirstError: nil)
     }
 
     func testWithoutReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: false)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 92, leftAlone: 19, reasons: [
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 93, leftAlone: 18, reasons: [
             "a chain handler that leaves early (`return`)": 2,
             // Chains, in statements and in the functions returning them (kept promise functions,
             // their chains in the `Promise { }` bridge).
@@ -113,7 +115,6 @@ final class PromiseKitAppTestBedTests: XCTestCase {
             "a chain link with `on: worker` inside a closure, where syntax cannot tell a property (`self.worker`) from a local": 1,
             "a promise chain inside a handler of another: convert them together by hand, or move the inner one into a function of its own": 1,
             "its first promise comes from `requestPermission`, which may return one it kept (other chains may wait on it too): their links take turns on the main queue, which one task's straight-line code would not": 1,
-            "its first promise, `chain`, is a stored one, which other chains may wait on too: their links take turns on the main queue, which one task's straight-line code would not": 1,
             "its first promise, `list`, is a stored one, which other chains may wait on too: their links take turns on the main queue, which one task's straight-line code would not": 1,
             "its first promise is `self`, the promise this method is called on, which other chains may wait on too: their links take turns on the main queue, which one task's straight-line code would not": 1,
             "the chain is the value its function returns, not a statement": 1,
@@ -121,7 +122,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
         ]), "\(outcome.summary)")
         // An async alternative beside 100 of the 101 promise-returning functions, two of them
         // returning the typealias `VoidPromise` (the other is a local function inside `retry`).
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 100, chains: 58, nestedChains: 6), "after")
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 100, chains: 57, nestedChains: 6), "after")
         XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
         try assertBuildsAndBehavesTheSame(outcome, form: "without --replace", knownFirstError: nil)
     }

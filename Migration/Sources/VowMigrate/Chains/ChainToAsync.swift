@@ -409,10 +409,14 @@ struct ChainToAsync {
     private func requireUnsharedRoot(_ root: ExprSyntax) throws(Refusal) {
         var expression = root
         if let reference = expression.as(DeclReferenceExprSyntax.self), Self.isFreshLocal(reference) { return }
+        let onSelf = Refusal("its first promise is `self`, the promise this method is called on, which other chains may wait on too: "
+                             + "their links take turns on the main queue, which one task's straight-line code would not", at: root)
+        if expression.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) { throw onSelf }
         guard expression.is(FunctionCallExprSyntax.self) else {
             throw Refusal("its first promise, `\(root.trimmedDescription)`, is a stored one, which other chains may wait on too: "
                           + "their links take turns on the main queue, which one task's straight-line code would not", at: root)
         }
+        var calledOnBase: String?
         while let call = expression.as(FunctionCallExprSyntax.self) {
             if let base = PyramidReader.baseName(call),
                catalog.promiseFunctionCall(named: base, labels: call.arguments.map { $0.label?.text })?.mayReturnStoredPromise == true {
@@ -420,19 +424,18 @@ struct ChainToAsync {
                               + "their links take turns on the main queue, which one task's straight-line code would not", at: call)
             }
             guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { break }
+            calledOnBase = member.declName.baseName.text
             expression = base
         }
         // `map { $0 }.ensure { }` or `self.map { }` in an extension of a promise type: the chain
-        // starts on the promise the method is called on, which its callers may share.
+        // starts on the promise the method is called on, which its callers may share. A method
+        // of `self` making a promise (`self.load(id)`) is not one.
         let startsOnSelf = if let call = expression.as(FunctionCallExprSyntax.self), let name = call.calledExpression.as(DeclReferenceExprSyntax.self) {
             Kind(rawValue: name.baseName.text) != nil
         } else {
-            expression.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+            expression.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) && calledOnBase.map { Kind(rawValue: $0) != nil } != false
         }
-        if startsOnSelf {
-            throw Refusal("its first promise is `self`, the promise this method is called on, which other chains may wait on too: "
-                          + "their links take turns on the main queue, which one task's straight-line code would not", at: root)
-        }
+        if startsOnSelf { throw onSelf }
     }
 
     /// `promise` declared above in the same code by a call (`let promise = load()`,
@@ -447,19 +450,36 @@ struct ChainToAsync {
                     guard item.positionAfterSkippingLeadingTrivia.utf8Offset < reference.positionAfterSkippingLeadingTrivia.utf8Offset,
                           let variable = item.item.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.let),
                           let binding = variable.bindings.first(where: { binds($0.pattern, name) }) else { continue }
-                    guard binding.initializer?.value.is(FunctionCallExprSyntax.self) == true else { return false }
+                    // `let chain: Promise<Void>` given its value below (once on each path: a `let`),
+                    // by a call wherever it is.
+                    let declaredOnly = binding.initializer == nil && binding.typeAnnotation != nil
+                    guard declaredOnly || binding.initializer?.value.is(FunctionCallExprSyntax.self) == true else { return false }
                     // Every read of the name after its declaration in this code: this one only.
-                    let reads = list.dropFirst(position + 1).flatMap { $0.tokens(viewMode: .sourceAccurate) }.filter { token in
-                        token.text == name && token.parent?.is(DeclReferenceExprSyntax.self) == true
-                            && token.parent?.parent?.as(MemberAccessExprSyntax.self)?.declName.id != token.parent?.id
+                    var reads = 0
+                    for token in list.dropFirst(position + 1).flatMap({ $0.tokens(viewMode: .sourceAccurate) }) {
+                        guard token.text == name, let read = token.parent?.as(DeclReferenceExprSyntax.self),
+                              read.parent?.as(MemberAccessExprSyntax.self)?.declName.id != read.id else { continue }
+                        if let value = assignedValue(read) {
+                            guard declaredOnly, value.is(FunctionCallExprSyntax.self) else { return false }
+                        } else {
+                            reads += 1
+                        }
                     }
-                    return reads.count == 1
+                    return reads == 1
                 }
             }
             if current.is(FunctionDeclSyntax.self) || current.is(ClosureExprSyntax.self) { return false }
             node = current.parent
         }
         return false
+    }
+
+    /// `x` of `name = x`.
+    private static func assignedValue(_ name: DeclReferenceExprSyntax) -> ExprSyntax? {
+        guard let list = name.parent?.as(ExprListSyntax.self), list.parent?.is(SequenceExprSyntax.self) == true else { return nil }
+        let elements = Array(list)
+        guard elements.count == 3, elements[0].id == name.id, elements[1].is(AssignmentExprSyntax.self) else { return nil }
+        return elements[2]
     }
 
     /// Whether a `let` pattern binds `name`: `promise`, or `(promise, seal)`.
@@ -768,6 +788,115 @@ struct ChainToAsync {
         return (lines, started)
     }
 
+    /// A chain used as a value (`let mirror = ...`, what a closure answers, an argument) whose
+    /// first promise is a call `--replace` made async, wrapped
+    /// (`Promise.immediate { @MainActor @Sendable in try await load(id) }.map { ... }`): the wrapper made
+    /// at once, into a constant (`let valuePromise = Promise.immediate { ... }`, `declaration`), and
+    /// Vow's bridge of the chain's own type around the chain's straight-line code
+    /// (`Promise { @MainActor @Sendable in let value = try await valuePromise.value ... }`). Where no
+    /// statement can go before it (`inPlace`: the chain is evaluated after something else of its
+    /// statement), it is refused: Swift 6.3 does not compile the wrapper's closure in the bridge's
+    /// capture list ("thrown expression type 'any Error' cannot be converted to error type 'Never'").
+    ///
+    /// The call is still made at once, as the wrapper made it; the links' code runs on the main
+    /// actor, where the handlers ran, each once the step before it answered, and never before the
+    /// code after the chain (a handler ran a turn of the main queue later, even on a promise already
+    /// settled: the bridge's task starts then too). Nil for a chain not starting on such a wrapper,
+    /// or ending in `catch`, `finally` or `cauterize()` (a statement's, converted as one).
+    func wrappedValue(_ call: FunctionCallExprSyntax, inPlace: Bool, taken: Set<String>) throws(Refusal) -> (declaration: String, lines: CodeLines)? {
+        let (root, links) = try read(call)
+        guard !links.isEmpty, ReplacedPromiseCalls.unwrapped(root) != nil,
+              !links.contains(where: { [.catch, .finally, .cauterize].contains($0.kind) }) else { return nil }
+        let guarantee = try answersGuarantee(links, startingOnGuarantee: isGuarantee(root))
+        if let link = links.first(where: { $0.kind != .asVoid && $0.onSettlingThread }) {
+            let reason = "a chain link with `on: nil` runs on the thread that settles the promise, which the bridge's code on the main actor would not keep"
+            if let argument = link.settlingArgument { throw Refusal(reason, at: argument) }
+            throw Refusal(reason, at: link.node)
+        }
+        if inPlace {
+            throw Refusal("a chain inside an expression, after other code of its statement: its first call cannot be made "
+                          + "into a constant before the statement; move the chain into a constant of its own", at: call)
+        }
+        try requireNoInnerChain(links)
+        // The wrapper holds `self` while the call runs, as it did; the bridge as the handlers did.
+        let selfCapture = try selfCapture(of: links)
+        let started = Self.rootName(links, taken: taken.union(Self.identifiers(in: call)))
+        var writer = try straightLine(links, from: "\(isGuarantee(root) ? "await" : "try await") \(started).value", returningValue: true)
+        if let value = writer.valueExpression {
+            writer.body.add(value.prefixed("return "), indentedBy: 0)
+        }
+        if guarantee && Self.canThrow(writer.body) {
+            throw Refusal("a chain of a guarantee whose code can throw", at: call)
+        }
+        let qualified = root.as(FunctionCallExprSyntax.self)?.calledExpression.trimmedDescription.hasPrefix("Vow.") == true
+        let type = (qualified ? "Vow." : "") + (guarantee ? "Guarantee" : "Promise")
+        let wrapper = StatementText(bytes: bytes).text(of: root)
+        var lines = CodeLines()
+        lines.add("\(type) { @MainActor @Sendable\(selfCapture.map { " [\($0)]" } ?? "") in", 0)
+        lines.add(writer.body, indentedBy: 1)
+        lines.add("}", 0)
+        return ("let \(started) = \(wrapper)", lines)
+    }
+
+    /// `Promise.immediate { @MainActor @Sendable in try await register() }.cauterize()`, a statement:
+    /// the wrapper made at once into a constant, as the statement made it, and a task awaiting it,
+    /// which hands the error to Vow's log as `cauterize()` did on the main queue (but
+    /// cancellations), a turn later. Nil for any other statement.
+    func wrappedCauterized(_ call: FunctionCallExprSyntax, taken: Set<String>) throws(Refusal) -> (declaration: String, lines: CodeLines)? {
+        var (root, links) = try read(call)
+        guard links.count == 1, links[0].cauterizes, let (_, guarantee) = ReplacedPromiseCalls.unwrapped(root), !guarantee else { return nil }
+        let catchLink = try catchLink(&links, finallyLink: nil, chain: call)
+        let started = Self.rootName(links, taken: taken.union(Self.identifiers(in: call)))
+        let block = try doCatch(CodeLines(line: "_ = try await \(started).value"), catchLink, chain: "chain")
+        var lines = CodeLines()
+        lines.add("Task { @MainActor in", 0)
+        lines.add(block, indentedBy: 1)
+        lines.add("}", 0)
+        return ("let \(started) = \(StatementText(bytes: bytes).text(of: root))", lines)
+    }
+
+    /// Every identifier the node spells: a name declared around it is none of them.
+    private static func identifiers(in node: some SyntaxProtocol) -> Set<String> {
+        Set(node.tokens(viewMode: .sourceAccurate).compactMap { token in
+            if case .identifier(let name) = token.tokenKind { name } else { nil }
+        })
+    }
+
+    /// Whether the chain `links` make on a promise (or a guarantee) is a guarantee's, as Vow's
+    /// overloads decide: `map`, `get`, `done` and `asVoid` keep what they are called on; a `then`
+    /// on a guarantee is one when its handler answers with one; a `recover` is one in its guarantee
+    /// form. Refused where syntax cannot tell.
+    private func answersGuarantee(_ links: [Link], startingOnGuarantee: Bool) throws(Refusal) -> Bool {
+        var guarantee = startingOnGuarantee
+        for link in links {
+            switch link.kind {
+            case .map, .get, .done, .asVoid:
+                continue
+            case .then:
+                guard guarantee else { continue }
+                if let declared = link.closure?.signature?.returnClause?.type.trimmedDescription {
+                    guarantee = declared.hasPrefix("Guarantee")
+                } else if let last = link.statements.last, let answer = Self.resultExpression(last),
+                          ReplacedPromiseCalls.unwrapped(answer)?.guarantee ?? Self.namesGuarantee(answer.as(FunctionCallExprSyntax.self)?.calledExpression ?? answer) {
+                    guarantee = true
+                } else {
+                    throw Refusal("a `then` on a guarantee whose handler's answer syntax cannot tell a promise from a guarantee; write its return type", at: link.node)
+                }
+            case .recover:
+                guard let last = link.statements.last else { throw Refusal("an empty `recover` handler", at: link.call) }
+                if Self.alwaysThrows(last) { guarantee = false; continue }
+                let written = Self.resultExpression(last)?.trimmedDescription ?? ""
+                guarantee = link.closure?.signature?.returnClause.map { $0.type.trimmedDescription.hasPrefix("Guarantee") }
+                    ?? (written.hasPrefix("Guarantee") || written.hasPrefix(".value("))
+            case .compactMap, .tap, .ensure, .mapValues, .flatMapValues, .compactMapValues, .filterValues, .sortedValues, .thenMap, .thenFlatMap:
+                if guarantee { throw Refusal("a `\(link.kind.rawValue)` on a guarantee", at: link.node) }
+            case .catch, .finally, .cauterize:
+                guarantee = false
+            }
+        }
+        return guarantee
+    }
+
     /// The constant holding the chain's first promise, named after the value its first handler
     /// reads (`tokenPromise`), else `firstPromise`; none of `taken`.
     private static func rootName(_ links: [Link], taken: Set<String>) -> String {
@@ -896,7 +1025,9 @@ struct ChainToAsync {
         let text = StatementText(bytes: bytes)
         var written: String
         if let value = Self.immediateValue(expression) {
-            written = "return " + text.text(of: value)
+            // `Promise.value(())`: a `Void` function's `return`.
+            let isVoid = value.as(TupleExprSyntax.self)?.elements.isEmpty == true
+            written = isVoid ? "return" : "return " + text.text(of: value)
         } else if let error = Self.rejection(expression) {
             written = "throw " + text.text(of: error)
         } else if let call = expression.as(FunctionCallExprSyntax.self) {

@@ -159,6 +159,14 @@ struct PromiseFunctionToAsync {
         if !function.onMainActor {
             edits.append(TextEdit(offset: decl.positionAfterSkippingLeadingTrivia.utf8Offset, removing: 0, text: "@MainActor "))
         }
+        // Nothing to discard any more: Swift warns about `@discardableResult` on a `Void` function.
+        if returns.isEmpty, let attribute = decl.attributes.first(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "discardableResult" }) {
+            let start = attribute.positionAfterSkippingLeadingTrivia.utf8Offset
+            // Through the line break after it: `@MainActor @discardableResult\n func f()` becomes `@MainActor func f()`.
+            let end = attribute.lastToken(viewMode: .sourceAccurate)?.nextToken(viewMode: .sourceAccurate)?.positionAfterSkippingLeadingTrivia.utf8Offset
+                ?? attribute.endPosition.utf8Offset
+            edits.append(TextEdit(offset: start, removing: end - start, text: ""))
+        }
         // `Promise<T>` needed `T: Sendable`, which Swift inferred from the signature; `-> T` does not say it.
         if let clause = decl.genericParameterClause {
             let generics = AlternativeEmitter.genericClause(of: decl, valueType: valueType, requiresSendable: true)

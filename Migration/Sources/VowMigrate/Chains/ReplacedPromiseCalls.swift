@@ -127,21 +127,6 @@ enum ReplacedPromiseCalls {
         return edits
     }
 
-    /// Where a byte of the text `edits` made was in the text before them: an inserted byte is
-    /// where its insertion was. The stages after them report places in their text; the run
-    /// reports them in the file as it was.
-    static func originalOffset(of offset: Int, edits: [TextEdit]) -> Int {
-        var delta = 0
-        for edit in edits.sorted(by: { $0.offset < $1.offset }) {
-            let start = edit.offset + delta
-            if offset < start { break }
-            let inserted = edit.text.utf8.count
-            if offset < start + inserted { return edit.offset }
-            delta += inserted - edit.removing
-        }
-        return offset - delta
-    }
-
     /// The call a wrapper made here holds (`load()` of
     /// `Promise.immediate { @MainActor @Sendable in try await load() }`), and whether it is a
     /// guarantee's, else nil.

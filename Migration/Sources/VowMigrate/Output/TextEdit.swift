@@ -71,3 +71,41 @@ struct TextEdit {
         return index > 0 && bytes[index - 1] == UInt8(ascii: "\r")
     }
 }
+
+/// Where the bytes of a text that edits made were in the text before them: an inserted byte is
+/// where its insertion was. The stages after an edit report places in its text; the run reports
+/// them in the file as it was. The edits are sorted once, each offset found by binary search.
+struct EditedOffsets {
+    private let edits: [TextEdit]
+    /// Where each edit's text starts in the edited text.
+    private let starts: [Int]
+
+    init(_ edits: [TextEdit]) {
+        self.edits = edits.sorted { $0.offset < $1.offset }
+        var starts: [Int] = []
+        starts.reserveCapacity(self.edits.count)
+        var delta = 0
+        for edit in self.edits {
+            starts.append(edit.offset + delta)
+            delta += edit.text.utf8.count - edit.removing
+        }
+        self.starts = starts
+    }
+
+    /// The offset before the edits of `offset` after them.
+    func original(of offset: Int) -> Int {
+        // The last edit starting at or before `offset`.
+        var low = 0
+        var high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] <= offset { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return offset }
+        let edit = edits[low - 1]
+        let start = starts[low - 1]
+        let inserted = edit.text.utf8.count
+        if offset < start + inserted { return edit.offset }
+        return edit.offset + edit.removing + (offset - start - inserted)
+    }
+}
