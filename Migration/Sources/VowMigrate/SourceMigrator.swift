@@ -103,7 +103,7 @@ public enum SourceMigrator {
         }
         var output = rewrite.hasEdits ? rewrite.apply() : text
         // `--replace --to async`: chains used as values on the calls made async, wherever the
-        // stages left them (copied into code they wrote too), become one wrapper each.
+        // stages left them (copied into code they wrote too), move into Vow's bridge.
         if options.replace, target == .async, options.stage != .declarations,
            let chains = WrappedValueChains.apply(to: output, fileName: fileName, index: knowledge, trustsStoredHandlers: options.trustStoredHandlers) {
             progress?(MigrationProgress("converting chains used as values"))
