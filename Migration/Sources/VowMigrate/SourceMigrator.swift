@@ -85,11 +85,18 @@ public enum SourceMigrator {
             textTree = replacedTree
             textConverter = SourceLocationConverter(fileName: fileName, tree: textTree)
         }
-        var rewrite = FileRewrite(source: text, fileName: fileName, tree: textTree, converter: textConverter, options: options, target: target,
-                                  index: knowledge)
-        rewrite.progress = progress
-        rewrite.run()
-        var rewriteFindings = rewrite.findings
+        // The stages' output and what is read of them after: their trees go before the pass below
+        // parses the output again (a large file's peak).
+        let stages = { [text, textTree, textConverter] in
+            var rewrite = FileRewrite(source: text, fileName: fileName, tree: textTree, converter: textConverter, options: options, target: target,
+                                      index: knowledge)
+            rewrite.progress = progress
+            rewrite.run()
+            return (output: rewrite.hasEdits ? rewrite.apply() : text, findings: rewrite.findings, edits: rewrite.edits,
+                    addedVowImport: rewrite.addedVowImport)
+        }()
+        textTree = Parser.parse(source: "")
+        var rewriteFindings = stages.findings
         let callOffsets = callEdits.map { EditedOffsets($0.edits) }
         if let callEdits, let callOffsets {
             // Each place as it was before the calls changed (they move columns only).
@@ -101,13 +108,13 @@ public enum SourceMigrator {
                 rewriteFindings[position].column = original.column
             }
         }
-        var output = rewrite.hasEdits ? rewrite.apply() : text
+        var output = stages.output
         // `--replace --to async`: chains used as values on the calls made async, wherever the
         // stages left them (copied into code they wrote too), move into Vow's bridge.
         if options.replace, target == .async, options.stage != .declarations,
            let chains = WrappedValueChains.apply(to: output, fileName: fileName, index: knowledge, trustsStoredHandlers: options.trustStoredHandlers) {
             progress?(MigrationProgress("converting chains used as values"))
-            let stageOffsets = EditedOffsets(rewrite.edits)
+            let stageOffsets = EditedOffsets(stages.edits)
             for (offset, finding) in chains.findings {
                 // Back through the stages' edits, then through the calls' changes.
                 let beforeStages = stageOffsets.original(of: offset)
@@ -133,7 +140,7 @@ public enum SourceMigrator {
         }
         progress?(MigrationProgress("checking the output"))
         if Parser.parse(source: output).hasError { return unparseableOutput(source, findings: findings) }
-        return FileMigration(output: output, changed: output != source, findings: findings, addedVowImport: rewrite.addedVowImport)
+        return FileMigration(output: output, changed: output != source, findings: findings, addedVowImport: stages.addedVowImport)
     }
 
     private static func unparseableOutput(_ source: String, findings: [Finding] = []) -> FileMigration {
