@@ -15,15 +15,21 @@ final class ChainWithoutCatchTests: XCTestCase {
             case failed(String)
         }
 
-        /// Answers on its own queue: each operation fails or is cancelled where `plan` says.
+        /// Answers on its own queue, once the main queue's current work is over (so that a rejection
+        /// nothing handles, reported on that queue, comes after the code that follows the call):
+        /// each operation fails or is cancelled where `plan` says.
         final class Store: @unchecked Sendable {
             var plan: [String: String] = [:]
             let queue = DispatchQueue(label: "store")
 
+            private func later(_ body: @escaping @Sendable () -> Void) {
+                DispatchQueue.main.async { self.queue.async(execute: body) }
+            }
+
             private func answer<T: Sendable>(_ operation: String, _ value: T) -> Promise<T> {
                 let outcome = plan[operation]
                 return Promise { seal in
-                    queue.async {
+                    later {
                         switch outcome {
                         case "fail": seal.reject(StoreError.failed(operation))
                         case "cancel": seal.reject(PMKError.cancelled)
@@ -35,7 +41,7 @@ final class ChainWithoutCatchTests: XCTestCase {
 
             func load() -> Promise<[String]> { answer("load", ["milk", "eggs"]) }
             func save() -> Promise<Void> { answer("save", ()) }
-            func count() -> Guarantee<Int> { Guarantee { seal in queue.async { seal(3) } } }
+            func count() -> Guarantee<Int> { Guarantee { seal in later { seal(3) } } }
         }
 
         nonisolated(unsafe) var finished: () -> Void = {}
