@@ -345,7 +345,7 @@ struct CallSiteRewrite {
         if context.isAsync {
             outerNames = function.parameterNames
             if let list = item.parent?.as(CodeBlockItemListSyntax.self) {
-                for before in list.prefix(while: { $0.id != item.id }) { outerNames.formUnion(InlinePyramidWriter.identifiers(in: before)) }
+                for before in list.prefix(while: { $0.id != item.id }) { outerNames.formUnion(before.identifierNames) }
             }
         }
         var writer = InlinePyramidWriter(reader: reader, bytes: bytes, unit: unit, enclosingIsAsync: context.isAsync || loop != nil,
@@ -355,7 +355,7 @@ struct CallSiteRewrite {
         var loopNames: SequentialLoop.Names?
         if let loop {
             outerNames = Set(loop.parameters.map(\.name))
-            for before in loop.prefix { outerNames.formUnion(InlinePyramidWriter.identifiers(in: before)) }
+            for before in loop.prefix { outerNames.formUnion(before.identifierNames) }
             let variable = switch loop.parameters.count {
             case 0: writer.fresh("again")
             case 1: writer.fresh("next" + loop.parameters[0].name.prefix(1).uppercased() + loop.parameters[0].name.dropFirst())
@@ -385,7 +385,7 @@ struct CallSiteRewrite {
         }
         writer.selfMembers = memberNames.names(around: item, otherPieces: otherPiecesMembers).subtracting(declared)
         if let list = item.parent?.as(CodeBlockItemListSyntax.self) {
-            for before in list.prefix(while: { $0.id != item.id }) { writer.earlierNames.formUnion(InlinePyramidWriter.identifiers(in: before)) }
+            for before in list.prefix(while: { $0.id != item.id }) { writer.earlierNames.formUnion(before.identifierNames) }
         }
         // A callback's closures and loops of calls are places of their own in the task's code.
         let snapshot = self
@@ -465,9 +465,7 @@ struct CallSiteRewrite {
             let (lines, _) = try convertInline(loop.pyramid, call: loop.pyramidCall, matched: loop.matched, context: &attempt, loop: loop)
             replace(first, through: last, with: lines)
             context = attempt
-            let name = CompletionFunction.swiftName(loop.declaration.name.text, labels: loop.declaration.signature.parameterClause.parameters.map {
-                $0.firstName.text == "_" ? nil : $0.firstName.text
-            })
+            let name = CompletionFunction.swiftName(loop.declaration.name.text, labels: CompletionFunction.labels(of: loop.declaration.signature.parameterClause.parameters))
             var message = "converted a loop of callbacks (`\(name)` starting the next call from its callback) to a `while` loop of `try await`"
             if !context.isAsync { message += " inside a new `Task { }`, which starts the work when the task runs instead of during the call" }
             report(.callSiteConverted, at: loop.pyramid, context.function, message)
@@ -602,9 +600,7 @@ struct CallSiteRewrite {
     /// The names the function's body uses, with those the stage declared in it so far: new
     /// names avoid them.
     private func takenNames(_ context: Context) -> Set<String> {
-        context.takenNames ?? Set(context.function.body.tokens(viewMode: .sourceAccurate).compactMap { token in
-            if case .identifier(let name) = token.tokenKind { name } else { nil }
-        })
+        context.takenNames ?? context.function.body.identifierNames
     }
 
     /// Replaces the statement (or the statements from it through `last`) with `lines`, indented
@@ -933,7 +929,7 @@ final class FunctionBodyFinder: SyntaxVisitor {
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
         if let body = node.body {
-            let labels = node.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+            let labels = CompletionFunction.labels(of: node.signature.parameterClause.parameters)
             let name = node.name.text.filter { $0 != "`" }
             functions.append(Function(
                 body: body,
@@ -970,7 +966,7 @@ final class FunctionBodyFinder: SyntaxVisitor {
 
     override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
         if let body = node.body {
-            let labels = node.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+            let labels = CompletionFunction.labels(of: node.signature.parameterClause.parameters)
             functions.append(Function(
                 body: body,
                 swiftName: CompletionFunction.swiftName("init", labels: labels),

@@ -104,10 +104,7 @@ struct FanOutRewrite {
                 throw Refusal("the notify block runs on `\(notify.queue!.trimmedDescription)`, which async code cannot name; "
                               + "notify on `.main` or `.global()`, or convert to promises", at: notify.statement)
             }
-            let taken = Set(place.functionBody.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
-                if case .identifier(let name) = token.tokenKind { return name }
-                return nil
-            })
+            let taken = place.functionBody.identifierNames
             var writer = FanOutAsyncWriter(fanOut: fanOut, bytes: bytes, enclosingIsAsync: place.enclosingIsAsync,
                                            takenNames: taken, localVariables: variables)
             // A name the function declares (a parameter, a local, the loop's element) is not `self`'s.

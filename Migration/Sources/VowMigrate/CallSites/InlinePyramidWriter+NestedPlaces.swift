@@ -13,7 +13,7 @@ extension InlinePyramidWriter {
         var coveredUpTo = -1
         for index in indices where index > coveredUpTo {
             let statement = statements[index]
-            if let name = Self.identifiers(in: statement).first(where: { renamed[$0] != nil }) {
+            if let name = statement.identifierNames.first(where: { renamed[$0] != nil }) {
                 throw Refusal("a callback inside a closure or loop of a callback reads `\(name)`, which needs a new name in straight-line code", at: statement)
             }
             let place = try nestedPlaces(statements, index, index < statements.count - 1, coveredUpTo >= 0, taken)

@@ -252,7 +252,7 @@ struct InlinePyramidWriter {
                 let last = statements.lastIndex { $0.endPositionBeforeTrailingTrivia.utf8Offset <= covering.offset + covering.removing } ?? position
                 skipUpTo = last
                 for line in text(of: item, renamed: [:], replacing: [(start..<end, covering.text)]) { lines.add(line, 0) }
-                for covered in statements[position...last] { unavailable.formUnion(Self.identifiers(in: covered)) }
+                for covered in statements[position...last] { unavailable.formUnion(covered.identifierNames) }
                 continue
             }
             for edit in nestedEdits where start <= edit.offset && edit.offset + edit.removing <= end {
@@ -270,7 +270,7 @@ struct InlinePyramidWriter {
                 replacements.append((start..<found.item.endPositionBeforeTrailingTrivia.utf8Offset, text))
             }
             for line in text(of: item, renamed: renamed, replacing: replacements) { lines.add(line, 0) }
-            unavailable.formUnion(Self.identifiers(in: item))
+            unavailable.formUnion(item.identifierNames)
             if Self.unwrapsSelf(item), selfState == .weak { selfState = .unwrapped }
         }
         return lines
@@ -784,16 +784,7 @@ struct InlinePyramidWriter {
     private static func namesBefore(_ item: CodeBlockItemSyntax) -> Set<String> {
         guard let list = item.parent?.as(CodeBlockItemListSyntax.self) else { return [] }
         var names: Set<String> = []
-        for before in list.prefix(while: { $0.id != item.id }) { names.formUnion(identifiers(in: before)) }
-        return names
-    }
-
-    /// Every identifier in a statement.
-    static func identifiers(in item: some SyntaxProtocol) -> Set<String> {
-        var names: Set<String> = []
-        for token in item.tokens(viewMode: .sourceAccurate) {
-            if case .identifier(let name) = token.tokenKind { names.insert(name) }
-        }
+        for before in list.prefix(while: { $0.id != item.id }) { names.formUnion(before.identifierNames) }
         return names
     }
 

@@ -78,7 +78,7 @@ struct SequentialLoop {
     }
 
     private static func labels(of declaration: FunctionDeclSyntax) -> [String?] {
-        declaration.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+        CompletionFunction.labels(of: declaration.signature.parameterClause.parameters)
     }
 
     /// The function's own shape: plain parameters, a body ending in a call of a

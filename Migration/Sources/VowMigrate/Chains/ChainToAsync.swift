@@ -820,7 +820,7 @@ struct ChainToAsync {
         try requireNoInnerChain(links)
         // The wrapper holds `self` while the call runs, as it did; the bridge as the handlers did.
         let selfCapture = try selfCapture(of: links)
-        let started = Self.rootName(links, taken: taken.union(Self.identifiers(in: call)))
+        let started = Self.rootName(links, taken: taken.union(call.identifierNames))
         var writer = try straightLine(links, from: "\(isGuarantee(root) ? "await" : "try await") \(started).value", returningValue: true)
         if let value = writer.valueExpression {
             writer.body.add(value.prefixed("return "), indentedBy: 0)
@@ -846,20 +846,13 @@ struct ChainToAsync {
         var (root, links) = try read(call)
         guard links.count == 1, links[0].cauterizes, let (_, guarantee) = ReplacedPromiseCalls.unwrapped(root), !guarantee else { return nil }
         let catchLink = try catchLink(&links, finallyLink: nil, chain: call)
-        let started = Self.rootName(links, taken: taken.union(Self.identifiers(in: call)))
+        let started = Self.rootName(links, taken: taken.union(call.identifierNames))
         let block = try doCatch(CodeLines(line: "_ = try await \(started).value"), catchLink, chain: "chain")
         var lines = CodeLines()
         lines.add("Task { @MainActor in", 0)
         lines.add(block, indentedBy: 1)
         lines.add("}", 0)
         return ("let \(started) = \(StatementText(bytes: bytes).text(of: root))", lines)
-    }
-
-    /// Every identifier the node spells: a name declared around it is none of them.
-    private static func identifiers(in node: some SyntaxProtocol) -> Set<String> {
-        Set(node.tokens(viewMode: .sourceAccurate).compactMap { token in
-            if case .identifier(let name) = token.tokenKind { name } else { nil }
-        })
     }
 
     /// Whether the chain `links` make on a promise (or a guarantee) is a guarantee's, as Vow's
@@ -885,9 +878,7 @@ struct ChainToAsync {
             case .recover:
                 guard let last = link.statements.last else { throw Refusal("an empty `recover` handler", at: link.call) }
                 if Self.alwaysThrows(last) { guarantee = false; continue }
-                let written = Self.resultExpression(last)?.trimmedDescription ?? ""
-                guarantee = link.closure?.signature?.returnClause.map { $0.type.trimmedDescription.hasPrefix("Guarantee") }
-                    ?? (written.hasPrefix("Guarantee") || written.hasPrefix(".value("))
+                guarantee = Self.recoverPicksGuarantee(link, answer: Self.resultExpression(last)?.trimmedDescription ?? "")
             case .compactMap, .tap, .ensure, .mapValues, .flatMapValues, .compactMapValues, .filterValues, .sortedValues, .thenMap, .thenFlatMap:
                 if guarantee { throw Refusal("a `\(link.kind.rawValue)` on a guarantee", at: link.node) }
             case .catch, .finally, .cauterize:
@@ -1381,6 +1372,14 @@ struct ChainToAsync {
         }
     }
 
+    /// Whether a `recover` is in its guarantee form, as Swift's overload ranking picks it: its
+    /// handler's return type says `Guarantee`; without one, it answers a `Guarantee` or `.value(x)`,
+    /// or `otherwise` (what the code around it requires) holds.
+    private static func recoverPicksGuarantee(_ link: Link, answer: String, otherwise: Bool = false) -> Bool {
+        if let declared = link.closure?.signature?.returnClause?.type.trimmedDescription { return declared.hasPrefix("Guarantee") }
+        return answer.hasPrefix("Guarantee") || answer.hasPrefix(".value(") || otherwise
+    }
+
     private func writeRecover(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) {
         var text = StatementText(bytes: bytes)
         if let name = link.parameters.first, name != "error", name != "_" { text.renamed[name] = "error" }
@@ -1399,8 +1398,7 @@ struct ChainToAsync {
             // form too (`T` not `Void`, whose own form takes a handler returning nothing).
             let answersGuarantee = writer.answering?.guarantee == true && index == writer.links.count - 1
                 && writer.valueType.map { !$0.isEmpty && $0 != "Void" && $0 != "()" } == true
-            let guarantee = returnType.map { $0.hasPrefix("Guarantee") }
-                ?? (written.hasPrefix("Guarantee") || written.hasPrefix(".value(") || answersGuarantee)
+            let guarantee = Self.recoverPicksGuarantee(link, answer: written, otherwise: answersGuarantee)
             guard explicit || guarantee else {
                 throw Refusal("a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type", at: link.node)
             }

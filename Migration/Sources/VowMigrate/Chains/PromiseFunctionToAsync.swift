@@ -49,7 +49,7 @@ struct PromiseFunctionToAsync {
 
     private mutating func convert(_ function: PromiseFunctionFinder.Function) {
         let decl = function.decl
-        let labels = decl.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+        let labels = CompletionFunction.labels(of: decl.signature.parameterClause.parameters)
         let name = CompletionFunction.swiftName(decl.name.text, labels: labels)
         let place = decl.funcKeyword.startLocation(converter: converter)
         // `-> VoidPromise`: the index resolved the alias.

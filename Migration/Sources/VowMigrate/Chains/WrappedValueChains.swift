@@ -171,9 +171,7 @@ enum WrappedValueChains {
             node = current.parent
         }
         if let known = cache[scope.id] { return (scope.id, known) }
-        let names = Set(scope.tokens(viewMode: .sourceAccurate).compactMap { token in
-            if case .identifier(let name) = token.tokenKind { name } else { nil }
-        })
+        let names = scope.identifierNames
         cache[scope.id] = names
         return (scope.id, names)
     }
@@ -183,11 +181,11 @@ enum WrappedValueChains {
         var node = call.parent
         while let current = node {
             if let function = current.as(FunctionDeclSyntax.self) {
-                let labels = function.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+                let labels = CompletionFunction.labels(of: function.signature.parameterClause.parameters)
                 return CompletionFunction.swiftName(function.name.text, labels: labels)
             }
             if let initializer = current.as(InitializerDeclSyntax.self) {
-                let labels = initializer.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+                let labels = CompletionFunction.labels(of: initializer.signature.parameterClause.parameters)
                 return CompletionFunction.swiftName("init", labels: labels)
             }
             node = current.parent

@@ -120,7 +120,7 @@ private final class CallSiteCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-        let labels = node.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+        let labels = CompletionFunction.labels(of: node.signature.parameterClause.parameters)
         enclosing.append(CompletionFunction.swiftName(node.name.text, labels: labels))
         return .visitChildren
     }

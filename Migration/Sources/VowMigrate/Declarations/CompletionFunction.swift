@@ -71,6 +71,11 @@ struct CompletionFunction {
     static func swiftName(_ name: String, labels: [String?]) -> String {
         name.filter { $0 != "`" } + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
     }
+
+    /// The argument labels a declaration's parameters take, `nil` for `_`.
+    static func labels(of parameters: FunctionParameterListSyntax?) -> [String?] {
+        (parameters ?? []).map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+    }
 }
 
 // MARK: - Reading a declaration

@@ -23,9 +23,7 @@ struct PromiseFunctionAlternative {
     var runsOnCallersActor = false
 
     var swiftName: String {
-        CompletionFunction.swiftName(decl.name.text, labels: decl.signature.parameterClause.parameters.map {
-            $0.firstName.text == "_" ? nil : $0.firstName.text
-        })
+        CompletionFunction.swiftName(decl.name.text, labels: CompletionFunction.labels(of: decl.signature.parameterClause.parameters))
     }
 
     private var throwsText: String { isGuarantee ? "" : " throws" }

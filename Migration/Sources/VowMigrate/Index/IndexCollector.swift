@@ -172,7 +172,7 @@ final class IndexCollector: SyntaxVisitor {
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
         let parameters = Array(node.signature.parameterClause.parameters)
-        let labels = parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+        let labels = CompletionFunction.labels(of: node.signature.parameterClause.parameters)
         let names = parameters.map { ($0.secondName ?? $0.firstName).text }
         if node.name.text == "cancel" && parameters.isEmpty && !scope.isEmpty {
             types.append(.init(name: scope, isExtension: true, inherited: [], hasCancel: true, isSendable: false))
@@ -255,11 +255,11 @@ final class IndexCollector: SyntaxVisitor {
             let body: CodeBlockSyntax
             if let function = member.decl.as(FunctionDeclSyntax.self), let functionBody = function.body {
                 parameters = function.signature.parameterClause.parameters
-                method = CompletionFunction.swiftName(function.name.text, labels: Self.labels(of: parameters))
+                method = CompletionFunction.swiftName(function.name.text, labels: CompletionFunction.labels(of: parameters))
                 body = functionBody
             } else if let initializer = member.decl.as(InitializerDeclSyntax.self), let initializerBody = initializer.body {
                 parameters = initializer.signature.parameterClause.parameters
-                method = CompletionFunction.swiftName("init", labels: Self.labels(of: parameters))
+                method = CompletionFunction.swiftName("init", labels: CompletionFunction.labels(of: parameters))
                 body = initializerBody
             } else if let deinitializer = member.decl.as(DeinitializerDeclSyntax.self), let deinitializerBody = deinitializer.body {
                 parameters = nil
@@ -282,10 +282,6 @@ final class IndexCollector: SyntaxVisitor {
         }
         types[types.count - 1].closureProperties = properties
         types[types.count - 1].propertyCalls = calls
-    }
-
-    private static func labels(of parameters: FunctionParameterListSyntax?) -> [String?] {
-        (parameters ?? []).map { $0.firstName.text == "_" ? nil : $0.firstName.text }
     }
 
     /// A closure type as a stored property spells it, or a name that may be an alias of one.

@@ -935,7 +935,7 @@ extension MigrationIndex {
         case .notCandidate, .rejected:
             return nil
         case .skipped(let swiftName, let reason):
-            let labels = decl.signature.parameterClause.parameters.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+            let labels = CompletionFunction.labels(of: decl.signature.parameterClause.parameters)
             return CompletionFunctionSummary(
                 baseName: decl.name.text.filter { $0 != "`" }, argumentLabels: labels, swiftName: swiftName, scope: record.scope,
                 location: location, isContext: isContext, handlerIndex: 0, failureIndex: nil, shape: .nothing, valueType: "Void",

@@ -21,3 +21,15 @@ extension SyntaxProtocol {
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }
+
+extension SyntaxProtocol {
+    /// Every identifier the node spells, as written: the names a new declaration around or
+    /// inside it must avoid.
+    var identifierNames: Set<String> {
+        var names: Set<String> = []
+        for token in tokens(viewMode: .sourceAccurate) {
+            if case .identifier(let name) = token.tokenKind { names.insert(name) }
+        }
+        return names
+    }
+}
