@@ -37,7 +37,10 @@ struct VowMigrateCommand: ParsableCommand {
         never rewritten) are indexed first, so a typealias, a handle's cancel() or an existing \
         async version in another file counts. Every such function is reported as added, replaced, \
         already migrated or skipped with a reason; --verbose also lists the functions with an \
-        escaping closure that are not taken for completions. With --to async, each function         returning Promise<T> or Guarantee<T> gains an async alternative too (`async throws -> T`,         awaiting the promise); calls of it in async code that the alternative would take over are         spelled out first (`(load() as Promise)`), or the function is skipped with the reason.
+        escaping closure that are not taken for completions. With --to async, each function \
+        returning Promise<T> or Guarantee<T> gains an async alternative too (`async throws -> T`, \
+        awaiting the promise); calls of it in async code that the alternative would take over are \
+        spelled out first (`(load() as Promise)`), or the function is skipped with the reason.
 
         With --from-promisekit it switches files from PromiseKit to Vow: `import PromiseKit` becomes \
         `import Vow`, and PromiseKit's synchronous `.value` becomes `.valueIfFulfilled` where the \
@@ -61,16 +64,21 @@ struct VowMigrateCommand: ParsableCommand {
         sequence helpers, firstly, when, race; handlers on the main queue or on: nil) into \
         `try await` inside `Task { @MainActor in }` (`Task { }` where handlers say on: nil); a link \
         it does not know (ensureThen, the app's own) stays promise code, made at once as before. \
-        With --replace a function returning Promise<T> whose body is one chain becomes \
-        `@MainActor ... async throws -> T`, unless a caller anywhere in the tree still uses its \
-        promise. Links on other queues, chains whose first promise may be shared with other \
-        chains, and chains nested in another chain's handler are left alone, reported.
+        With --replace a function returning Promise<T> or Guarantee<T> whose body the stage can \
+        convert becomes `async throws -> T` (`async -> T`), on the main actor where its handlers \
+        ran, converted leaves first over the whole tree; every caller in the tree follows: async \
+        code awaits it, and code that still needs a promise (chains on it, returns it, passes it \
+        to when) wraps the call in Promise.immediate { try await f() }, so the tree keeps \
+        compiling. A function callers outside the tree could reach (public, open, a protocol \
+        requirement), one that may return a promise it kept (shared by its callers), links on \
+        other queues and the app's own links are left alone, each reported with its reason.
 
         WORKFLOW:
           1. Look first: the default prints a unified diff and touches nothing.
                vow-migrate Sources --to async
-          2. Rewrite when the diff looks right (each file atomically; owner, permissions,
-             byte order mark and line endings kept; read-only files are left alone).
+          2. Rewrite when the diff looks right (each file atomically; owner,
+             permissions, byte order mark and line endings kept; read-only files
+             are left alone).
                vow-migrate Sources --to async --in-place
           3. Build, run your tests, commit. Move call sites over at your pace.
           4. Keep CI from regressing: --check exits 1 while anything is left to migrate.
@@ -91,6 +99,8 @@ struct VowMigrateCommand: ParsableCommand {
             vow-migrate Sources --from-promisekit --in-place
           Move from PromiseKit and add promise alternatives in one go:
             vow-migrate Sources --from-promisekit --to promise --in-place
+          See a PromiseKit app taken to async/await, chains and functions:
+            vow-migrate App --from-promisekit --to async --stage all --replace
           Every change and skip as JSON:
             vow-migrate Sources --to promise --report json > migration.json
 
@@ -104,10 +114,11 @@ struct VowMigrateCommand: ParsableCommand {
         EXIT STATUS:
           0   success (with --check: nothing would change)
           1   --check: some file would change
-          2   a named path is missing, not a .swift file, unreadable, or a directory without
-              .swift files; nothing was done
-          3   files left alone: they do not parse, are not valid UTF-8, could not be read, or
-              (--in-place) could not be written, such as read-only files; the others were done
+          2   a named path is missing, not a .swift file, unreadable, or a directory
+              without .swift files; nothing was done
+          3   files left alone: they do not parse, are not valid UTF-8, could not be
+              read, or (--in-place) could not be written, such as read-only files;
+              the others were done
           64  invalid command-line usage
         """,
         version: "vow-migrate 0.9.0 (swift-syntax 603.0.1)"

@@ -165,6 +165,16 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.standardOutput.contains("EXAMPLES:"))
         XCTAssertTrue(result.standardOutput.contains("EXIT STATUS:"))
         XCTAssertTrue(result.standardOutput.contains("--check"))
+        XCTAssertTrue(result.standardOutput.contains("vow-migrate App --from-promisekit --to async --stage all --replace\n"))
+        // Laid out for an 80-column terminal: no line wraps again, and the prose has no gap left
+        // by a broken line continuation (the options' columns are aligned by the parser).
+        let discussion = result.standardOutput.components(separatedBy: "USAGE:")[0]
+        for line in result.standardOutput.split(separator: "\n") {
+            XCTAssertLessThanOrEqual(line.count, 80, String(line))
+        }
+        for line in discussion.split(separator: "\n") {
+            XCTAssertFalse(line.drop { $0 == " " }.contains("     "), String(line))
+        }
     }
 
     func testVersionNamesTheToolAndItsSwiftSyntax() throws {
