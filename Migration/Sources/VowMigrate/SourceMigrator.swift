@@ -70,8 +70,9 @@ public enum SourceMigrator {
             summary.languageMode = options.languageMode
             summary.defaultIsolation = options.defaultIsolation
             summary.defaultQueueAssignment = DefaultQueueAssignment.first(in: text, fileName: fileName)
+            summary.inLibraryPackage = options.inLibraryPackage
             knowledge = index?.adding(summary) ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading,
-                                                                               switchesFromPromiseKit: options.fromPromiseKit)
+                                                                               switchesFromPromiseKit: options.fromPromiseKit, publicAPI: options.publicAPI)
         }
         // `--replace --to async`: calls of the functions the run makes async change first.
         var callEdits: (edits: [TextEdit], converter: SourceLocationConverter)?

@@ -10,7 +10,7 @@ extension MigrationIndex {
     /// `languageModes` gives each file's mode (Swift 6 for all when nil).
     public static func build(files: [String], context: [String], jobs: Int, batchSize: Int = 64,
                              reading: FunctionReading = .all, languageModes: LanguageModes? = nil,
-                             switchesFromPromiseKit: Bool = false) -> MigrationIndex {
+                             switchesFromPromiseKit: Bool = false, publicAPI: PublicAPI = .keep) -> MigrationIndex {
         let all = files.map { ($0, false) } + context.map { ($0, true) }
         var summaries: [FileSummary] = []
         summaries.reserveCapacity(all.count)
@@ -27,6 +27,7 @@ extension MigrationIndex {
                 var summary = MigrationIndex.summarize(source: source.text, fileName: path, isContext: isContext, languageMode: mode,
                                                        readsForReplace: reading == .all)
                 summary.defaultIsolation = languageModes?.defaultIsolation(of: path) ?? .nonisolated
+                summary.inLibraryPackage = languageModes?.isInLibraryPackage(path) ?? false
                 slots.store(summary, at: position)
             }
             if jobs == 1 {
@@ -38,6 +39,7 @@ extension MigrationIndex {
             start += batch.count
         }
         // Every file of the run is in it, so nothing is joined later: the summaries are not kept.
-        return MigrationIndex(summaries: summaries, keepsSummaries: false, reading: reading, switchesFromPromiseKit: switchesFromPromiseKit)
+        return MigrationIndex(summaries: summaries, keepsSummaries: false, reading: reading, switchesFromPromiseKit: switchesFromPromiseKit,
+                              publicAPI: publicAPI)
     }
 }

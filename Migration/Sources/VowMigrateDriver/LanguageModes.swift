@@ -14,6 +14,8 @@ public struct LanguageModes: Sendable {
     public var fallbackIsolation: DefaultIsolation = .nonisolated
     /// Files whose manifest's target, or Xcode project, decides their default isolation.
     public private(set) var isolations: [String: DefaultIsolation] = [:]
+    /// Files whose package declares a library product: their public functions are its API.
+    public private(set) var libraryFiles: Set<String> = []
     /// What could not be read, one line per problem: `path/Package.swift: note: ...`.
     public private(set) var notes: [String] = []
 
@@ -55,6 +57,7 @@ public struct LanguageModes: Sendable {
                     notes.append("\(manifestPath): note: \(versioned.joined(separator: ", ")) not read; the language modes come from Package.swift")
                 }
             }
+            if manifest.declaresLibrary { libraryFiles.insert(file) }
             let relative = String(path.dropFirst(manifestFolder == "/" ? 1 : manifestFolder.count + 1))
             let mode = manifest.languageMode(ofFileAt: relative)
             if let mode, mode != fallback { modes[file] = mode }
@@ -96,6 +99,11 @@ public struct LanguageModes: Sendable {
     /// `SWIFT_DEFAULT_ACTOR_ISOLATION: MainActor` (YAML), `"SWIFT_DEFAULT_ACTOR_ISOLATION": "MainActor"` (Swift).
     private static func setsMainActorByDefault(_ text: String) -> Bool {
         text.range(of: #"SWIFT_DEFAULT_ACTOR_ISOLATION"?\s*[=:]\s*"?MainActor"#, options: .regularExpression) != nil
+    }
+
+    /// Whether `file` (as named in the run) is in a Swift package declaring a library product.
+    public func isInLibraryPackage(_ file: String) -> Bool {
+        libraryFiles.contains(file)
     }
 
     /// The mode `file` (as named in the run) is compiled in.

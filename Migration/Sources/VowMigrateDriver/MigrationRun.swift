@@ -231,6 +231,7 @@ public struct MigrationRun: Sendable {
         if let languageModes {
             options.languageMode = languageModes.mode(of: path)
             options.defaultIsolation = languageModes.defaultIsolation(of: path)
+            options.inLibraryPackage = languageModes.isInLibraryPackage(path)
         }
         let migration = SourceMigrator.migrate(source: source.text, fileName: path, options: options, index: index) { stage in
             progress?.stage(path, stage.name, fraction: stage.fraction)

@@ -7,6 +7,7 @@ extension MigrationTarget: ExpressibleByArgument {}
 extension MigrationStage: ExpressibleByArgument {}
 extension SwiftLanguageMode: ExpressibleByArgument {}
 extension DefaultIsolation: ExpressibleByArgument {}
+extension PublicAPI: ExpressibleByArgument {}
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text
@@ -183,6 +184,16 @@ struct VowMigrateCommand: ParsableCommand {
         valueName: "nonisolated|MainActor"))
     var defaultIsolation: DefaultIsolation?
 
+    @Option(name: .customLong("public-api"), help: ArgumentHelp(
+        "Whether callers outside the named paths may use the tree's public and open functions. auto (the default): "
+            + "when the paths hold an app (a type marked @main, @UIApplicationMain or @NSApplicationMain that is a SwiftUI App or an "
+            + "application delegate, or a UIApplicationMain call), every caller of its frameworks is taken to be in them, so --replace "
+            + "converts public functions too and each such change says so; a file in a Swift package declaring a library product "
+            + "stays API. keep: public functions never change, nor gain an alternative an outside caller could pick. change: the "
+            + "paths hold every caller. Name the whole app when relying on auto or change.",
+        valueName: "auto|keep|change"))
+    var publicAPI: PublicAPI = .auto
+
     @Option(help: ArgumentHelp("Files processed at once (default: all cores).", visibility: .hidden))
     var jobs: Int?
 
@@ -231,7 +242,7 @@ struct VowMigrateCommand: ParsableCommand {
 
         let fallbackMode = swiftVersion ?? .v6
         let options = MigrationOptions(target: to, replace: replace, fromPromiseKit: fromPromiseKit, stage: stage, languageMode: fallbackMode,
-                                       trustStoredHandlers: trustStoredHandlers)
+                                       trustStoredHandlers: trustStoredHandlers, publicAPI: publicAPI)
         var migrationRun = MigrationRun(options: options, mode: mode, includeDiffs: mode == .diff,
                                         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let contextPaths = contextDiscovery.paths.filter { !Set(discovery.paths).contains($0) }
@@ -255,7 +266,7 @@ struct VowMigrateCommand: ParsableCommand {
             migrationRun.index = MigrationIndex.build(files: discovery.paths,
                                                       context: contextDiscovery.paths.filter { !migrated.contains($0) },
                                                       jobs: migrationRun.jobs, reading: options.indexReading, languageModes: languageModes,
-                                                      switchesFromPromiseKit: fromPromiseKit)
+                                                      switchesFromPromiseKit: fromPromiseKit, publicAPI: publicAPI)
         }
         let runProgress = RunProgress(totalFiles: discovery.files.count, totalBytes: discovery.totalBytes)
         let progress = ProgressLine(progress: runProgress)

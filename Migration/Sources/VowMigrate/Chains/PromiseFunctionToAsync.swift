@@ -131,6 +131,10 @@ struct PromiseFunctionToAsync {
                 + " (\(awaited) awaited directly, \(calls.count - awaited) using the \(type.lowercased()) wrapped in "
                 + "`\(type).immediate { ... }`, which starts it at once as before)"
         }
+        if summary.isPublic || summary.inPublicProtocol, index.treatsPublicAsInternal(in: summary.location.file), let app = index.appEntryPoint {
+            message += "; it is public, and the tree starts an app (at \(app)), so every caller is taken to be in the tree "
+                + "(--public-api keep leaves public functions as they are)"
+        }
         report(.callSiteConverted, at: decl.name, name, message)
     }
 

@@ -41,7 +41,7 @@ extension MigrationIndex {
             parameterShapes: function.parameterShapes,
             alternative: target == .promise ? function.promiseAlternativeParameters : function.asyncAlternativeParameters,
             handlerIndex: function.handlerIndex, failureIndex: function.failureIndex,
-            handlerDefaults: function.handlerDefaults, isPublic: function.isPublic))
+            handlerDefaults: function.handlerDefaults, isPublic: callersOutsideTreeMayReach(function.isPublic, in: function.location.file)))
     }
 
     /// The check for a function read from its declaration (the file that declares it).
@@ -53,7 +53,7 @@ extension MigrationIndex {
             baseName: baseName, scope: scope, location: location,
             parameterShapes: function.parameters.map(\.shape), alternative: emitter.alternativeParameterShapes,
             handlerIndex: function.handlerIndex, failureIndex: function.failureIndex,
-            handlerDefaults: function.handlerDefaults, isPublic: isPublic))
+            handlerDefaults: function.handlerDefaults, isPublic: callersOutsideTreeMayReach(isPublic, in: location.file)))
     }
 
     func captureCheck(_ function: CaptureSubject) -> CaptureCheck {

@@ -316,6 +316,12 @@ public struct MigrationIndex: Sendable {
     /// Where a file of the run (or of `--context`) assigns `conf.Q` or `conf.D`: chain handlers
     /// that name no queue then need not run on the main queue (see ``DefaultQueueAssignment``).
     public private(set) var defaultQueueAssignment: Location?
+    /// Where a file of the run (not `--context`) starts an application (``AppEntryPoint``).
+    public private(set) var appEntryPoint: Location?
+    /// Files of Swift packages that declare a library product.
+    private(set) var filesInLibraryPackages: Set<String> = []
+    /// Whether callers outside the tree may reach its public functions (``PublicAPI``).
+    public private(set) var publicAPI: PublicAPI = .keep
     /// The summaries it was built from (text and locations only), for ``adding(_:)`` to rebuild
     /// from; nil for an index built without them (``init(summaries:keepsSummaries:reading:)``).
     private var summaries: [FileSummary]? = []
@@ -681,6 +687,7 @@ extension MigrationIndex {
         summary.globalVariables = collector.globalVariables
         if readsForReplace { summary.uncalledFunctionNames = UncalledFunctionNames.names(in: tree) }
         summary.importsPromiseKit = tree.statements.contains { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text == "PromiseKit" }
+        summary.appEntryPoint = AppEntryPoint.first(in: tree, fileName: fileName, converter: collector.converter)
         return summary
     }
 
@@ -702,12 +709,16 @@ extension MigrationIndex {
     ///
     /// `switchesFromPromiseKit`: the run switches the tree from PromiseKit to Vow first
     /// (`--from-promisekit`), so a file importing PromiseKit will be Vow code when rewritten.
+    ///
+    /// `publicAPI`: whether a public function may change, or gain an alternative a caller outside
+    /// the tree could pick (``PublicAPI``).
     public init(summaries: some Sequence<FileSummary>, keepsSummaries: Bool, reading: FunctionReading = .all,
-                switchesFromPromiseKit: Bool = false) {
+                switchesFromPromiseKit: Bool = false, publicAPI: PublicAPI = .keep) {
         let list = Array(summaries)
         self.summaries = keepsSummaries ? list : nil
         self.reading = reading
         self.switchesFromPromiseKit = switchesFromPromiseKit
+        self.publicAPI = publicAPI
         join(list)
     }
 
@@ -722,6 +733,8 @@ extension MigrationIndex {
             uncalledFunctionNames.formUnion(summary.uncalledFunctionNames)
             if summary.readInPieces { filesReadInPieces.insert(summary.file) }
             if defaultQueueAssignment == nil { defaultQueueAssignment = summary.defaultQueueAssignment }
+            if !summary.isContext, appEntryPoint == nil { appEntryPoint = summary.appEntryPoint }
+            if summary.inLibraryPackage { filesInLibraryPackages.insert(summary.file) }
             for alias in summary.aliases where aliases[alias.qualifiedName] == nil {
                 aliases[alias.qualifiedName] = alias
                 aliasesBySimpleName[Self.lastComponent(alias.qualifiedName), default: []].append(alias.qualifiedName)
@@ -916,7 +929,25 @@ extension MigrationIndex {
             return index
         }
         return MigrationIndex(summaries: summaries.filter { $0.file != summary.file } + [summary], keepsSummaries: true, reading: reading,
-                              switchesFromPromiseKit: switchesFromPromiseKit)
+                              switchesFromPromiseKit: switchesFromPromiseKit, publicAPI: publicAPI)
+    }
+
+    /// Whether a caller outside the tree may reach a function declared in `file` that is public
+    /// (or open) when `isPublic` (``PublicAPI``): with `.auto`, unless the run's files start an
+    /// app and `file` is in no Swift package shipping a library.
+    func callersOutsideTreeMayReach(_ isPublic: Bool, in file: String) -> Bool {
+        guard isPublic else { return false }
+        switch publicAPI {
+        case .keep: return true
+        case .change: return false
+        case .auto: return appEntryPoint == nil || filesInLibraryPackages.contains(file)
+        }
+    }
+
+    /// Whether the run takes public functions for internal ones because its files start an app
+    /// (``PublicAPI/auto``): the findings of a public function changed say so.
+    func treatsPublicAsInternal(in file: String) -> Bool {
+        publicAPI == .auto && appEntryPoint != nil && !filesInLibraryPackages.contains(file)
     }
 
     /// The one-file index `SourceMigrator` uses when it is given none.
@@ -1096,6 +1127,11 @@ public struct FileSummary: Sendable {
     public var defaultIsolation: DefaultIsolation = .nonisolated
     /// The first assignment of `conf.Q` or `conf.D` in the file, if any.
     var defaultQueueAssignment: MigrationIndex.Location?
+    /// Where the file starts an application, if it does (``AppEntryPoint``).
+    var appEntryPoint: MigrationIndex.Location?
+    /// The file belongs to a Swift package declaring a library product
+    /// (``MigrationOptions/inLibraryPackage``).
+    public var inLibraryPackage = false
     /// The file imports PromiseKit.
     var importsPromiseKit = false
     /// The variables and constants it declares at file scope.

@@ -116,7 +116,7 @@ extension MigrationIndex {
             return .skipped("the completion-handler function `\(sibling.swiftName)` at \(sibling.location) has the same arguments but its "
                             + "handler: its async alternative `\(function.swiftName)` is the one to add (a second would be a redeclaration)")
         }
-        if function.isPublic {
+        if callersOutsideTreeMayReach(function.isPublic, in: function.location.file) {
             return .skipped("it is public: a caller outside the tree that uses its promise in async code (`let p = \(function.baseName)(...)`) "
                             + "would reach the async alternative instead, and stop compiling; add an alternative under another name by hand")
         }

@@ -54,7 +54,9 @@ extension MigrationIndex {
         if function.isProtocolRequirement && !changesWithGroup {
             return ("a protocol requirement: every conforming type must change with it", nil)
         }
-        if function.isPublic || function.inPublicProtocol { return ("it is public: callers outside the tree would break", nil) }
+        if callersOutsideTreeMayReach(function.isPublic || function.inPublicProtocol, in: function.location.file) {
+            return ("it is public: callers outside the tree would break", nil)
+        }
         if declaresType("Promise") || declaresType("Guarantee") {
             return ("the tree declares a type named `Promise` or `Guarantee` of its own", nil)
         }

@@ -122,7 +122,7 @@ enum ChunkedMigration {
         // to again), so the declaration texts and handler uses of its functions are dropped here.
         let knowledge = indexed ? index ?? MigrationIndex()
             : index.map { $0.adding(summary) } ?? MigrationIndex(summaries: [summary], keepsSummaries: false, reading: options.indexReading,
-                                                                           switchesFromPromiseKit: options.fromPromiseKit)
+                                                                           switchesFromPromiseKit: options.fromPromiseKit, publicAPI: options.publicAPI)
         summary = FileSummary(file: fileName, isContext: false, aliases: [], types: [], functions: [])
 
         // 2. Otherwise the declarations stage of every piece, with that knowledge, first.

@@ -34,16 +34,39 @@ public struct MigrationOptions: Sendable, Equatable {
     /// file declares without saying otherwise is main-actor isolated, so no async alternative is
     /// `nonisolated(nonsending)` (it could not call its isolated original).
     public var defaultIsolation: DefaultIsolation = .nonisolated
+    /// Whether the tree's public functions may change, or gain an alternative that a caller
+    /// outside the tree could pick (``PublicAPI``).
+    public var publicAPI: PublicAPI = .keep
+    /// The file belongs to a Swift package that declares a library product (the driver reads it
+    /// per file from the nearest `Package.swift`): its public functions are that library's API,
+    /// which ``PublicAPI/auto`` keeps.
+    public var inLibraryPackage = false
 
     public init(target: MigrationTarget?, replace: Bool = false, fromPromiseKit: Bool = false, stage: MigrationStage = .declarations,
-                languageMode: SwiftLanguageMode = .v6, trustStoredHandlers: Bool = false) {
+                languageMode: SwiftLanguageMode = .v6, trustStoredHandlers: Bool = false, publicAPI: PublicAPI = .keep) {
         self.target = target
         self.replace = replace
         self.fromPromiseKit = fromPromiseKit
         self.stage = stage
         self.languageMode = languageMode
         self.trustStoredHandlers = trustStoredHandlers
+        self.publicAPI = publicAPI
     }
+}
+
+/// Whether callers outside the named paths may reach the tree's public (and open) functions:
+/// then `--replace` keeps them, and no async alternative is added beside a promise-returning
+/// or defaulted-handler one, which such a caller could pick instead.
+public enum PublicAPI: String, Sendable, Codable, CaseIterable {
+    /// Every caller is in the tree when the tree holds an app (a type marked `@main`,
+    /// `@UIApplicationMain` or `@NSApplicationMain` that is a SwiftUI `App` or an application
+    /// delegate, or a `UIApplicationMain(...)` call): its frameworks' public functions are called
+    /// by its own targets. A file in a Swift package declaring a library product stays API.
+    case auto
+    /// Callers outside the tree may use any public function: it never changes.
+    case keep
+    /// The named paths hold every caller: public functions are treated as internal ones.
+    case change
 }
 
 /// A module's default actor isolation (SE-0466): Swift's default, or `MainActor`

@@ -32,6 +32,9 @@ public struct PackageManifest: Sendable, Equatable {
     /// shared settings array): every file is taken as `MainActor` by default, which only keeps
     /// async alternatives sharing their original's isolation.
     public var defaultIsolationUnread = false
+    /// The manifest declares a library product (`.library(name: ...)`): the public functions of
+    /// its targets are API that other packages call.
+    public var declaresLibrary = false
 
     /// Reads a manifest's text. `fallback` is the mode used when the tools version is unreadable.
     public init(source: String, fallback: SwiftLanguageMode) {
@@ -52,6 +55,7 @@ public struct PackageManifest: Sendable, Equatable {
         }
         packageMode = mode
         targets = reader.targets
+        declaresLibrary = reader.declaresLibrary
         defaultIsolationUnread = reader.defaultIsolationUnread
         self.problems = problems + reader.problems
     }
@@ -128,6 +132,8 @@ private final class ManifestReader: SyntaxVisitor {
     var packageModes: SwiftLanguageMode?
     var problems: [String] = []
     var defaultIsolationUnread = false
+    /// A `.library(...)` product was read.
+    var declaresLibrary = false
     /// Positions of the mode mentions read, so the others are reported.
     private var read: Set<AbsolutePosition> = []
 
@@ -153,6 +159,7 @@ private final class ManifestReader: SyntaxVisitor {
         if let callee = Self.calleeName(node), Self.targetFactories.contains(callee) {
             readTarget(node, isTest: callee == "testTarget")
         }
+        if Self.calleeName(node) == "library" { declaresLibrary = true }
         return .visitChildren
     }
 
