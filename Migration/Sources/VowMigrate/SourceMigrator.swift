@@ -144,15 +144,24 @@ public enum SourceMigrator {
         return FileMigration(output: output, changed: output != source, findings: findings, addedVowImport: stages.addedVowImport)
     }
 
-    private static func unparseableOutput(_ source: String, findings: [Finding] = []) -> FileMigration {
+    static func unparseableOutput(_ source: String, findings: [Finding] = []) -> FileMigration {
         let message = "vow-migrate produced code that does not parse; the file was left alone (please report this)"
-        // Every candidate keeps its one finding, so the counts still add up.
-        let candidates = findings.filter { [.added, .replaced].contains($0.kind) }.map { finding in
-            Finding(kind: .skipped, function: finding.function, line: finding.line, column: finding.column, message: message)
-        } + findings.filter { ![.added, .replaced].contains($0.kind) }
-        if !candidates.isEmpty { return FileMigration(output: source, changed: false, findings: candidates) }
-        let finding = Finding(kind: .skipped, function: "", line: 1, column: 1, message: message)
-        return FileMigration(output: source, changed: false, findings: [finding])
+        // Every candidate and call site keeps its one finding, so the counts still add up: what
+        // was converted is left alone, for that reason.
+        var kept = findings.map { finding in
+            switch finding.kind {
+            case .added, .replaced:
+                Finding(kind: .skipped, function: finding.function, line: finding.line, column: finding.column, message: message)
+            case .callSiteConverted:
+                Finding(kind: .callSiteRefused, function: finding.function, line: finding.line, column: finding.column, message: message)
+            default:
+                finding
+            }
+        }
+        if !findings.contains(where: { [.added, .replaced, .callSiteConverted].contains($0.kind) }) {
+            kept.insert(Finding(kind: .skipped, function: "", line: 1, column: 1, message: message), at: 0)
+        }
+        return FileMigration(output: source, changed: false, findings: kept)
     }
 
     private static func inSourceOrder(_ findings: [Finding]) -> [Finding] {

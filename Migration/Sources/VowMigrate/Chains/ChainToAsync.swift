@@ -72,6 +72,9 @@ struct ChainToAsync {
             default: nil
             }
         }
+
+        /// A sequence helper whose closure transforms or tests each element (a key path can).
+        var takesTransform: Bool { sequenceMethod != nil && self != .sortedValues }
     }
 
     private struct Link {
@@ -82,8 +85,12 @@ struct ChainToAsync {
         var statements: [CodeBlockItemSyntax]
         /// `policy: .allErrors`: cancellation errors reach the handler too.
         var allErrors = false
-        /// `weak self` or `unowned self`: the handler's capture list, the only ones converted.
+        /// `weak self` or `unowned self` in the handler's capture list (``captures(_:)``).
         var selfCapture: String?
+        /// `[self]` in the handler's capture list: its code may use `self` implicitly.
+        var strongSelf = false
+        /// A key path given as the handler (`map(\.name)`, `mapValues(\.id)`): no closure.
+        var keyPath: KeyPathExprSyntax?
         /// `on: nil`: the handler ran on the thread that settled the promise.
         var onSettlingThread = false
         /// The `on: nil` argument, for refusals.
@@ -117,7 +124,7 @@ struct ChainToAsync {
         }
 
         /// Whether the handler reads the value it is given.
-        var readsValue: Bool { parameters.contains { $0 != "_" && ChainToAsync.mentions(statements, $0) } }
+        var readsValue: Bool { keyPath != nil || parameters.contains { $0 != "_" && ChainToAsync.mentions(statements, $0) } }
     }
 
     /// Where the current value of the chain is in the code written so far.
@@ -236,6 +243,7 @@ struct ChainToAsync {
         var allErrors = false
         var settlingArgument: LabeledExprSyntax?
         var queue: ExprSyntax?
+        var keyPath: KeyPathExprSyntax?
         if kind != .asVoid, !call.arguments.contains(where: { $0.label?.text == "on" }),
            let assignment = catalog.defaultQueueAssignment {
             throw Refusal("a chain link on the default queue, which this tree changes (`conf.Q`/`conf.D` assigned at \(assignment)): "
@@ -264,9 +272,23 @@ struct ChainToAsync {
                 case ".allErrorsExceptCancellation", "CatchPolicy.allErrorsExceptCancellation": allErrors = false
                 default: throw Refusal("a chain link with `\(written)`: only the two named policies are converted", at: argument)
                 }
+            case nil where kind == .map || kind.takesTransform:
+                // `map(\.name)`: the key path reads the value as `{ $0.name }` would.
+                if let path = argument.expression.as(KeyPathExprSyntax.self), call.trailingClosure == nil, keyPath == nil {
+                    keyPath = path
+                    continue
+                }
+                throw Refusal("a chain link with `\(written)`: only `on:` the main queue and `policy:` are converted", at: argument)
             default:
                 throw Refusal("a chain link with `\(written)`: only `on:` the main queue and `policy:` are converted", at: argument)
             }
+        }
+        if let keyPath {
+            var link = Link(kind: kind, call: call, closure: nil, parameters: [], statements: [],
+                            onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
+            link.keyPath = keyPath
+            link.queue = queue
+            return link
         }
         if kind == .cauterize {
             // Vow's `cauterize()` is `catch { error in conf.logHandler(.cauterized(error)) }`.
@@ -288,12 +310,12 @@ struct ChainToAsync {
             guard let closure = call.trailingClosure, call.additionalTrailingClosures.isEmpty else {
                 throw Refusal("a `\(kind.rawValue)` without a trailing closure", at: call)
             }
-            let selfCapture = closure.signature?.capture.map { $0.items.map(\.trimmedDescription).joined(separator: ", ") }
-            if let selfCapture, selfCapture != "weak self" && selfCapture != "unowned self" {
-                throw Refusal("a chain handler with a capture list other than `[weak self]` or `[unowned self]`", at: closure)
-            }
-            return Link(kind: kind, call: call, closure: closure, parameters: [], statements: Array(closure.statements),
-                        selfCapture: selfCapture, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
+            // Kept whole, its capture list stays with it: only its constants must hold, later.
+            let captures = try closure.signature?.capture.map { capture throws(Refusal) in try Self.captures(capture) } ?? (selfCapture: nil, strongSelf: false)
+            var link = Link(kind: kind, call: call, closure: closure, parameters: [], statements: Array(closure.statements),
+                            selfCapture: captures.selfCapture, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
+            link.strongSelf = captures.strongSelf
+            return link
         }
         guard let closure = call.trailingClosure, call.additionalTrailingClosures.isEmpty else {
             throw Refusal("a chain link without a trailing closure", at: call)
@@ -327,21 +349,47 @@ struct ChainToAsync {
         if (kind == .ensure || kind == .finally) && !names.isEmpty {
             throw Refusal("an `\(kind.rawValue)` handler with parameters", at: closure)
         }
-        var selfCapture: String?
-        if let capture = closure.signature?.capture {
-            let items = capture.items.map { $0.trimmedDescription.split(separator: " ").joined(separator: " ") }
-            guard items.count == 1, let only = items.first, only == "weak self" || only == "unowned self" else {
-                throw Refusal("a chain handler with a capture list other than `[weak self]` or `[unowned self]`", at: capture)
-            }
-            selfCapture = only
-        }
+        let captures = try closure.signature?.capture.map { capture throws(Refusal) in try Self.captures(capture) } ?? (selfCapture: nil, strongSelf: false)
+        let selfCapture = captures.selfCapture
         // A bare `return` ending a handler does nothing there; in straight-line code it would end the task.
         var statements = Array(closure.statements)
         if let last = statements.last?.item.as(ReturnStmtSyntax.self), last.expression == nil { statements.removeLast() }
         var link = Link(kind: kind, call: call, closure: closure, parameters: names, statements: statements,
                         allErrors: allErrors, selfCapture: selfCapture, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
         link.queue = queue
+        link.strongSelf = captures.strongSelf
+        if captures.strongSelf, queue != nil {
+            throw Refusal("a handler capturing `[self]` on another queue: the block written for that queue would need the capture too", at: closure)
+        }
         return link
+    }
+
+    /// A handler's capture list, as straight-line code keeps it: `weak self` or `unowned self`
+    /// (taken by the task or bridge, ``selfCapture(of:)``), `self` (strong, as a task captures it;
+    /// a bridge's closure says `[self]` for the implicit `self` the handler may use), and names
+    /// of constants (a `let`, a parameter, a `let` property of the type), whose value read later
+    /// is the one captured. A `var` or an expression (`[x = y]`) could differ by then: refused.
+    private static func captures(_ capture: ClosureCaptureClauseSyntax) throws(Refusal) -> (selfCapture: String?, strongSelf: Bool) {
+        var selfCapture: String?
+        var strongSelf = false
+        for item in capture.items {
+            let specifier = item.specifier?.trimmedDescription.filter { $0 != " " }
+            let name = item.name.text
+            if name == "self", item.initializer == nil, specifier == "weak" || specifier == "unowned", selfCapture == nil {
+                selfCapture = "\(specifier!) self"
+            } else if name == "self", item.initializer == nil, specifier == nil {
+                strongSelf = true
+            } else if item.initializer == nil, specifier == nil, ConstantNames.isConstant(name, at: Syntax(capture)) {
+                continue
+            } else {
+                throw Refusal("a chain handler capturing `\(item.detached.with(\.trailingComma, nil).trimmedDescription)`, which may not hold the same value "
+                              + "once the code runs later in straight-line code (only `weak self`, `unowned self`, `self` and constants are)", at: item)
+            }
+        }
+        if selfCapture != nil && strongSelf {
+            throw Refusal("a chain handler capturing `self` both strongly and weakly", at: capture)
+        }
+        return (selfCapture, strongSelf)
     }
 
     /// `firstly { expression }` becomes the expression, made at once as `firstly` made it; a
@@ -782,7 +830,7 @@ struct ChainToAsync {
         // `@Sendable`: Swift 6.3 cannot check a `@MainActor` closure that awaits, given to the
         // bridge's `sending @isolated(any)` parameter ("pattern that the region-based isolation
         // checker does not understand"); a `@Sendable` one it can.
-        lines.add("return \(guarantee ? "Guarantee" : "Promise") { @MainActor @Sendable\(selfCapture.map { " [\($0)]" } ?? "") in", 0)
+        lines.add("return \(guarantee ? "Guarantee" : "Promise") { @MainActor @Sendable\(Self.bridgeCapture(selfCapture, links)) in", 0)
         lines.add(writer.body, indentedBy: 1)
         lines.add("}", 0)
         return (lines, started)
@@ -832,7 +880,7 @@ struct ChainToAsync {
         let type = (qualified ? "Vow." : "") + (guarantee ? "Guarantee" : "Promise")
         let wrapper = StatementText(bytes: bytes).text(of: root)
         var lines = CodeLines()
-        lines.add("\(type) { @MainActor @Sendable\(selfCapture.map { " [\($0)]" } ?? "") in", 0)
+        lines.add("\(type) { @MainActor @Sendable\(Self.bridgeCapture(selfCapture, links)) in", 0)
         lines.add(writer.body, indentedBy: 1)
         lines.add("}", 0)
         return ("let \(started) = \(wrapper)", lines)
@@ -933,11 +981,29 @@ struct ChainToAsync {
             throw Refusal("a chain that captures `self` weakly in some handlers and unowned in others", at: unowned.node)
         }
         let selfCapture = captures.first
-        if let selfCapture, let strong = handlers.first(where: { $0.selfCapture == nil && StatementText.mentionsSelf($0.statements) }) {
+        if let selfCapture, let strong = handlers.first(where: { $0.selfCapture == nil && ($0.strongSelf || StatementText.mentionsSelf($0.statements)) }) {
             throw Refusal("a chain that captures `self` \(selfCapture == "weak self" ? "weakly" : "unowned") in some handlers and strongly in others",
                           at: strong.node)
         }
         return selfCapture
+    }
+
+    /// What a key path reads after its root, spelled on a value: `.name` of `\.name` and of
+    /// `\Item.name`, `[0]` of `\.[0]`, `?.count` of `\.?.count`.
+    static func keyPathTail(_ keyPath: KeyPathExprSyntax) -> String {
+        keyPath.components.map { component in
+            // A property is `.name` on a value; a subscript or `?` / `!` follows without the dot.
+            component.component.is(KeyPathPropertyComponentSyntax.self) ? "." + component.component.trimmedDescription
+                : component.component.trimmedDescription
+        }.joined()
+    }
+
+    /// The capture list of a bridge's closure (` [weak self]`, or ` [self]` where a handler said
+    /// so: its code may use `self` implicitly, which a `Task`'s closure allows and a bridge's does
+    /// not without it), or nothing.
+    private static func bridgeCapture(_ selfCapture: String?, _ links: [Link]) -> String {
+        if let selfCapture { return " [\(selfCapture)]" }
+        return links.contains(where: \.strongSelf) ? " [self]" : ""
     }
 
     /// `firstly { }`, `when(...)`, `race(...)`, `after(...)`, `Promise(...)`, `Promise.value(...)`,
@@ -1061,7 +1127,9 @@ struct ChainToAsync {
             writer.body.add(lines.prefixed("let \(values) = "), indentedBy: 0)
         }
         var applied = "\(values).\(method)"
-        if let closure = link.closure {
+        if let keyPath = link.keyPath {
+            applied += "(\(keyPath.trimmedDescription))"
+        } else if let closure = link.closure {
             applied += " " + StatementText(bytes: bytes).text(of: closure)
             // A transform that throws rejected the result: it throws here. (A closure inside it
             // throws for itself.)
@@ -1246,6 +1314,22 @@ struct ChainToAsync {
     private func write(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) {
         if let method = link.kind.sequenceMethod {
             try writeSequenceHelper(link, method: method, &writer)
+            return
+        }
+        if let keyPath = link.keyPath {
+            // `map(\.name)`: the value's `name`, read where the value is (a key path reads, it
+            // does nothing else, so neither the queue nor the time it runs at matters).
+            let input: String
+            switch writer.state {
+            case .none:
+                throw Refusal("a `map` with a key path on the `Void` value of the step before it", at: keyPath)
+            case .named(let name):
+                input = name
+            case .pending(let lines):
+                input = writer.declare("value")
+                writer.body.add(lines.prefixed("let \(input) = "), indentedBy: 0)
+            }
+            writer.state = .pending(CodeLines(line: input + Self.keyPathTail(keyPath)))
             return
         }
         if let queue = link.queue {

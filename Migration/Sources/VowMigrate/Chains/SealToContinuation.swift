@@ -62,8 +62,16 @@ struct SealToContinuation {
         var edits = [TextEdit(offset: parameters.positionAfterSkippingLeadingTrivia.utf8Offset - start,
                               removing: parameters.trimmedLength.utf8Length, text: name)]
         for token in closure.statements.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(seal) {
+            // An argument's label (`seal: seal`) or a member (`x.seal`) is another name.
+            if let labeled = token.parent?.as(LabeledExprSyntax.self), labeled.label?.id == token.id { continue }
+            if let reference = token.parent?.as(DeclReferenceExprSyntax.self), let member = reference.parent?.as(MemberAccessExprSyntax.self),
+               member.declName.id == reference.id { continue }
             guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else {
                 throw Refusal("`\(seal)` names something else in the closure", at: token)
+            }
+            if let argument = reference.parent?.as(LabeledExprSyntax.self), let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self) {
+                throw Refusal("the resolver `\(seal)` is handed on to `\(call.calledExpression.trimmedDescription)`, which settles it out of sight: "
+                              + "a continuation must be resumed here, once on every path", at: token)
             }
             let settling: (call: FunctionCallExprSyntax, replaced: Int, text: String)?
             if guarantee {
