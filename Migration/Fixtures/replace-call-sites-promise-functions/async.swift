@@ -363,4 +363,14 @@ final class Gate: Sendable {
         guard !user.isEmpty else { return }
         _ = try await api.login(user)
     }
+
+    // A last `map` whose every branch returns or throws: its code as it is gives the value.
+    @MainActor func length(_ user: String) async throws -> Int {
+        let token = try await api.login(user)
+        if token.count > 3 {
+            return token.count
+        } else {
+            throw ClockError.negative
+        }
+    }
 }

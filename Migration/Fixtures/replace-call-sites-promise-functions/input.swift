@@ -290,4 +290,15 @@ final class Gate: Sendable {
         guard !user.isEmpty else { return .value(()) }
         return api.login(user).asVoid()
     }
+
+    // A last `map` whose every branch returns or throws: its code as it is gives the value.
+    func length(_ user: String) -> Promise<Int> {
+        api.login(user).map { token in
+            if token.count > 3 {
+                return token.count
+            } else {
+                throw ClockError.negative
+            }
+        }
+    }
 }

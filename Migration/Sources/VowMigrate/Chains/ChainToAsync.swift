@@ -1361,6 +1361,15 @@ struct ChainToAsync {
             if link.resultOverride != nil { writer.carried = renames.merging(Self.declaredNameTokens(link.statements).map { ($0.text, $0.text) }) { own, _ in own } }
             var text = StatementText(bytes: bytes)
             text.renamed = renames.filter { $0.key != $0.value }
+            // The last `map` of the value a function returns, ending in an `if`/`switch` whose
+            // every branch returns or throws (`if let x = ... { return x } else { throw e }`):
+            // its code as it is gives the function's value, or its error.
+            if link.kind == .map, givesReturnedValue, index == writer.links.count - 1, link.resultOverride == nil,
+               let last = link.statements.last, Self.resultExpression(last) == nil, Self.alwaysThrows(last, returning: true) {
+                for line in text.lines(link.statements) { writer.body.add(line, 0) }
+                writer.state = .none
+                return
+            }
             guard let last = link.statements.last, let result = link.resultOverride ?? Self.resultExpression(last) else {
                 throw Refusal("a `\(link.kind.rawValue)` handler that does not end with its value", at: link.statements.last.map(Syntax.init) ?? Syntax(link.call))
             }
@@ -1639,22 +1648,25 @@ struct ChainToAsync {
         return expression
     }
 
-    /// Every path through the statement ends in `throw`: a `throw`, or a `switch` whose every
-    /// case, or an `if` with an `else` whose every branch, ends in one.
-    private static func alwaysThrows(_ item: CodeBlockItemSyntax) -> Bool {
+    /// Every path through the statement ends in `throw` (or, with `returning`, in `return x`):
+    /// a `throw`, or a `switch` whose every case, or an `if` with an `else` whose every branch,
+    /// ends in one.
+    private static func alwaysThrows(_ item: CodeBlockItemSyntax, returning: Bool = false) -> Bool {
         if item.item.is(ThrowStmtSyntax.self) { return true }
+        if returning, item.item.as(ReturnStmtSyntax.self)?.expression != nil { return true }
         guard let expression = PyramidReader.expression(item) else { return false }
         if let switchExpression = expression.as(SwitchExprSyntax.self) {
             return !switchExpression.cases.isEmpty && switchExpression.cases.allSatisfy { element in
                 guard let statements = element.as(SwitchCaseSyntax.self)?.statements, let last = statements.last else { return false }
-                return alwaysThrows(last)
+                return alwaysThrows(last, returning: returning)
             }
         }
         if let ifExpression = expression.as(IfExprSyntax.self) {
-            guard let last = ifExpression.body.statements.last, alwaysThrows(last), let elseBody = ifExpression.elseBody else { return false }
+            guard let last = ifExpression.body.statements.last, alwaysThrows(last, returning: returning),
+                  let elseBody = ifExpression.elseBody else { return false }
             switch elseBody {
-            case .codeBlock(let block): return block.statements.last.map(alwaysThrows) ?? false
-            case .ifExpr(let inner): return alwaysThrows(CodeBlockItemSyntax(item: .expr(ExprSyntax(inner))))
+            case .codeBlock(let block): return block.statements.last.map { alwaysThrows($0, returning: returning) } ?? false
+            case .ifExpr(let inner): return alwaysThrows(CodeBlockItemSyntax(item: .expr(ExprSyntax(inner))), returning: returning)
             }
         }
         return false
