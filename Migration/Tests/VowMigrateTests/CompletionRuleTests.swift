@@ -48,6 +48,33 @@ final class CompletionRuleTests: XCTestCase {
         XCTAssertTrue(found[0].message.contains("requirement of `Authenticator`, declared outside the tree"), found[0].message)
     }
 
+    /// The system calls a SiriKit intent handler's and a widget provider's methods; a call of
+    /// another `handle` with other labels in the tree does not make them the app's API.
+    func testSystemCalledHandlersOfIntentsAndWidgetsAreNotTheAppsAPI() {
+        let source = """
+            final class PerformActionIntentHandler: NSObject, PerformActionIntentHandling {
+                func handle(intent: PerformActionIntent, completion: @escaping (PerformActionIntentResponse) -> Void) {
+                    completion(PerformActionIntentResponse())
+                }
+            }
+
+            struct Provider: TimelineProvider {
+                func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
+                    completion(Timeline(entries: [], policy: .never))
+                }
+            }
+
+            final class Responses {
+                func handle(request: Int, result: @escaping (Int) -> Void) { result(request) }
+                func run() { handle(request: 1) { _ in } }
+            }
+            """
+        let found = findings(source)
+        XCTAssertEqual(found.map(\.kind), [.rejected, .rejected, .added])
+        XCTAssertTrue(found[0].message.contains("requirement of `PerformActionIntentHandling`, declared outside the tree"), found[0].message)
+        XCTAssertTrue(found[1].message.contains("requirement of `TimelineProvider`, declared outside the tree"), found[1].message)
+    }
+
     func testTheSameMethodCalledByTheAppIsACandidate() {
         let source = """
             final class TokenAuthenticator: Authenticator {

@@ -208,6 +208,34 @@ final class HandlerUseTests: XCTestCase {
         XCTAssertTrue(finding("split", in: source).added, finding("split", in: source).message)
     }
 
+    /// A promise chain bridged to a handler answers in `done` or in `catch`, never both, unless
+    /// `done`'s code can throw (its error goes to `catch` after `done` answered).
+    func testAChainsDoneAndCatchAreAlternatives() {
+        let source = """
+        final class S {
+            func fetch() -> Promise<Int> { Promise.value(1) }
+            func load(completion: @escaping (Result<Int, Error>) -> Void) {
+                fetch().map { $0 + 1 }.done { value in
+                    completion(.success(value))
+                }.catch(policy: .allErrors) { error in
+                    completion(.failure(error))
+                }
+            }
+            func throwing(completion: @escaping (Result<Int, Error>) -> Void) {
+                fetch().done { value in
+                    completion(.success(value))
+                    try self.check(value)
+                }.catch { error in
+                    completion(.failure(error))
+                }
+            }
+            func check(_ value: Int) throws {}
+        }
+        """
+        XCTAssertEqual(calls("load", in: source), .once)
+        XCTAssertEqual(calls("throwing", in: source), .mayRepeat(.init(file: "S.swift", line: 15, column: 13)))
+    }
+
     func testATernaryAfterACallStillRepeats() {
         let source = """
         final class S {

@@ -429,7 +429,8 @@ struct CompletionFunctionReader {
     /// as syntax tells: its type conforms to a protocol the tree does not declare, and the method
     /// is named as delegate methods are (`webView(_ webView: WKWebView, ...)`: the first,
     /// unlabelled parameter's type ends with the method's name), or its type's conformance is
-    /// named as a framework's callback protocols are (`Authenticator`, `RequestInterceptor`), the
+    /// named as a framework's callback protocols are (`Authenticator`, `RequestInterceptor`, SiriKit's
+    /// `...IntentHandling`, WidgetKit's `TimelineProvider`), the
     /// method is not public and no call of it appears in the tree.
     private func frameworkRequirement(_ decl: FunctionDeclSyntax) -> String? {
         guard !typeReader.scope.isEmpty else { return nil }
@@ -446,13 +447,17 @@ struct CompletionFunctionReader {
             let typeName = MigrationIndex.lastComponent(type.trimmedDescription).lowercased()
             if typeName.hasSuffix(name) { return named }
         }
+        // SiriKit's `...IntentHandling` and WidgetKit's `TimelineProvider` are called by the
+        // system, as delegates are.
         let callbackProtocols = external.filter { protocolName in
-            ["Delegate", "DataSource", "Authenticator", "Interceptor", "Adapter", "Retrier"].contains(where: protocolName.hasSuffix)
+            ["Delegate", "DataSource", "Authenticator", "Interceptor", "Adapter", "Retrier", "Handling", "Provider"]
+                .contains(where: protocolName.hasSuffix)
         }
         // Public API is called from outside the tree, so no call inside proves nothing: only a
         // method the app keeps to itself counts as the framework's.
         let isPublic = IndexCollector.isPublic(decl.modifiers, inPublicExtension: false)
-        if !callbackProtocols.isEmpty, !isPublic, !index.hasCalls(named: decl.name.text.filter { $0 != "`" }) {
+        let shapes = decl.signature.parameterClause.parameters.map(ParameterShape.init)
+        if !callbackProtocols.isEmpty, !isPublic, !index.hasCalls(named: decl.name.text.filter { $0 != "`" }, fitting: shapes) {
             return callbackProtocols.map { "`\($0)`" }.joined(separator: " or ")
         }
         return nil

@@ -210,6 +210,12 @@ extension MigrationIndex {
         !(callsByBaseName[baseName] ?? []).isEmpty
     }
 
+    /// Whether the tree calls a function of that name whose arguments fit `parameters`
+    /// (`handle(intent:completion:)`, not `handle(request:result:)` of another type).
+    func hasCalls(named baseName: String, fitting parameters: [ParameterShape]) -> Bool {
+        (callsByBaseName[baseName] ?? []).contains { CallBinding.bind($0, to: parameters) != nil }
+    }
+
     /// Whether `type` is `ancestor` or inherits from it, through the superclasses and protocols
     /// the tree declares (names compared by their last component, as lookups are elsewhere).
     func inherits(_ type: String, from ancestor: String) -> Bool {

@@ -558,6 +558,12 @@ struct HandlerUseAnalyzer {
             let arguments = calls(in: call.arguments, inClosure: inClosure)
             return arguments.then(callsOfLocal(local, at: place(of: call)))
         }
+        // `promise.done { D }.catch { C }`: a promise chain's ending runs one of the two (a `done`
+        // whose code cannot throw hands no error on to the `catch`), as `success:`/`failure:` do.
+        if let call = node.as(FunctionCallExprSyntax.self), let (before, done, caught) = Self.doneCatch(call) {
+            let ending = calls(in: done, inClosure: inClosure).or(calls(in: caught, inClosure: inClosure))
+            return calls(in: before, inClosure: inClosure).then(ending)
+        }
         // Several closures handed to one call are its alternative outcomes (`success:`/`failure:`,
         // `then:`/`catch:`): one of them runs, so they count as either, not as both.
         if let call = node.as(FunctionCallExprSyntax.self) {
@@ -588,6 +594,19 @@ struct HandlerUseAnalyzer {
             result = result.then(calls(in: child, inClosure: inClosure))
         }
         return result
+    }
+
+    /// `chain.done { D }.catch { C }` (`on:` and `policy:` aside): the chain before `done`, and the
+    /// two closures, when `D`'s own code has no `try` or `throw` (else its error reaches `C` too).
+    private static func doneCatch(_ call: FunctionCallExprSyntax) -> (ExprSyntax, ClosureExprSyntax, ClosureExprSyntax)? {
+        guard let catchMember = call.calledExpression.as(MemberAccessExprSyntax.self), catchMember.declName.baseName.text == "catch",
+              let caught = call.trailingClosure, call.additionalTrailingClosures.isEmpty,
+              call.arguments.allSatisfy({ ["on", "policy"].contains($0.label?.text) }),
+              let doneCall = catchMember.base?.as(FunctionCallExprSyntax.self),
+              let doneMember = doneCall.calledExpression.as(MemberAccessExprSyntax.self), doneMember.declName.baseName.text == "done",
+              let before = doneMember.base, let done = doneCall.trailingClosure, doneCall.additionalTrailingClosures.isEmpty,
+              doneCall.arguments.allSatisfy({ $0.label?.text == "on" }), !canThrow(Syntax(done.statements)) else { return nil }
+        return (before, done, caught)
     }
 
     /// The calls a local function's body makes on every path (once worked out).
