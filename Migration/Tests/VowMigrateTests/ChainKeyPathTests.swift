@@ -85,6 +85,52 @@ final class ChainKeyPathTests: XCTestCase {
         XCTAssertNil(try TestSupport.typecheckTogether([file]), result.output)
     }
 
+    /// Codebases that write every handler inside the parentheses (`.map(on: .main, { x in })`,
+    /// `.done({ x in })`) get them read as trailing closures are.
+    func testAClosureGivenAsTheLastArgumentIsTheHandler() throws {
+        let input = """
+            import Vow
+
+            final class Screen: @unchecked Sendable {
+                var shown: [String] = []
+
+                func count() -> Promise<Int> {
+                    Promise.value(2)
+                }
+
+                func show() {
+                    firstly {
+                        count()
+                    }.map(on: .main, { value -> String in
+                        "\\(value) items"
+                    }).done({ text in
+                        self.shown.append(text)
+                    }).catch(policy: .allErrors, { error in
+                        self.shown.append("\\(error)")
+                    })
+                }
+            }
+
+            """
+        let result = SourceMigrator.migrate(source: input, fileName: "Screen.swift", options: MigrationOptions(target: .async, stage: .callSites))
+        XCTAssertEqual(result.findings.filter { $0.kind == .callSiteConverted }.map(\.function), ["show()"], "\(result.findings)")
+        XCTAssertTrue(result.output.contains("""
+                    Task { @MainActor in
+                        do {
+                            let value = try await valuePromise.value
+                            let text = ("\\(value) items") as String
+                            self.shown.append(text)
+                        } catch {
+                            self.shown.append("\\(error)")
+                        }
+                    }
+            """), result.output)
+        let root = try TestSupport.temporaryDirectory(self)
+        let file = root.appendingPathComponent("Screen.swift")
+        try result.output.write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertNil(try TestSupport.typecheckTogether([file]), result.output)
+    }
+
     /// Should the tool ever write code that does not parse, the file is left alone and every
     /// call site it converted says so, instead of being counted as converted.
     func testOutputThatDoesNotParseLeavesTheFileAloneAndSaysSoForEachCallSite() {

@@ -106,7 +106,7 @@ struct CallSiteRewrite {
     /// anything else, whose closures are places of their own. `codeAfterLeaving`: whether code
     /// runs after a `guard`'s `else` leaves the scope (the enclosing blocks' code, a `defer`).
     private mutating func processStatement(_ item: CodeBlockItemSyntax, codeAfter: Bool, codeAfterLeaving: Bool, context: inout Context) {
-        if target == .async, let (call, guarantee) = Self.returnedChain(item) {
+        if target == .async, let (call, guarantee) = returnedChain(item) {
             if convertReturnedChain(item, call: call, guarantee: guarantee, context: &context) { return }
         }
         if let call = PyramidReader.callStatement(item) {
@@ -615,7 +615,7 @@ struct CallSiteRewrite {
 
     /// `return chain` (or a function's only statement, `chain`) in a function declared to return
     /// `Promise<T>` or `Guarantee<T>`, outside closures: the chain and whether it is a guarantee.
-    private static func returnedChain(_ item: CodeBlockItemSyntax) -> (FunctionCallExprSyntax, Bool)? {
+    private func returnedChain(_ item: CodeBlockItemSyntax) -> (FunctionCallExprSyntax, Bool)? {
         let expression: ExprSyntax?
         if let returned = item.item.as(ReturnStmtSyntax.self) {
             expression = returned.expression
@@ -632,6 +632,19 @@ struct CallSiteRewrite {
             if let function = current.as(FunctionDeclSyntax.self) {
                 guard let type = function.signature.returnClause?.type.as(IdentifierTypeSyntax.self),
                       ["Promise", "Guarantee"].contains(type.name.text), type.genericArgumentClause != nil else { return nil }
+                // A function declared inside one `--replace` rewrites whole is left with it, and
+                // so inside an async one (what a first run made of it): a second run decides as
+                // the first did.
+                var outer = function.parent
+                while let enclosing = outer {
+                    if let outerFunction = enclosing.as(FunctionDeclSyntax.self) {
+                        let place = outerFunction.funcKeyword.startLocation(converter: converter)
+                        if outerFunction.signature.effectSpecifiers?.asyncSpecifier != nil
+                            || catalog.replacesPromiseFunction(line: place.line, column: place.column) { return nil }
+                    }
+                    if enclosing.is(MemberBlockSyntax.self) || enclosing.is(SourceFileSyntax.self) { break }
+                    outer = enclosing.parent
+                }
                 return (call, type.name.text == "Guarantee")
             }
             node = current.parent

@@ -82,12 +82,16 @@ protocol CalleeCatalog {
     /// The tree's calls of promise-returning functions named `baseName`, each file's, as the index
     /// recorded them (all of them in a `--replace` run).
     func promiseFunctionCalls(named baseName: String) -> [ExistingCall]
+    /// Whether `--replace` makes async the promise function whose `func` keyword is at `line`
+    /// and `column` of this file.
+    func replacesPromiseFunction(line: Int, column: Int) -> Bool
 }
 
 extension CalleeCatalog {
     var defaultQueueAssignment: MigrationIndex.Location? { nil }
     func promiseFunctionCall(named baseName: String, labels: [String?]) -> PromiseFunctionCall? { nil }
     func promiseFunctionCalls(named baseName: String) -> [ExistingCall] { [] }
+    func replacesPromiseFunction(line: Int, column: Int) -> Bool { false }
 
     /// Without receivers to read, every function of the name.
     func callees(named baseName: String, calledBy call: FunctionCallExprSyntax) -> [CalleeSummary] {
@@ -103,6 +107,10 @@ struct IndexCalleeCatalog: CalleeCatalog {
     let index: MigrationIndex
     var defaultQueueAssignment: MigrationIndex.Location? { index.defaultQueueAssignment }
     let fileName: String
+
+    func replacesPromiseFunction(line: Int, column: Int) -> Bool {
+        index.replacedPromiseFunctions.contains(MigrationIndex.Location(file: fileName, line: line, column: column))
+    }
     /// `--stage all`: the declarations stage runs on every file of the tree too.
     let addingAlternatives: Bool
     /// The functions this file's declarations stage gave an alternative (or found one for), as

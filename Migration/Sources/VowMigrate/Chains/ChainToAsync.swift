@@ -139,18 +139,26 @@ struct ChainToAsync {
 
     /// Chain methods with no closure of their own that are not converted.
 
+    /// A link's handler: its trailing closure, or a closure given as its last argument without a
+    /// label (`.map(on: queue, { value in ... })`, as some codebases write every link).
+    static func handlerClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
+        if let trailing = call.trailingClosure { return trailing }
+        guard let last = call.arguments.last, last.label == nil else { return nil }
+        return last.expression.as(ClosureExprSyntax.self)
+    }
+
     /// Whether the statement is a chain this stage should look at (ends in `.catch { }`, in
     /// `.cauterize()`, or in either then `.finally { }`; or in `.done { }` or `.ensure { }`
     /// without a `catch`, after another link or on a promise `knownPromise` says a call makes).
     static func isChain(_ call: FunctionCallExprSyntax, knownPromise: (FunctionCallExprSyntax) -> Bool = { _ in false }) -> Bool {
         guard let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return false }
         switch member.declName.baseName.text {
-        case "catch": return call.trailingClosure != nil
-        case "finally": return call.trailingClosure != nil && (member.base?.as(FunctionCallExprSyntax.self).map { isChain($0) } ?? false)
+        case "catch": return handlerClosure(of: call) != nil
+        case "finally": return handlerClosure(of: call) != nil && (member.base?.as(FunctionCallExprSyntax.self).map { isChain($0) } ?? false)
         // `x.done { }` could be any type's method: only after a chain link (`.then`, `.map`...),
         // on `firstly`/`when`/`race`/`after`, or on a call the index knows returns a promise.
         case "done", "ensure":
-            guard call.trailingClosure != nil, call.additionalTrailingClosures.isEmpty,
+            guard handlerClosure(of: call) != nil, call.additionalTrailingClosures.isEmpty,
                   let base = member.base?.as(FunctionCallExprSyntax.self) else { return false }
             if let link = base.calledExpression.as(MemberAccessExprSyntax.self), link.base != nil,
                Kind(rawValue: link.declName.baseName.text) != nil {
@@ -215,7 +223,8 @@ struct ChainToAsync {
         for link in links {
             result.append(link)
             // (A handler answering in several places answers with more than that chain.)
-            guard link.kind == .then, link.resultOverride == nil, link.selfCapture == nil, !link.onSettlingThread,
+            // (A handler on another queue runs whole there, its answer included: nothing to splice.)
+            guard link.kind == .then, link.resultOverride == nil, link.selfCapture == nil, !link.onSettlingThread, link.queue == nil,
                   !Self.returnsBeforeEnd(link.statements),
                   let last = link.statements.last, let answer = Self.resultExpression(last),
                   let inner = answer.as(FunctionCallExprSyntax.self), ReplacedPromiseCalls.unwrapped(answer) == nil,
@@ -244,12 +253,14 @@ struct ChainToAsync {
         var settlingArgument: LabeledExprSyntax?
         var queue: ExprSyntax?
         var keyPath: KeyPathExprSyntax?
+        let argumentClosure = call.trailingClosure == nil ? Self.handlerClosure(of: call) : nil
         if kind != .asVoid, !call.arguments.contains(where: { $0.label?.text == "on" }),
            let assignment = catalog.defaultQueueAssignment {
             throw Refusal("a chain link on the default queue, which this tree changes (`conf.Q`/`conf.D` assigned at \(assignment)): "
                           + "its handlers need not run on the main queue; write the queue (`on: .main`) where that is where they run", at: call.calledExpression)
         }
         for argument in call.arguments {
+            if let argumentClosure, argument.expression.id == ExprSyntax(argumentClosure).id { continue }
             let value = argument.expression.trimmedDescription.filter { $0 != " " }
             let written = argument.detached.with(\.trailingComma, nil).trimmedDescription
             switch argument.label?.text {
@@ -307,7 +318,7 @@ struct ChainToAsync {
         if kind.sequenceMethod != nil {
             // The closure is kept whole (its parameters, `$0`, its own `return`s); its statements
             // only tell whether it uses `self`, as a handler's do.
-            guard let closure = call.trailingClosure, call.additionalTrailingClosures.isEmpty else {
+            guard let closure = call.trailingClosure ?? argumentClosure, call.additionalTrailingClosures.isEmpty else {
                 throw Refusal("a `\(kind.rawValue)` without a trailing closure", at: call)
             }
             // Kept whole, its capture list stays with it: only its constants must hold, later.
@@ -317,7 +328,7 @@ struct ChainToAsync {
             link.strongSelf = captures.strongSelf
             return link
         }
-        guard let closure = call.trailingClosure, call.additionalTrailingClosures.isEmpty else {
+        guard let closure = call.trailingClosure ?? argumentClosure, call.additionalTrailingClosures.isEmpty else {
             throw Refusal("a chain link without a trailing closure", at: call)
         }
         let names: [String]

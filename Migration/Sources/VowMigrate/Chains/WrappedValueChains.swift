@@ -211,10 +211,41 @@ enum WrappedValueChains {
             }
             guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
                   let kind = ChainToAsync.Kind(rawValue: member.declName.baseName.text),
-                  Self.startsOnWrapper(node), kind == .cauterize ? node.parent?.is(CodeBlockItemSyntax.self) == true : Self.isValue(node)
+                  Self.startsOnWrapper(node), kind == .cauterize ? node.parent?.is(CodeBlockItemSyntax.self) == true : Self.isValue(node),
+                  !Self.insidePromiseChainHandler(node)
             else { return .visitChildren }
             found.append(node)
             return .visitChildren
+        }
+
+        /// Inside a handler of a promise chain the stages read whole (one ending in `catch`,
+        /// `done`, `ensure` or `cauterize()`, or starting on `firstly`, `when`, `race`, `after` or
+        /// a wrapped call): that chain was converted with it, or left alone with it; changing
+        /// the handler now would let a second run decide otherwise about the chain around it.
+        private static func insidePromiseChainHandler(_ call: FunctionCallExprSyntax) -> Bool {
+            var node = call.parent
+            while let current = node {
+                if let closure = current.as(ClosureExprSyntax.self),
+                   let link = closure.parent?.as(FunctionCallExprSyntax.self) ?? closure.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
+                   let member = link.calledExpression.as(MemberAccessExprSyntax.self), ChainToAsync.Kind(rawValue: member.declName.baseName.text) != nil {
+                    // The whole chain the link belongs to: its outermost call, and its first promise.
+                    var outermost = link
+                    while let outer = outermost.parent?.as(MemberAccessExprSyntax.self)?.parent?.as(FunctionCallExprSyntax.self) { outermost = outer }
+                    var root = ExprSyntax(link)
+                    while let step = root.as(FunctionCallExprSyntax.self), let access = step.calledExpression.as(MemberAccessExprSyntax.self),
+                          let base = access.base, ChainToAsync.Kind(rawValue: access.declName.baseName.text) != nil {
+                        root = base
+                    }
+                    let head = root.as(FunctionCallExprSyntax.self)?.calledExpression.trimmedDescription ?? ""
+                    if ChainToAsync.isChain(outermost) || ["firstly", "when", "race", "after"].contains(head)
+                        || ReplacedPromiseCalls.unwrapped(root) != nil {
+                        return true
+                    }
+                }
+                if current.is(FunctionDeclSyntax.self) || current.is(MemberBlockSyntax.self) { return false }
+                node = current.parent
+            }
+            return false
         }
 
         private static func startsOnWrapper(_ call: FunctionCallExprSyntax) -> Bool {

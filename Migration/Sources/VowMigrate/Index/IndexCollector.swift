@@ -224,6 +224,7 @@ final class IndexCollector: SyntaxVisitor {
             parameters: parameters.map(ParameterShape.init),
             isPublic: Self.isPublic(node.modifiers, inPublicExtension: inPublicExtension.last == true)
         ))
+        functions[functions.count - 1].isThrowing = node.signature.effectSpecifiers?.throwsClause != nil
         // Local functions inside bodies are implementation details.
         return .skipChildren
     }

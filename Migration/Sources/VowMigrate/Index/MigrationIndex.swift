@@ -377,6 +377,8 @@ public struct MigrationIndex: Sendable {
         /// Declared in a protocol: its alternative goes into an extension of the protocol, where
         /// it serves a default implementation of the same name too.
         var isProtocolRequirement = false
+        /// Declared `throws`.
+        var isThrowing = false
     }
 
     /// An index that knows nothing.
@@ -571,16 +573,30 @@ public struct MigrationIndex: Sendable {
 
     /// A function `scope` already declares under the alternative's name `name` in `target`'s
     /// form (`-> Promise`/`Guarantee`, or `async`): the function is already migrated.
-    func existingAlternative(named name: String, in scope: String, for target: MigrationTarget) -> DeclaredFunction? {
-        declaredFunctions(named: name, in: scope).first { target == .promise ? $0.returnsVowType : $0.isAsync }
+    /// `throwing`: whether the async alternative would throw (its handler reports an error); an
+    /// async function that differs there is not the alternative (``alternativeClash(named:in:throwing:)``).
+    func existingAlternative(named name: String, in scope: String, for target: MigrationTarget, throwing: Bool? = nil) -> DeclaredFunction? {
+        declaredFunctions(named: name, in: scope).first { declared in
+            target == .promise ? declared.returnsVowType : declared.isAsync && (throwing == nil || declared.isThrowing == throwing)
+        }
     }
 
     /// Why no alternative named `name` can be added in `scope`: a function of that name in
     /// neither form exists, and the alternative would clash with it. The declarations stage skips
     /// the function for it.
-    func alternativeClash(named name: String, in scope: String) -> String? {
-        declaredFunctions(named: name, in: scope).first { !$0.isAsync && !$0.returnsVowType }
-            .map { "`\(name)` already exists at \($0.location); an alternative would clash with it" }
+    func alternativeClash(named name: String, in scope: String, throwing: Bool? = nil) -> String? {
+        let declared = declaredFunctions(named: name, in: scope)
+        if let other = declared.first(where: { !$0.isAsync && !$0.returnsVowType }) {
+            return "`\(name)` already exists at \(other.location); an alternative would clash with it"
+        }
+        // `close() async throws` beside `close(completion: () -> Void)`: not its alternative (a
+        // call site awaiting it would need `try` and a path for an error the callback never had),
+        // and one more `close() async` would differ from it in `throws` alone.
+        if let throwing, let other = declared.first(where: { $0.isAsync && $0.isThrowing != throwing }) {
+            return "`\(name)` already exists at \(other.location) as an async function that \(other.isThrowing ? "throws" : "does not throw"), "
+                + "while this handler \(throwing ? "reports an error" : "reports none"): it is not this function's alternative, and another would clash with it"
+        }
+        return nil
     }
 
     /// Existing functions named `swiftName` (`fetchUser(id:)`) in `scope` or in an extension of
@@ -797,7 +813,8 @@ extension MigrationIndex {
                 let key = "\(function.scope)|\(function.swiftName)"
                 declarations[key, default: []].append(DeclaredFunction(isAsync: function.isAsync, returnsVowType: function.returnsVowType,
                                                                         location: function.location,
-                                                                        isProtocolRequirement: function.isProtocolRequirement))
+                                                                        isProtocolRequirement: function.isProtocolRequirement,
+                                                                        isThrowing: function.isThrowing))
             }
         }
         // `func perform() -> VoidPromise` with `typealias VoidPromise = Promise<Void>` in any file.
@@ -978,10 +995,11 @@ extension MigrationIndex {
             let asyncEmitter = AlternativeEmitter(function: function, target: .async, isMember: !record.scope.isEmpty)
             let promiseName = promiseEmitter.alternativeSwiftName
             let asyncName = asyncEmitter.alternativeSwiftName
+            let asyncThrows = function.shape.canFail || function.isThrowing
             func counterpart(_ name: String, _ target: MigrationTarget, _ kind: Counterpart.Kind) -> Counterpart? {
                 let emitter = target == .promise ? promiseEmitter : asyncEmitter
                 for candidate in [name] + emitter.counterpartNames.dropFirst() {
-                    if let found = existingAlternative(named: candidate, in: record.scope, for: target) {
+                    if let found = existingAlternative(named: candidate, in: record.scope, for: target, throwing: target == .async ? asyncThrows : nil) {
                         return Counterpart(kind: kind, swiftName: candidate, location: found.location)
                     }
                 }
@@ -1004,7 +1022,7 @@ extension MigrationIndex {
                 promiseBlocker: compileBlocker(of: promiseEmitter, valueType: function.shape.valueType, languageMode: languageMode)
                     ?? alternativeClash(named: promiseName, in: record.scope) ?? collision,
                 asyncBlocker: compileBlocker(of: asyncEmitter, valueType: function.shape.valueType, languageMode: languageMode)
-                    ?? alternativeClash(named: asyncName, in: record.scope) ?? collision,
+                    ?? alternativeClash(named: asyncName, in: record.scope, throwing: asyncThrows) ?? collision,
                 promiseAlternativeName: promiseName, asyncAlternativeName: asyncName,
                 handlerParameterTypes: function.handlerParameterTypes,
                 parameterShapes: function.parameters.map(\.shape),
@@ -1210,6 +1228,8 @@ public struct FileSummary: Sendable {
         var parameters: [ParameterShape] = []
         /// `public` or `open` (also through a `public extension`): callers may be outside the tree.
         var isPublic = false
+        /// Declared `throws`.
+        var isThrowing = false
 
         /// A closure-like parameter with a default value: calls may omit it, so an alternative
         /// without it could capture them.

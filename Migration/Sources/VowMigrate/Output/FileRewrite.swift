@@ -180,8 +180,9 @@ struct FileRewrite {
                 emitter.swiftOnly = !importsVow
                 if index.declaresType("Task") { emitter.taskType = "Swift.Task" }
                 emitter.runsOnCallersActor = runsOnCallersActor(site.actorContext)
+                let asyncThrows = target == .async ? function.shape.canFail || function.isThrowing : nil
                 let existing = emitter.counterpartNames.compactMap { name in
-                    index.existingAlternative(named: name, in: site.scope, for: target).map { (name, $0) }
+                    index.existingAlternative(named: name, in: site.scope, for: target, throwing: asyncThrows).map { (name, $0) }
                 }.first
                 if let (name, counterpart) = existing {
                     report(.alreadyMigrated, function.swiftName, site.decl, "already has the alternative `\(name)` at \(counterpart.location)")
@@ -195,7 +196,7 @@ struct FileRewrite {
                            + "(the two differ only in what the alternative drops): neither gets one")
                     continue
                 }
-                if let clash = index.alternativeClash(named: emitter.alternativeSwiftName, in: site.scope) {
+                if let clash = index.alternativeClash(named: emitter.alternativeSwiftName, in: site.scope, throwing: asyncThrows) {
                     report(.skipped, function.swiftName, site.decl, clash)
                     continue
                 }

@@ -1,0 +1,126 @@
+import VowMigrate
+import XCTest
+
+/// Shapes from a real PromiseKit app where a second `--replace` run over the first's output
+/// changed it again: whatever the first run decides, the second must decide too.
+final class SecondRunTests: XCTestCase {
+    private static let options = MigrationOptions(target: .async, replace: true, stage: .all)
+
+    /// Migrates `source`, then migrates the output again: the second run changes nothing.
+    private func migrateTwice(_ source: String, file: StaticString = #filePath, line: UInt = #line) -> FileMigration {
+        let first = SourceMigrator.migrate(source: source, fileName: "S.swift", options: Self.options)
+        let second = SourceMigrator.migrate(source: first.output, fileName: "S.swift", options: Self.options)
+        XCTAssertFalse(second.changed, UnifiedDiffText.make(first.output, second.output), file: file, line: line)
+        return first
+    }
+
+    /// A hand-written `close() -> Promise<Void>` beside `close(completion:)`: `--replace` makes
+    /// it `async throws`, which is not the async alternative of a handler reporting no error.
+    func testAnAsyncSiblingThatThrowsIsNotTheAlternativeOfAHandlerWithoutAnError() {
+        let source = """
+            import Vow
+
+            final class Sheet {
+                func dismiss(completion: @escaping () -> Void) {
+                    completion()
+                }
+
+                func close(completion: @escaping () -> Void) {
+                    dismiss {
+                        completion()
+                    }
+                }
+
+                func close() -> Promise<Void> {
+                    return Promise { seal in
+                        self.close {
+                            seal.fulfill(())
+                        }
+                    }
+                }
+            }
+
+            final class Owner {
+                let sheet = Sheet()
+                var closed = false
+
+                func finish() {
+                    sheet.close { [weak self] in
+                        self?.closed = true
+                    }
+                }
+            }
+
+            """
+        let first = migrateTwice(source)
+        XCTAssertTrue(first.output.contains("@MainActor func close() async throws {"), first.output)
+        let again = SourceMigrator.migrate(source: first.output, fileName: "S.swift", options: Self.options)
+        let close = again.findings.first { $0.function == "close(completion:)" }
+        XCTAssertEqual(close?.kind, .skipped)
+        XCTAssertTrue(close?.message.hasPrefix("`close()` already exists at S.swift:14:") == true, close?.message ?? "")
+        XCTAssertTrue(close?.message.hasSuffix("as an async function that throws, while this handler reports none: "
+                                               + "it is not this function's alternative, and another would clash with it") == true, close?.message ?? "")
+        XCTAssertTrue(again.output.contains("sheet.close { [weak self] in"), again.output)
+    }
+
+    /// A local function's returned chain, inside a function `--replace` rewrites whole.
+    func testAChainALocalFunctionReturnsStaysInBothRuns() {
+        let source = """
+            import Vow
+
+            final class Balances {
+                func fetch(_ id: Int) -> Promise<Int> {
+                    Promise.value(id)
+                }
+
+                func total(_ ids: [Int]) -> Promise<Int> {
+                    func sum() -> Promise<Int> {
+                        return when(fulfilled: ids.map { fetch($0) }).map { values in
+                            values.reduce(0, +)
+                        }
+                    }
+                    return sum().map { $0 * 2 }
+                }
+            }
+
+            """
+        let first = migrateTwice(source)
+        XCTAssertTrue(first.output.contains("        func sum() -> Promise<Int> {\n"), first.output)
+        XCTAssertTrue(first.output.contains("}).map { values in\n"), first.output)
+    }
+
+    /// A `then` on another queue answering with a chain runs that chain whole on its queue: its
+    /// links are not spliced after it too (they ran twice: `["1", "end", "end"]`).
+    func testAThenOnAnotherQueueAnsweringWithAChainRunsItOnce() {
+        let source = """
+            import Foundation
+            import Vow
+
+            final class Tokens {
+                let queue = DispatchQueue(label: "tokens")
+
+                func ids() -> Promise<[Int]> {
+                    Promise.value([1])
+                }
+
+                func names(_ ids: [Int]) -> Promise<[String]> {
+                    Promise.value(ids.map(String.init))
+                }
+
+                func load() -> Promise<[String]> {
+                    return firstly {
+                        ids()
+                    }.then(on: queue) { ids -> Promise<[String]> in
+                        self.names(ids).map { names in
+                            names + ["end"]
+                        }
+                    }
+                }
+            }
+
+            """
+        let first = migrateTwice(source)
+        XCTAssertEqual(first.output.components(separatedBy: "+ [\"end\"]").count - 1, 1, first.output)
+        XCTAssertTrue(first.output.contains("        return try await queue.async(.promise) {\n"), first.output)
+    }
+}
