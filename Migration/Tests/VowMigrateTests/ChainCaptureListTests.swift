@@ -123,10 +123,7 @@ final class ChainCaptureListTests: XCTestCase {
     func testTheConvertedCodeTypechecks() throws {
         let result = SourceMigrator.migrate(source: Self.input, fileName: "Sensors.swift",
                                             options: MigrationOptions(target: .async, stage: .callSites))
-        let root = try TestSupport.temporaryDirectory(self)
-        let file = root.appendingPathComponent("Sensors.swift")
-        try result.output.write(to: file, atomically: true, encoding: .utf8)
-        XCTAssertNil(try TestSupport.typecheckTogether([file]), result.output)
+        XCTAssertNil(try TestSupport.typecheck(result.output, as: "Sensors.swift", self), result.output)
     }
 
     /// Where a name is a constant, nearest declaration first.

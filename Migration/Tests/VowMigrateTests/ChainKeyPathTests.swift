@@ -79,10 +79,7 @@ final class ChainKeyPathTests: XCTestCase {
         XCTAssertTrue(result.output.contains("let count = value.owner?.count\n"), result.output)
         XCTAssertFalse(result.output.contains("\\.all"), result.output)
 
-        let root = try TestSupport.temporaryDirectory(self)
-        let file = root.appendingPathComponent("Screen.swift")
-        try result.output.write(to: file, atomically: true, encoding: .utf8)
-        XCTAssertNil(try TestSupport.typecheckTogether([file]), result.output)
+        XCTAssertNil(try TestSupport.typecheck(result.output, as: "Screen.swift", self), result.output)
     }
 
     /// Codebases that write every handler inside the parentheses (`.map(on: .main, { x in })`,
@@ -125,10 +122,7 @@ final class ChainKeyPathTests: XCTestCase {
                         }
                     }
             """), result.output)
-        let root = try TestSupport.temporaryDirectory(self)
-        let file = root.appendingPathComponent("Screen.swift")
-        try result.output.write(to: file, atomically: true, encoding: .utf8)
-        XCTAssertNil(try TestSupport.typecheckTogether([file]), result.output)
+        XCTAssertNil(try TestSupport.typecheck(result.output, as: "Screen.swift", self), result.output)
     }
 
     /// Should the tool ever write code that does not parse, the file is left alone and every

@@ -49,6 +49,13 @@ enum TestSupport {
         return nil
     }
 
+    /// Writes `source` as `name` in a folder of its own and typechecks it (``typecheckTogether(_:)``).
+    static func typecheck(_ source: String, as name: String, _ testCase: XCTestCase) throws -> String? {
+        let file = try temporaryDirectory(testCase).appendingPathComponent(name)
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        return try typecheckTogether([file])
+    }
+
     static func fixture(_ name: String, _ file: String) throws -> String {
         try String(contentsOf: fixturesDirectory.appendingPathComponent(name).appendingPathComponent(file), encoding: .utf8)
     }

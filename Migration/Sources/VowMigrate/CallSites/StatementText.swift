@@ -9,6 +9,9 @@ struct StatementText {
     var unwrapped: Set<String> = []
     /// References to these names are spelled with the new name.
     var renamed: [String: String] = [:]
+    /// Where a rename stops (a byte offset): a name declared again there (`guard let x = x as? T`)
+    /// reads the new declaration after it.
+    var renamedUntil: [String: Int] = [:]
     /// Bare `return`s (by the offset of their keyword) spelled as this text instead
     /// (`throw Failure.returned`: a promise chain's handler stopping the chain).
     var replacedReturns: [Int: String] = [:]
@@ -62,7 +65,8 @@ struct StatementText {
                 }
                 guard let reference = token.parent?.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil else { continue }
                 if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
-                let newName = renamed[name] ?? name
+                var newName = renamed[name] ?? name
+                if let until = renamedUntil[name], token.positionAfterSkippingLeadingTrivia.utf8Offset >= until { newName = name }
                 if unwrapped.contains(name), let unwrap = reference.parent?.as(ForceUnwrapExprSyntax.self) {
                     replacements.append((unwrap.positionAfterSkippingLeadingTrivia.utf8Offset, unwrap.endPositionBeforeTrailingTrivia.utf8Offset, newName))
                 } else if newName != name {

@@ -1214,6 +1214,10 @@ struct ChainToAsync {
             return valueType
         }
 
+        /// Parameters bound under another name because the handler declares them again
+        /// (`guard let x = x as? T`): their references are renamed up to that offset only.
+        var renameLimits: [String: Int] = [:]
+
         mutating func declare(_ name: String) -> String {
             var candidate = name
             var suffix = 2
@@ -1264,13 +1268,17 @@ struct ChainToAsync {
 
     /// Binds the chain's value to the handler's parameters; the renames its statements need.
     /// `keep`: the value must stay available afterwards even if the handler ignores it.
-    private func bind(_ link: Link, keep: Bool, _ writer: inout Writer) throws(Refusal) -> [String: String] {
-        let renames = try bindValue(link, keep: keep, &writer)
+    /// `renamingShadowed`: a parameter the handler declares again (`{ json in guard let json =
+    /// json as? T ... }`) is bound under another name, read by that name up to the declaration
+    /// (``Writer/renameLimits``); the caller's text must apply the limits.
+    private func bind(_ link: Link, keep: Bool, renamingShadowed: Bool = false, _ writer: inout Writer) throws(Refusal) -> [String: String] {
+        writer.renameLimits = [:]
+        let renames = try bindValue(link, keep: keep, renamingShadowed: renamingShadowed && link.resultOverride == nil && !link.inheritsScope, &writer)
         // A link of the chain a `then` handler answered with reads that handler's names too.
         return link.inheritsScope ? renames.merging(writer.carried) { own, _ in own } : renames
     }
 
-    private func bindValue(_ link: Link, keep: Bool, _ writer: inout Writer) throws(Refusal) -> [String: String] {
+    private func bindValue(_ link: Link, keep: Bool, renamingShadowed: Bool, _ writer: inout Writer) throws(Refusal) -> [String: String] {
         var renames: [String: String] = [:]
         // A parameter the handler never reads is bound to nothing (`let n` would warn).
         var link = link
@@ -1290,12 +1298,14 @@ struct ChainToAsync {
             throw Refusal("a `\(link.kind.rawValue)` handler reads the `Void` value of the step before it", at: link.node)
         }
         if link.parameters.count == 1, let parameter = names.first {
-            if case .named(let name) = writer.state, writer.seen[name] == parameter {
+            let shadowedUntil = renamingShadowed ? Self.shadowingEnd(of: parameter, in: link.statements) : nil
+            if shadowedUntil == nil, case .named(let name) = writer.state, writer.seen[name] == parameter {
                 renames[parameter] = name
                 return renames
             }
-            let name = writer.declare(Self.bindable(parameter))
+            let name = shadowedUntil == nil ? writer.declare(Self.bindable(parameter)) : declareOther(than: parameter, &writer)
             renames[parameter] = name
+            if let shadowedUntil { writer.renameLimits[parameter] = shadowedUntil }
             switch writer.state {
             case .named(let value): writer.body.add("let \(name) = \(value)", 0)
             case .pending(let lines): writer.body.add(lines.prefixed("let \(name) = "), indentedBy: 0)
@@ -1308,8 +1318,10 @@ struct ChainToAsync {
         var pattern: [String] = []
         for parameter in link.parameters {
             if parameter == "_" { pattern.append("_"); continue }
-            let name = writer.declare(Self.bindable(parameter))
+            let shadowedUntil = renamingShadowed ? Self.shadowingEnd(of: parameter, in: link.statements) : nil
+            let name = shadowedUntil == nil ? writer.declare(Self.bindable(parameter)) : declareOther(than: parameter, &writer)
             renames[parameter] = name
+            if let shadowedUntil { writer.renameLimits[parameter] = shadowedUntil }
             pattern.append(name)
         }
         let binding = "let (\(pattern.joined(separator: ", "))) = "
@@ -1365,13 +1377,14 @@ struct ChainToAsync {
         for comment in link.comments { writer.body.add(comment, 0) }
         switch link.kind {
         case .then, .map, .compactMap:
-            let renames = try bind(link, keep: link.kind == .compactMap, &writer)
+            let renames = try bind(link, keep: link.kind == .compactMap, renamingShadowed: true, &writer)
             let input: String? = if case .named(let name) = writer.state { name } else { nil }
             try declareLocals(link, renames: renames, &writer)
             // The chain the handler answers with reads its names, as it did inside the handler.
             if link.resultOverride != nil { writer.carried = renames.merging(Self.declaredNameTokens(link.statements).map { ($0.text, $0.text) }) { own, _ in own } }
             var text = StatementText(bytes: bytes)
             text.renamed = renames.filter { $0.key != $0.value }
+            text.renamedUntil = writer.renameLimits
             // The last `map` of the value a function returns, ending in an `if`/`switch` whose
             // every branch returns or throws (`if let x = ... { return x } else { throw e }`):
             // its code as it is gives the function's value, or its error.
@@ -1409,10 +1422,11 @@ struct ChainToAsync {
                 writer.state = .named(name)
             }
         case .get, .done:
-            let renames = try bind(link, keep: link.kind == .get, &writer)
+            let renames = try bind(link, keep: link.kind == .get, renamingShadowed: true, &writer)
             try declareLocals(link, renames: renames, &writer)
             var text = StatementText(bytes: bytes)
             text.renamed = renames.filter { $0.key != $0.value }
+            text.renamedUntil = writer.renameLimits
             // The last `done` of a task's chain ending in a chain of its own: nested code, where
             // nothing renamed in the handler could reach the inner chain's text unrenamed.
             if link.kind == .done, index == writer.links.count - 1, let nesting = writer.nesting, text.renamed.isEmpty, !link.hopsToMain,
@@ -1581,10 +1595,12 @@ struct ChainToAsync {
 
     /// The handler's locals join the one straight-line scope: two handlers declaring the same name,
     /// or a handler reading a name an earlier one declared (it meant an outer one), are refused.
-    private func declareLocals(_ link: Link, renames: [String: String], _ writer: inout Writer) throws(Refusal) {
+    /// `scoped`: the handler's code goes into a closure of its own (a block for another queue),
+    /// whose declarations end with it: they may shadow earlier names and hide none later.
+    private func declareLocals(_ link: Link, renames: [String: String], scoped: Bool = false, _ writer: inout Writer) throws(Refusal) {
         var declared: [(String, TokenSyntax)] = []
         // `let`/`var` declarations and `guard let` bindings stay in scope after the handler.
-        for token in Self.declaredNameTokens(link.statements) {
+        for token in Self.declaredNameTokens(link.statements) where !scoped {
             if writer.seen[token.text] != nil {
                 throw Refusal("two chain handlers declare `\(token.text)`, which straight-line code would declare twice", at: token)
             }
@@ -1805,7 +1821,7 @@ struct ChainToAsync {
     /// stay the closure's; a `then`'s promise is awaited too.
     private func writeOnQueue(_ link: Link, queue: ExprSyntax, _ writer: inout Writer) throws(Refusal) {
         let renames = try bind(link, keep: link.kind == .get, &writer)
-        try declareLocals(link, renames: renames, &writer)
+        try declareLocals(link, renames: renames, scoped: true, &writer)
         var text = StatementText(bytes: bytes)
         text.renamed = renames.filter { $0.key != $0.value }
         var queueText = text.text(of: queue)
@@ -1868,6 +1884,20 @@ struct ChainToAsync {
     }
 
     /// The names a handler's statements declare with `let`, `var` or `guard let`, as written.
+    /// The end of the first statement of the handler that declares `name` again, where the
+    /// parameter of that name stops being the one its references read.
+    private static func shadowingEnd(of name: String, in statements: [CodeBlockItemSyntax]) -> Int? {
+        statements.first { statement in declaredNameTokens([statement]).contains { $0.text == name } }
+            .map { $0.endPositionBeforeTrailingTrivia.utf8Offset }
+    }
+
+    /// A name for a value other than `name` itself (which the handler declares later).
+    private func declareOther(than name: String, _ writer: inout Writer) -> String {
+        writer.reserved.insert(name)
+        defer { writer.reserved.remove(name) }
+        return writer.declare(Self.bindable(name))
+    }
+
     private static func declaredNameTokens(_ statements: [CodeBlockItemSyntax]) -> [TokenSyntax] {
         statements.flatMap { item -> [TokenSyntax] in
             var patterns: [Syntax] = []
