@@ -165,7 +165,7 @@ struct ChainToAsync {
                 return true
             }
             let called = base.calledExpression.trimmedDescription
-            return ["firstly", "when", "race", "after"].contains(called) || knownPromise(base)
+            return PromiseEvidence.promiseFunctions.contains(called) || knownPromise(base)
         // `.cauterize()` after at least one link: `p.done { }.cauterize()`, not a bare `p.cauterize()`.
         case "cauterize":
             guard call.arguments.isEmpty, call.trailingClosure == nil,
@@ -283,13 +283,10 @@ struct ChainToAsync {
                 case ".allErrorsExceptCancellation", "CatchPolicy.allErrorsExceptCancellation": allErrors = false
                 default: throw Refusal("a chain link with `\(written)`: only the two named policies are converted", at: argument)
                 }
-            case nil where kind == .map || kind.takesTransform:
+            case nil where (kind == .map || kind.takesTransform) && call.trailingClosure == nil && keyPath == nil
+                && argument.expression.is(KeyPathExprSyntax.self):
                 // `map(\.name)`: the key path reads the value as `{ $0.name }` would.
-                if let path = argument.expression.as(KeyPathExprSyntax.self), call.trailingClosure == nil, keyPath == nil {
-                    keyPath = path
-                    continue
-                }
-                throw Refusal("a chain link with `\(written)`: only `on:` the main queue and `policy:` are converted", at: argument)
+                keyPath = argument.expression.as(KeyPathExprSyntax.self)
             default:
                 throw Refusal("a chain link with `\(written)`: only `on:` the main queue and `policy:` are converted", at: argument)
             }
@@ -322,7 +319,7 @@ struct ChainToAsync {
                 throw Refusal("a `\(kind.rawValue)` without a trailing closure", at: call)
             }
             // Kept whole, its capture list stays with it: only its constants must hold, later.
-            let captures = try closure.signature?.capture.map { capture throws(Refusal) in try Self.captures(capture) } ?? (selfCapture: nil, strongSelf: false)
+            let captures = try Self.captures(of: closure)
             var link = Link(kind: kind, call: call, closure: closure, parameters: [], statements: Array(closure.statements),
                             selfCapture: captures.selfCapture, onSettlingThread: settlingArgument != nil, settlingArgument: settlingArgument)
             link.strongSelf = captures.strongSelf
@@ -360,7 +357,7 @@ struct ChainToAsync {
         if (kind == .ensure || kind == .finally) && !names.isEmpty {
             throw Refusal("an `\(kind.rawValue)` handler with parameters", at: closure)
         }
-        let captures = try closure.signature?.capture.map { capture throws(Refusal) in try Self.captures(capture) } ?? (selfCapture: nil, strongSelf: false)
+        let captures = try Self.captures(of: closure)
         let selfCapture = captures.selfCapture
         // A bare `return` ending a handler does nothing there; in straight-line code it would end the task.
         var statements = Array(closure.statements)
@@ -380,7 +377,8 @@ struct ChainToAsync {
     /// a bridge's closure says `[self]` for the implicit `self` the handler may use), and names
     /// of constants (a `let`, a parameter, a `let` property of the type), whose value read later
     /// is the one captured. A `var` or an expression (`[x = y]`) could differ by then: refused.
-    private static func captures(_ capture: ClosureCaptureClauseSyntax) throws(Refusal) -> (selfCapture: String?, strongSelf: Bool) {
+    private static func captures(of closure: ClosureExprSyntax) throws(Refusal) -> (selfCapture: String?, strongSelf: Bool) {
+        guard let capture = closure.signature?.capture else { return (nil, false) }
         var selfCapture: String?
         var strongSelf = false
         for item in capture.items {
@@ -1127,15 +1125,8 @@ struct ChainToAsync {
     /// starts every promise at once and waits for them all, as Vow does
     /// (`try await when(fulfilled: values.map { load($0) }).value`).
     private func writeSequenceHelper(_ link: Link, method: String, _ writer: inout Writer) throws(Refusal) {
-        let values: String
-        switch writer.state {
-        case .none:
+        guard let values = writer.valueName(declaring: "values") else {
             throw Refusal("a `\(link.kind.rawValue)` on the `Void` value of the step before it", at: link.node)
-        case .named(let name):
-            values = name
-        case .pending(let lines):
-            values = writer.declare("values")
-            writer.body.add(lines.prefixed("let \(values) = "), indentedBy: 0)
         }
         var applied = "\(values).\(method)"
         if let keyPath = link.keyPath {
@@ -1226,6 +1217,21 @@ struct ChainToAsync {
             return candidate
         }
 
+        /// The name holding the value: its own, or `base` declared for a pending one; nil for `Void`.
+        mutating func valueName(declaring base: String) -> String? {
+            switch state {
+            case .none:
+                return nil
+            case .named(let name):
+                return name
+            case .pending(let lines):
+                let name = declare(base)
+                body.add(lines.prefixed("let \(name) = "), indentedBy: 0)
+                state = .named(name)
+                return name
+            }
+        }
+
         /// Evaluates a pending value without keeping it.
         mutating func discard() {
             if case .pending(let lines) = state { body.add(lines.prefixed("_ = "), indentedBy: 0) }
@@ -1298,14 +1304,13 @@ struct ChainToAsync {
             throw Refusal("a `\(link.kind.rawValue)` handler reads the `Void` value of the step before it", at: link.node)
         }
         if link.parameters.count == 1, let parameter = names.first {
-            let shadowedUntil = renamingShadowed ? Self.shadowingEnd(of: parameter, in: link.statements) : nil
-            if shadowedUntil == nil, case .named(let name) = writer.state, writer.seen[name] == parameter {
+            let shadowed = renamingShadowed && Self.shadowingEnd(of: parameter, in: link.statements) != nil
+            if !shadowed, case .named(let name) = writer.state, writer.seen[name] == parameter {
                 renames[parameter] = name
                 return renames
             }
-            let name = shadowedUntil == nil ? writer.declare(Self.bindable(parameter)) : declareOther(than: parameter, &writer)
+            let name = bindingName(of: parameter, in: link, renamingShadowed: renamingShadowed, &writer)
             renames[parameter] = name
-            if let shadowedUntil { writer.renameLimits[parameter] = shadowedUntil }
             switch writer.state {
             case .named(let value): writer.body.add("let \(name) = \(value)", 0)
             case .pending(let lines): writer.body.add(lines.prefixed("let \(name) = "), indentedBy: 0)
@@ -1318,10 +1323,8 @@ struct ChainToAsync {
         var pattern: [String] = []
         for parameter in link.parameters {
             if parameter == "_" { pattern.append("_"); continue }
-            let shadowedUntil = renamingShadowed ? Self.shadowingEnd(of: parameter, in: link.statements) : nil
-            let name = shadowedUntil == nil ? writer.declare(Self.bindable(parameter)) : declareOther(than: parameter, &writer)
+            let name = bindingName(of: parameter, in: link, renamingShadowed: renamingShadowed, &writer)
             renames[parameter] = name
-            if let shadowedUntil { writer.renameLimits[parameter] = shadowedUntil }
             pattern.append(name)
         }
         let binding = "let (\(pattern.joined(separator: ", "))) = "
@@ -1342,15 +1345,8 @@ struct ChainToAsync {
         if let keyPath = link.keyPath {
             // `map(\.name)`: the value's `name`, read where the value is (a key path reads, it
             // does nothing else, so neither the queue nor the time it runs at matters).
-            let input: String
-            switch writer.state {
-            case .none:
+            guard let input = writer.valueName(declaring: "value") else {
                 throw Refusal("a `map` with a key path on the `Void` value of the step before it", at: keyPath)
-            case .named(let name):
-                input = name
-            case .pending(let lines):
-                input = writer.declare("value")
-                writer.body.add(lines.prefixed("let \(input) = "), indentedBy: 0)
             }
             writer.state = .pending(CodeLines(line: input + Self.keyPathTail(keyPath)))
             return
@@ -1883,7 +1879,6 @@ struct ChainToAsync {
         writer.state = .pending(CodeLines(line: "try \(name).get()"))
     }
 
-    /// The names a handler's statements declare with `let`, `var` or `guard let`, as written.
     /// The end of the first statement of the handler that declares `name` again, where the
     /// parameter of that name stops being the one its references read.
     private static func shadowingEnd(of name: String, in statements: [CodeBlockItemSyntax]) -> Int? {
@@ -1891,13 +1886,20 @@ struct ChainToAsync {
             .map { $0.endPositionBeforeTrailingTrivia.utf8Offset }
     }
 
-    /// A name for a value other than `name` itself (which the handler declares later).
-    private func declareOther(than name: String, _ writer: inout Writer) -> String {
-        writer.reserved.insert(name)
-        defer { writer.reserved.remove(name) }
-        return writer.declare(Self.bindable(name))
+    /// The name the value of the handler's `parameter` is bound to: its own, made unique; one
+    /// other than it where the handler declares it again (``shadowingEnd(of:in:)``), with the
+    /// rename's limit noted for the handler's text (``Writer/renameLimits``).
+    private func bindingName(of parameter: String, in link: Link, renamingShadowed: Bool, _ writer: inout Writer) -> String {
+        guard renamingShadowed, let end = Self.shadowingEnd(of: parameter, in: link.statements) else {
+            return writer.declare(Self.bindable(parameter))
+        }
+        writer.reserved.insert(parameter)
+        defer { writer.reserved.remove(parameter) }
+        writer.renameLimits[parameter] = end
+        return writer.declare(Self.bindable(parameter))
     }
 
+    /// The names a handler's statements declare with `let`, `var` or `guard let`, as written.
     private static func declaredNameTokens(_ statements: [CodeBlockItemSyntax]) -> [TokenSyntax] {
         statements.flatMap { item -> [TokenSyntax] in
             var patterns: [Syntax] = []

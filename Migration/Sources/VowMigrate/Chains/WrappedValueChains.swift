@@ -225,20 +225,14 @@ enum WrappedValueChains {
         private static func insidePromiseChainHandler(_ call: FunctionCallExprSyntax) -> Bool {
             var node = call.parent
             while let current = node {
-                if let closure = current.as(ClosureExprSyntax.self),
-                   let link = closure.parent?.as(FunctionCallExprSyntax.self) ?? closure.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
+                if let closure = current.as(ClosureExprSyntax.self), let link = ClosureTiming.call(taking: closure),
                    let member = link.calledExpression.as(MemberAccessExprSyntax.self), ChainToAsync.Kind(rawValue: member.declName.baseName.text) != nil {
                     // The whole chain the link belongs to: its outermost call, and its first promise.
                     var outermost = link
                     while let outer = outermost.parent?.as(MemberAccessExprSyntax.self)?.parent?.as(FunctionCallExprSyntax.self) { outermost = outer }
-                    var root = ExprSyntax(link)
-                    while let step = root.as(FunctionCallExprSyntax.self), let access = step.calledExpression.as(MemberAccessExprSyntax.self),
-                          let base = access.base, ChainToAsync.Kind(rawValue: access.declName.baseName.text) != nil {
-                        root = base
-                    }
+                    let root = chainRoot(of: link)
                     let head = root.as(FunctionCallExprSyntax.self)?.calledExpression.trimmedDescription ?? ""
-                    if ChainToAsync.isChain(outermost) || ["firstly", "when", "race", "after"].contains(head)
-                        || ReplacedPromiseCalls.unwrapped(root) != nil {
+                    if ChainToAsync.isChain(outermost) || PromiseEvidence.promiseFunctions.contains(head) || ReplacedPromiseCalls.unwrapped(root) != nil {
                         return true
                     }
                 }
@@ -249,12 +243,17 @@ enum WrappedValueChains {
         }
 
         private static func startsOnWrapper(_ call: FunctionCallExprSyntax) -> Bool {
+            ReplacedPromiseCalls.unwrapped(chainRoot(of: call)) != nil
+        }
+
+        /// The first promise of the chain `call` is a link of: what its links are called on.
+        private static func chainRoot(of call: FunctionCallExprSyntax) -> ExprSyntax {
             var current = ExprSyntax(call)
             while let link = current.as(FunctionCallExprSyntax.self), let member = link.calledExpression.as(MemberAccessExprSyntax.self),
                   let base = member.base, ChainToAsync.Kind(rawValue: member.declName.baseName.text) != nil {
                 current = base
             }
-            return ReplacedPromiseCalls.unwrapped(current) != nil
+            return current
         }
 
         /// Anything but a statement among others (or a function's only one): a closure's only

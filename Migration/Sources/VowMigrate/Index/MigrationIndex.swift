@@ -957,14 +957,19 @@ extension MigrationIndex {
         switch publicAPI {
         case .keep: return true
         case .change: return false
-        case .auto: return appEntryPoint == nil || filesInLibraryPackages.contains(file)
+        case .auto: return !appHoldsEveryCaller(of: file)
         }
     }
 
     /// Whether the run takes public functions for internal ones because its files start an app
     /// (``PublicAPI/auto``): the findings of a public function changed say so.
     func treatsPublicAsInternal(in file: String) -> Bool {
-        publicAPI == .auto && appEntryPoint != nil && !filesInLibraryPackages.contains(file)
+        publicAPI == .auto && appHoldsEveryCaller(of: file)
+    }
+
+    /// The run's files start an app and `file` is in no Swift package shipping a library.
+    private func appHoldsEveryCaller(of file: String) -> Bool {
+        appEntryPoint != nil && !filesInLibraryPackages.contains(file)
     }
 
     /// The one-file index `SourceMigrator` uses when it is given none.
