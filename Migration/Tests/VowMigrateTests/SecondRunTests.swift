@@ -121,6 +121,6 @@ final class SecondRunTests: XCTestCase {
             """
         let first = migrateTwice(source)
         XCTAssertEqual(first.output.components(separatedBy: "+ [\"end\"]").count - 1, 1, first.output)
-        XCTAssertTrue(first.output.contains("        return try await queue.async(.promise) {\n"), first.output)
+        XCTAssertTrue(first.output.contains("        return try await queue.async(.promise) { () -> Promise<[String]> in\n"), first.output)
     }
 }

@@ -109,6 +109,9 @@ struct ChainToAsync {
         var resultOverride: ExprSyntax?
         /// `on: .global()`: the queue its code runs on, other than the main queue.
         var queue: ExprSyntax?
+        /// `on: worker` of a task's chain: the name of the queue the task's capture list takes
+        /// where the chain read it (``ChainToAsync/captureQueues(_:_:_:handlers:)``).
+        var hoistedQueue: String?
         /// A link of such a chain: it reads the names of the handler it stood in.
         var inheritsScope = false
         /// A `then` whose handler answers with a guarantee, as its return type (or the one of the
@@ -271,7 +274,7 @@ struct ChainToAsync {
                 }
                 guard [".main", "DispatchQueue.main", ".mainActor", "MainActorQueue.mainActor"].contains(value) else {
                     // `map(on: .global()) { }`: its code goes to that queue (``writeOnQueue(_:queue:_:)``).
-                    if [.then, .map, .get, .done].contains(kind) {
+                    if [.then, .map, .get, .done, .catch, .recover, .finally].contains(kind) {
                         queue = argument.expression
                         continue
                     }
@@ -635,11 +638,12 @@ struct ChainToAsync {
             for index in links.indices where links[index].kind != .asVoid && !links[index].onSettlingThread && links[index].queue == nil {
                 links[index].hopsToMain = true
             }
-            catchLink.hopsToMain = !catchLink.onSettlingThread && !catchLink.reportsUnhandled
+            catchLink.hopsToMain = !catchLink.onSettlingThread && !catchLink.reportsUnhandled && catchLink.queue == nil
         }
 
         // Bound even when the root is a name: a `var` would not compile captured by the task.
         let started = Self.rootName(links, taken: taken)
+        let queues = try captureQueues(&links, &catchLink, &finallyLink, handlers: handlers)
         let effects = isGuarantee(root) ? "await" : "try await"
         // A chain that is the last thing the chain's `done` does becomes nested code (see
         // ``nestedChain(_:onMainActor:insideCatch:)``), unless something of the outer chain runs after `done`.
@@ -653,13 +657,23 @@ struct ChainToAsync {
         let block = try doCatch(writer.body, catchLink, chain: "chain", throwing: throwing, nesting: nesting)
         var lines = CodeLines()
         lines.add("let \(started) = \(hoisted(root, in: call))", 0)
-        switch (onMainActor, selfCapture) {
-        case (true, nil): lines.add("Task { @MainActor in", 0)
-        case (true, let capture?): lines.add("Task { @MainActor [\(capture)] in", 0)
-        case (false, nil): lines.add("Task {", 0)
-        case (false, let capture?): lines.add("Task { [\(capture)] in", 0)
+        let captures = (selfCapture.map { [$0] } ?? []) + queues
+        switch (onMainActor, captures.isEmpty) {
+        case (true, true): lines.add("Task { @MainActor in", 0)
+        case (true, false): lines.add("Task { @MainActor [\(captures.joined(separator: ", "))] in", 0)
+        case (false, true): lines.add("Task {", 0)
+        case (false, false): lines.add("Task { [\(captures.joined(separator: ", "))] in", 0)
         }
-        if let finallyLink {
+        if let finallyLink, finallyLink.queue != nil {
+            // `finally(on: queue) { }`: its code goes to that queue once everything else is over,
+            // as the last thing the task does (its `return`s stay the block's).
+            let text = StatementText(bytes: bytes)
+            lines.add("defer {", 1)
+            lines.add("\(try queueText(finallyLink, text, inClosure: true)).async " + Self.blockHead(finallyLink, returnType: nil, throwing: false), 2)
+            for line in finallyLink.comments + text.lines(finallyLink.statements) { lines.add(line, 3) }
+            lines.add("}", 2)
+            lines.add("}", 1)
+        } else if let finallyLink {
             try check(finallyLink.statements)
             lines.add("defer {", 1)
             for line in finallyLink.comments + StatementText(bytes: bytes).lines(finallyLink.statements) { lines.add(line, 2) }
@@ -668,6 +682,29 @@ struct ChainToAsync {
         lines.add(block, indentedBy: 1)
         lines.add("}", 0)
         return (lines, onMainActor, started)
+    }
+
+    /// `map(on: queue)`, `catch(on: worker)`: the chain read the queue named where it was built;
+    /// the task takes it in its capture list there (`Task { [queue] in }`, a property or a local
+    /// alike), and its code names the constant. Refused where a handler declares that name.
+    private func captureQueues(_ links: inout [Link], _ catchLink: inout Link, _ finallyLink: inout Link?,
+                               handlers: [Link]) throws(Refusal) -> [String] {
+        var names: [String] = []
+        func capture(_ link: inout Link) throws(Refusal) {
+            guard let queue = link.queue, let name = Self.bareName(queue) else { return }
+            if let declaring = handlers.first(where: { $0.parameters.contains(name) || Self.declaredNameTokens($0.statements).contains { $0.text == name } }) {
+                throw Refusal("a chain link `on: \(name)` after a handler declaring `\(name)`, which straight-line code would read instead", at: declaring.node)
+            }
+            link.hoistedQueue = name
+            if !names.contains(name) { names.append(name) }
+        }
+        for index in links.indices { try capture(&links[index]) }
+        try capture(&catchLink)
+        if var link = finallyLink {
+            try capture(&link)
+            finallyLink = link
+        }
+        return names
     }
 
     /// The chain's `catch` (or `cauterize()`), taken off the end of `links`; for a chain ending
@@ -721,7 +758,13 @@ struct ChainToAsync {
         // (nothing of the outer chain runs after its `catch` without a `finally`). Otherwise it
         // stays a chain, as the `catch` ran it, in the `catch` block.
         var handler = CodeLines()
-        if let last = catchLink.statements.last, let inner = chainStatement(last), let nesting, catchText.renamed.isEmpty, !catchLink.hopsToMain,
+        if catchLink.queue != nil {
+            // `catch(on: queue) { }`: its code runs on that queue, and the task waits for it
+            // there (nothing of the chain ran after its `catch`).
+            handler.add("await \(try queueText(catchLink, catchText, inClosure: true)).async(.promise) " + Self.blockHead(catchLink, returnType: nil, throwing: false), 0)
+            for line in catchLink.comments + catchText.lines(catchLink.statements) { handler.add(line, 1) }
+            handler.add("}.value", 0)
+        } else if let last = catchLink.statements.last, let inner = chainStatement(last), let nesting, catchText.renamed.isEmpty, !catchLink.hopsToMain,
            let nested = try? nestedChain(inner, onMainActor: nesting.onMainActor, insideCatch: true) {
             for line in catchLink.comments + catchText.lines(Array(catchLink.statements.dropLast())) { handler.add(line, 0) }
             handler.add(nested, indentedBy: 0)
@@ -1351,7 +1394,7 @@ struct ChainToAsync {
             writer.state = .pending(CodeLines(line: input + Self.keyPathTail(keyPath)))
             return
         }
-        if let queue = link.queue {
+        if let queue = link.queue, link.kind != .recover {
             try writeOnQueue(link, queue: queue, &writer)
             return
         }
@@ -1495,6 +1538,10 @@ struct ChainToAsync {
     }
 
     private func writeRecover(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) {
+        if link.queue != nil {
+            try writeRecoverBlocks(at: index, catchBody: recoverOnQueue(link, at: index, writer), recovered: nil, &writer)
+            return
+        }
         var text = StatementText(bytes: bytes)
         if let name = link.parameters.first, name != "error", name != "_" { text.renamed[name] = "error" }
         let returnType = link.closure?.signature?.returnClause?.type.trimmedDescription
@@ -1548,7 +1595,44 @@ struct ChainToAsync {
             catchBody.add("if error.isCancelled { throw error }", 0)
         }
         for line in text.lines(handled) { catchBody.add(line, 0) }
+        try writeRecoverBlocks(at: index, catchBody: catchBody, recovered: recovered, &writer)
+    }
 
+    /// `recover(on: queue) { error -> Promise<T> in ... }`: the handler's code, as written, runs
+    /// on that queue in a closure typed as the handler was, and what it answers with is awaited:
+    /// `return try await queue.async(.promise) { () -> Promise<T> in ... }.value.value`. Its
+    /// `return`s stay the closure's. The form is the one its return type picks.
+    private func recoverOnQueue(_ link: Link, at index: Int, _ writer: Writer) throws(Refusal) -> CodeLines {
+        // Without a return type, the last link of the chain a function returning `Guarantee<T>`
+        // answers with is the guarantee form (as ``writeRecover(_:at:_:)`` reads it).
+        let answered = writer.answering?.guarantee == true && index == writer.links.count - 1
+            ? writer.valueType.flatMap { !$0.isEmpty && $0 != "Void" && $0 != "()" ? "Guarantee<\($0)>" : nil } : nil
+        guard let returnType = link.closure?.signature?.returnClause?.type.trimmedDescription ?? answered,
+              returnType.hasPrefix("Promise") || returnType.hasPrefix("Guarantee") else {
+            throw Refusal("a `recover` on another queue without its return type: syntax cannot tell its form; write it (`-> Promise<T>`)", at: link.node)
+        }
+        var text = StatementText(bytes: bytes)
+        if let name = link.parameters.first, name != "error", name != "_" { text.renamed[name] = "error" }
+        let guarantee = returnType.hasPrefix("Guarantee")
+        let throwing = link.statements.contains { HandlerUseAnalyzer.canThrow(Syntax($0)) }
+        let queue = try queueText(link, text, inClosure: writer.answering == nil)
+        var catchBody = CodeLines()
+        if !guarantee && !link.allErrors {
+            catchBody.add("// `recover` passed cancellations on (its default policy).", 0)
+            catchBody.add("if error.isCancelled { throw error }", 0)
+        }
+        let answer = writer.valueRead(after: index) ? "return " : "_ = "
+        let effects = guarantee && !throwing ? "await " : "try await "
+        catchBody.add(answer + effects + queue + ".async(.promise) " + Self.blockHead(link, returnType: returnType, throwing: throwing), 0)
+        for line in text.lines(link.statements) { catchBody.add(line, 1) }
+        catchBody.add("}.value.value", 0)
+        return catchBody
+    }
+
+    /// The `do { } catch { }` of a `recover`: the code before it in `do`, `catchBody` (and
+    /// `recovered`, the value it settles with) in `catch`, as a block giving the value where it
+    /// is read after.
+    private func writeRecoverBlocks(at index: Int, catchBody: CodeLines, recovered: String?, _ writer: inout Writer) throws(Refusal) {
         let needed = writer.valueRead(after: index)
         var block = CodeLines()
         // `do { ...; return value } catch { ...; return recovered }`: each branch gives the value.
@@ -1820,18 +1904,12 @@ struct ChainToAsync {
         try declareLocals(link, renames: renames, scoped: true, &writer)
         var text = StatementText(bytes: bytes)
         text.renamed = renames.filter { $0.key != $0.value }
-        var queueText = text.text(of: queue)
-        if queueText.hasPrefix(".") { queueText = "DispatchQueue" + queueText }
-        // `on: worker` in a task or the bridge, escaping closures: a property would need `self.`,
-        // a local must not have it, and syntax cannot tell them apart.
-        if writer.answering == nil, let name = queue.as(DeclReferenceExprSyntax.self), name.baseName.text.first?.isLowercase == true {
-            throw Refusal("a chain link with `on: \(queueText)` inside a closure, where syntax cannot tell a property (`self.\(queueText)`) from a local", at: queue)
-        }
+        let queueText = try queueText(link, text, inClosure: writer.answering == nil)
         // Vow's overloads: a body that throws gives a promise (`try`), one that cannot a guarantee.
         let throwing = link.statements.contains { HandlerUseAnalyzer.canThrow(Syntax($0)) }
         let tries = throwing || (link.kind == .then && !link.declaresGuarantee)
         var code = CodeLines()
-        code.add((tries ? "try await " : "await ") + queueText + ".async(.promise) {", 0)
+        code.add((tries ? "try await " : "await ") + queueText + ".async(.promise) " + Self.blockHead(link, returnType: link.closure?.signature?.returnClause?.type.trimmedDescription, throwing: throwing), 0)
         for line in text.lines(link.statements) { code.add(line, 1) }
         code.add(link.kind == .then ? "}.value.value" : "}.value", 0)
         for comment in link.comments { writer.body.add(comment, 0) }
@@ -1844,6 +1922,37 @@ struct ChainToAsync {
             writer.body.add(code, indentedBy: 0)
             writer.state = .none
         }
+    }
+
+    /// The queue a link's code goes to, as the straight-line code names it: the value of the
+    /// `on:` argument, or the constant a task's capture list took (``Link/hoistedQueue``). `on: worker` elsewhere in a task or the bridge, escaping closures,
+    /// is refused: a property would need `self.`, a local must not have it, and syntax cannot tell
+    /// them apart.
+    private func queueText(_ link: Link, _ text: StatementText, inClosure: Bool) throws(Refusal) -> String {
+        guard let queue = link.queue else { return "DispatchQueue.main" }
+        if let hoisted = link.hoistedQueue { return hoisted }
+        var queueText = text.text(of: queue)
+        if queueText.hasPrefix(".") { queueText = "DispatchQueue" + queueText }
+        if inClosure, Self.bareName(queue) != nil {
+            throw Refusal("a chain link with `on: \(queueText)` inside a closure, where syntax cannot tell a property (`self.\(queueText)`) from a local", at: queue)
+        }
+        return queueText
+    }
+
+    /// `{ [weak self] () throws -> Promise<T> in`: the opening of the block a handler's code runs
+    /// in on another queue, with the handler's `weak`/`unowned` capture of `self` (the task's
+    /// `self` is a variable, which a `@Sendable` block may not capture) and its declared return
+    /// type (`.value(x)` needs it).
+    private static func blockHead(_ link: Link, returnType: String?, throwing: Bool) -> String {
+        let capture = link.selfCapture.map { "[\($0)] " } ?? ""
+        let signature = returnType.map { "() \(throwing ? "throws " : "")-> \($0) " } ?? ""
+        return capture.isEmpty && signature.isEmpty ? "{" : "{ " + capture + signature + "in"
+    }
+
+    /// `worker` of `on: worker`: a name that may be a property or a local.
+    private static func bareName(_ queue: ExprSyntax) -> String? {
+        guard let name = queue.as(DeclReferenceExprSyntax.self), name.argumentNames == nil, name.baseName.text.first?.isLowercase == true else { return nil }
+        return name.baseName.text
     }
 
     /// A `tap` reading its `Result`, where the value's type is known (the function's, only links
