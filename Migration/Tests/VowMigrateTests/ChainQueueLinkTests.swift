@@ -88,6 +88,17 @@ final class ChainQueueLinkTests: XCTestCase {
                 }
             }
 
+            func listing() {
+                store.load().done { items in
+                    self.show(items.joined(separator: ","))
+                }.catch { error in
+                    self.show("failed \(error)")
+                }.finally(on: queue) {
+                    self.show("spinner off")
+                    finished()
+                }
+            }
+
             func countingOrNone() {
                 store.load().map { items in
                     items.count
@@ -114,6 +125,9 @@ final class ChainQueueLinkTests: XCTestCase {
             ("cached", [:], { $0.cached() }),
             ("cached after a failure", ["load": "fail"], { $0.cached() }),
             ("cached after a cancellation", ["load": "cancel"], { $0.cached() }),
+            ("listing", [:], { $0.listing() }),
+            ("listing fails", ["load": "fail"], { $0.listing() }),
+            ("listing cancelled", ["load": "cancel"], { $0.listing() }),
             ("counting or none", [:], { $0.countingOrNone() }),
             ("counting or none after a failure", ["load": "fail"], { $0.countingOrNone() }),
             ("counting or none after a cancellation", ["load": "cancel"], { $0.countingOrNone() }),
@@ -160,6 +174,14 @@ final class ChainQueueLinkTests: XCTestCase {
             show: cached [main]
             == cached after a cancellation
             show: gave up: The asynchronous sequence was cancelled [main]
+            == listing
+            show: milk,eggs [main]
+            show: spinner off [work]
+            == listing fails
+            show: failed failed("load") [main]
+            show: spinner off [work]
+            == listing cancelled
+            show: spinner off [work]
             == counting or none
             show: count 2 [main]
             == counting or none after a failure
@@ -186,6 +208,11 @@ final class ChainQueueLinkTests: XCTestCase {
                             if error.isCancelled { throw error }
                             _ = try await queue.async(.promise) { () throws -> Promise<[String]> in
             """) || code.contains("return try await queue.async(.promise) { () throws -> Promise<[String]> in"), code)
+        XCTAssertTrue(code.contains("""
+                        defer {
+                            queue.async {
+                                self.show("spinner off")
+            """), code)
         XCTAssertEqual(try program.runMigrated(), expected)
         XCTAssertEqual(try program.checkAgain().status, 0)
     }
