@@ -78,6 +78,23 @@ final class Transport: Sendable {
         }
     }
 
+    // An error between values (`(NSObject?, Error?, HTTPURLResponse)`): the response counts on
+    // failure too, and `(nil, nil, response)` is an answer (a 404); every value, the error
+    // included, is passed on as it is, and the alternative throws nothing.
+    @available(*, renamed: "fetch(path:)")
+    func fetch(path: String, callback: @escaping @Sendable (String?, Error?, HTTPURLResponse) -> Void) {
+        callback(nil, nil, HTTPURLResponse())
+    }
+
+    /// Async alternative to `fetch(path:callback:)`, added by vow-migrate.
+    nonisolated(nonsending) func fetch(path: String) async -> (string: String?, error: Error?, response: HTTPURLResponse) {
+        await withCheckedContinuation { continuation in
+            fetch(path: path) { string, error, response in
+                continuation.resume(returning: (string: string, error: error, response: response))
+            }
+        }
+    }
+
     // No error: the values are the result, optionals included.
     @available(*, renamed: "peek()")
     func peek(completion: @escaping @Sendable (String?, Int) -> Void) {

@@ -24,6 +24,13 @@ final class Transport: Sendable {
         completion(nil, Page(items: []), 0)
     }
 
+    // An error between values (`(NSObject?, Error?, HTTPURLResponse)`): the response counts on
+    // failure too, and `(nil, nil, response)` is an answer (a 404); every value, the error
+    // included, is passed on as it is, and the alternative throws nothing.
+    func fetch(path: String, callback: @escaping @Sendable (String?, Error?, HTTPURLResponse) -> Void) {
+        callback(nil, nil, HTTPURLResponse())
+    }
+
     // No error: the values are the result, optionals included.
     func peek(completion: @escaping @Sendable (String?, Int) -> Void) {
         completion(nil, 0)

@@ -68,6 +68,22 @@ final class Transport: Sendable {
         }
     }
 
+    // An error between values (`(NSObject?, Error?, HTTPURLResponse)`): the response counts on
+    // failure too, and `(nil, nil, response)` is an answer (a 404); every value, the error
+    // included, is passed on as it is, and the alternative throws nothing.
+    func fetch(path: String, callback: @escaping @Sendable (String?, Error?, HTTPURLResponse) -> Void) {
+        callback(nil, nil, HTTPURLResponse())
+    }
+
+    /// Promise-based alternative to `fetch(path:callback:)`, added by vow-migrate.
+    func fetch(path: String) -> Guarantee<(string: String?, error: Error?, response: HTTPURLResponse)> {
+        Guarantee { resolve in
+            fetch(path: path) { string, error, response in
+                resolve((string: string, error: error, response: response))
+            }
+        }
+    }
+
     // No error: the values are the result, optionals included.
     func peek(completion: @escaping @Sendable (String?, Int) -> Void) {
         completion(nil, 0)

@@ -244,23 +244,27 @@ struct TypeReader {
         if errorPositions.count > 1 {
             return .failure(SkipReason("the handler passes \(errorPositions.count) errors; only one is supported"))
         }
-        let errorIndex = errorPositions.first
-        if let errorIndex {
-            guard optionalWrapped(elements[errorIndex].type) != nil else {
+        var errorIndex = errorPositions.first
+        if let index = errorIndex {
+            guard optionalWrapped(elements[index].type) != nil else {
                 return .failure(SkipReason("the handler passes a non-optional error beside values; it cannot say when it succeeded"))
             }
-            guard errorIndex == 0 || errorIndex == elements.count - 1 else {
-                return .failure(SkipReason("the handler's error is neither its first nor its last parameter"))
-            }
+            // `(NSObject?, Error?, HTTPURLResponse)`: an error between values comes with values
+            // that keep their meaning on failure (the response of a failed request) and answers
+            // that are neither (`(nil, nil, response)` for a 404): the alternative passes every
+            // value on as it is, the error too, and throws nothing (`async -> (json: NSObject?,
+            // error: Error?, response: HTTPURLResponse)`), so no answer changes its meaning.
+            if index != 0 && index != elements.count - 1 { errorIndex = nil }
         }
         var labels: [String] = []
         var values: [HandlerShape.TupleElement] = []
         for (position, element) in elements.enumerated() where position != errorIndex {
             var label = element.secondName?.text ?? element.firstName?.text ?? "_"
-            if label == "_" || label == "error" { label = Self.label(forType: element.type) }
+            let passedError = errorIndex == nil && errorPositions.first == position
+            if label == "_" || (label == "error" && !passedError) { label = passedError ? "error" : Self.label(forType: element.type) }
             var unique = label
             var counter = 2
-            while labels.contains(unique) || unique == "error" {
+            while labels.contains(unique) || (unique == "error" && !passedError) {
                 unique = "\(label)\(counter)"
                 counter += 1
             }
