@@ -82,13 +82,8 @@ final class MiddleErrorHandlerTests: XCTestCase {
         """#
 
     private func run(_ code: String, _ name: String) throws -> String {
-        let directory = try TestSupport.temporaryDirectory(self).appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let screen = directory.appendingPathComponent("Screen.swift")
-        let main = directory.appendingPathComponent("main.swift")
-        try code.write(to: screen, atomically: true, encoding: .utf8)
-        try Self.driver.write(to: main, atomically: true, encoding: .utf8)
-        return try ProgramBuilding.buildAndRun([screen, main], binary: directory.appendingPathComponent("program"), flags: ["-swift-version", "5"])
+        try ProgramBuilding.buildAndRun([("Screen.swift", code), ("main.swift", Self.driver)], as: name,
+                                        in: try TestSupport.temporaryDirectory(self), flags: ["-swift-version", "5"])
     }
 
     func testEveryAnswerKeepsItsMeaningAndThePyramidFlattens() throws {

@@ -43,6 +43,21 @@ enum ProgramBuilding {
         return run.standardOutput
     }
 
+    /// Writes `files` (name and text) into a new folder `name` of `directory`, builds them into one
+    /// program (``buildAndRun(_:binary:flags:file:line:)``) and returns what it printed.
+    static func buildAndRun(_ files: [(name: String, text: String)], as name: String, in directory: URL, flags: [String] = [],
+                            file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let folder = directory.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var sources: [URL] = []
+        for (fileName, text) in files {
+            let source = folder.appendingPathComponent(fileName)
+            try text.write(to: source, atomically: true, encoding: .utf8)
+            sources.append(source)
+        }
+        return try buildAndRun(sources, binary: folder.appendingPathComponent("program"), flags: flags, file: file, line: line)
+    }
+
     /// A program of one screen (`Screen.swift`) and a driver (`main.swift`), built and run as it
     /// is and after `--to async --stage call-sites --in-place` on a copy of the screen: the chain
     /// stage's behaviour tests.

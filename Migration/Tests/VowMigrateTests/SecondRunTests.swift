@@ -123,4 +123,41 @@ final class SecondRunTests: XCTestCase {
         XCTAssertEqual(first.output.components(separatedBy: "+ [\"end\"]").count - 1, 1, first.output)
         XCTAssertTrue(first.output.contains("        return try await queue.async(.promise) { () -> Promise<[String]> in\n"), first.output)
     }
+    /// A chain statement inside a function `--replace` makes async (its promise `pending()`,
+    /// settled by the chain's handlers) converts in the first run, as the second run, reading an
+    /// async function, would convert it.
+    func testAChainStatementInAFunctionMadeAsyncConvertsInTheFirstRun() throws {
+        let source = """
+            import Foundation
+            import Vow
+
+            final class Hooks: @unchecked Sendable {
+                let dataQueue = DispatchQueue(label: "data")
+
+                static func request(_ id: Int) -> Promise<(Int, String)> {
+                    .value((id, "body"))
+                }
+
+                func send(_ id: Int) -> Promise<Void> {
+                    let (promise, seal) = Promise<Void>.pending()
+                    firstly {
+                        Self.request(id)
+                    }.done(on: dataQueue) { number, text in
+                        print(number, text)
+                    }.catch { error in
+                        seal.reject(error)
+                    }.finally {
+                        seal.fulfill(())
+                    }
+                    return promise
+                }
+            }
+
+            """
+        let first = migrateTwice(source)
+        XCTAssertTrue(first.output.contains("@MainActor func send(_ id: Int) async throws {"), first.output)
+        XCTAssertTrue(first.output.contains("Task { @MainActor [dataQueue] in"), first.output)
+        XCTAssertTrue(first.output.contains("return try await promise.value"), first.output)
+        XCTAssertNil(try TestSupport.typecheck(first.output, as: "Hooks.swift", self))
+    }
 }

@@ -17,6 +17,9 @@ struct CallSiteRewrite {
     let unit: String
     /// Byte ranges already rewritten by another stage (functions converted by `--replace`).
     let excluded: [Range<Int>]
+    /// Functions `--replace` made async (``PromiseFunctionToAsync``): read as async functions,
+    /// their statements holding what it rewrote left alone.
+    var madeAsync: [Range<Int>] = []
 
     private(set) var edits: [TextEdit] = []
     private(set) var findings: [Finding] = []
@@ -53,8 +56,11 @@ struct CallSiteRewrite {
         finder.walk(tree)
         for function in finder.functions {
             let range = function.body.position.utf8Offset..<function.body.endPosition.utf8Offset
-            if excluded.contains(where: { $0.overlaps(range) }) || loopBodies.contains(where: { $0.overlaps(range) }) { continue }
-            var context = Context(function: function, isAsync: function.isAsync, failureTypes: 0)
+            let madeAsync = madeAsync.contains { $0.contains(range.lowerBound) && $0.contains(range.upperBound - 1) }
+                && !loopBodies.contains(where: { $0.overlaps(range) })
+            if !madeAsync, excluded.contains(where: { $0.overlaps(range) }) || loopBodies.contains(where: { $0.overlaps(range) }) { continue }
+            var context = Context(function: function, isAsync: function.isAsync || madeAsync, failureTypes: 0)
+            context.skipsRewritten = madeAsync
             if methodLoop(function, context: &context) { continue }
             process(function.body.statements, codeAfter: false, context: &context)
         }
@@ -67,6 +73,8 @@ struct CallSiteRewrite {
         var isAsync: Bool
         /// Local error types the promise form declared in the function so far, closures included.
         var failureTypes: Int
+        /// A function `--replace` made async: statements overlapping what it rewrote are its own.
+        var skipsRewritten = false
         /// An earlier statement of the function called a completion-handler function: its
         /// callback may run before a new `Task` makes its first call.
         var startedCallback = false
@@ -93,6 +101,13 @@ struct CallSiteRewrite {
                 fanOutEnd = loopEnd
                 context.startedCallback = true
                 continue
+            }
+            if context.skipsRewritten {
+                let range = item.position.utf8Offset..<item.endPosition.utf8Offset
+                if excluded.contains(where: { $0.overlaps(range) }) {
+                    if item.item.is(DeferStmtSyntax.self) { deferAbove = true }
+                    continue
+                }
             }
             let rest = list[(index + 1)...]
             let leaving = outerCodeAfter || deferAbove

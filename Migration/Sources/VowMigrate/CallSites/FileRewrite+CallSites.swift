@@ -26,10 +26,13 @@ extension FileRewrite {
             var chains = PromiseFunctionToAsync(bytes: bytes, converter: converter, catalog: catalog, index: index, unit: unit, excluded: excluded)
             chains.fileName = fileName
             chains.run(tree)
-            excluded += chains.rewritten
+            // What it rewrote (the signature, each answer) is its own; the other statements of a
+            // function it made async are read as an async function's, as a second run reads them.
+            excluded += chains.edits.filter { $0.removing > 0 }.map { $0.offset..<($0.offset + $0.removing) }
             functions = chains
         }
         var stage = CallSiteRewrite(bytes: bytes, converter: converter, target: target, catalog: catalog, unit: unit, excluded: excluded)
+        stage.madeAsync = functions?.rewritten ?? []
         stage.spelledOutOffsets = spelledOutOffsets
         stage.otherPiecesMembers = otherPiecesMembers
         stage.importsVow = collector.importsVow || fileImportsVow

@@ -1149,10 +1149,13 @@ struct ChainToAsync {
         return lines
     }
 
-    /// `e` of `Promise(error: e)` (`Promise<T>(error: e)`).
+    /// `e` of `Promise(error: e)` (`Promise<T>(error: e)`, `.init(error: e)`).
     static func rejection(_ expression: ExprSyntax) -> ExprSyntax? {
         guard let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil, call.arguments.count == 1,
               let argument = call.arguments.first, argument.label?.text == "error" else { return nil }
+        // `.init(error: e)` where a promise is expected: only `Promise` has that initializer.
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil,
+           member.declName.baseName.tokenKind == .keyword(.`init`) { return argument.expression }
         return Self.constructedType(call) == "Promise" ? argument.expression : nil
     }
 

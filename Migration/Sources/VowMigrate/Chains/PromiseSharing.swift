@@ -11,7 +11,7 @@ import SwiftSyntax
 enum PromiseSharing {
     /// Whether `body` may return something other than a promise it makes: a `return` (or the
     /// single expression) naming a value, unless that name is a local the body initialised with a
-    /// call (`let promise = fetch()`).
+    /// call (`let promise = fetch()`, `let (promise, seal) = Promise<T>.pending()`).
     static func mayReturnStored(_ body: CodeBlockSyntax) -> Bool {
         final class Returns: SyntaxVisitor {
             var values: [ExprSyntax] = []
@@ -23,6 +23,14 @@ enum PromiseSharing {
             override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
                 if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
                    let value = node.initializer?.value, value.is(FunctionCallExprSyntax.self) {
+                    freshLocals.insert(name)
+                }
+                // `let (promise, seal) = Promise<T>.pending()`: a promise made here, settled by
+                // the code after it.
+                if let tuple = node.pattern.as(TuplePatternSyntax.self), let first = tuple.elements.first,
+                   let name = first.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                   let call = node.initializer?.value.as(FunctionCallExprSyntax.self), call.arguments.isEmpty,
+                   call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "pending" {
                     freshLocals.insert(name)
                 }
                 return .visitChildren
@@ -42,7 +50,12 @@ enum PromiseSharing {
     /// `loading`, `self.loading`, `cache[id]`, `loading ?? fetch()`: a value not made here.
     static func isStored(_ expression: ExprSyntax, freshLocals: Set<String> = []) -> Bool {
         if let reference = expression.as(DeclReferenceExprSyntax.self) { return !freshLocals.contains(reference.baseName.text) }
-        if let member = expression.as(MemberAccessExprSyntax.self) { return member.base.map { !$0.is(FunctionCallExprSyntax.self) } ?? false }
+        if let member = expression.as(MemberAccessExprSyntax.self) {
+            // `pending.promise` of `let pending = Promise<T>.pending()`.
+            if member.declName.baseName.text == "promise", let base = member.base?.as(DeclReferenceExprSyntax.self),
+               freshLocals.contains(base.baseName.text) { return false }
+            return member.base.map { !$0.is(FunctionCallExprSyntax.self) } ?? false
+        }
         if expression.is(SubscriptCallExprSyntax.self) || expression.is(ForceUnwrapExprSyntax.self) { return true }
         if let infix = expression.as(InfixOperatorExprSyntax.self) { return isStored(infix.leftOperand, freshLocals: freshLocals) }
         if let ternary = expression.as(TernaryExprSyntax.self) {
