@@ -94,19 +94,19 @@ final class Clock: Sendable {
         }
     }
 
-    // A path settles it twice, which a continuation must not: it stays a promise.
-    func twice() -> Promise<Int> {
-        Promise { seal in
+    // A path settles it twice, which a continuation must not: the promise is made as before and awaited.
+    @MainActor func twice() async throws -> Int {
+        return try await Promise { seal in
             seal.fulfill(1)
             seal.fulfill(2)
-        }
+        }.value
     }
 
-    // The resolver goes to another function, which settles it out of sight: it stays a promise.
-    func handedOn() -> Promise<Int> {
-        Promise { seal in
+    // The resolver goes to another function, which settles it out of sight: the promise is awaited.
+    @MainActor func handedOn() async throws -> Int {
+        return try await Promise { seal in
             settle(seal: seal)
-        }
+        }.value
     }
 
     func settle(seal: Resolver<Int>) {
@@ -133,7 +133,7 @@ final class Clock: Sendable {
     }
 
     func ticks() async throws -> Int {
-        try await tick(after: 0) + (try await twice().value)
+        try await tick(after: 0) + (try await twice())
     }
 }
 

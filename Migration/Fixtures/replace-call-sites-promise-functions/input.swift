@@ -90,7 +90,7 @@ final class Clock: Sendable {
         }
     }
 
-    // A path settles it twice, which a continuation must not: it stays a promise.
+    // A path settles it twice, which a continuation must not: the promise is made as before and awaited.
     func twice() -> Promise<Int> {
         Promise { seal in
             seal.fulfill(1)
@@ -98,7 +98,7 @@ final class Clock: Sendable {
         }
     }
 
-    // The resolver goes to another function, which settles it out of sight: it stays a promise.
+    // The resolver goes to another function, which settles it out of sight: the promise is awaited.
     func handedOn() -> Promise<Int> {
         Promise { seal in
             settle(seal: seal)

@@ -120,8 +120,9 @@ struct PromiseFunctionToAsync {
         let type = body.isGuarantee ? "Guarantee" : "Promise"
         var message = kept == nil
             ? "converted a function returning a \(type.lowercased()) to `\(effects)`, "
-                + (body.answers.contains { $0.expression.as(FunctionCallExprSyntax.self).flatMap(SealToContinuation.sealed) != nil }
-                    ? "its resolver a checked continuation" : "its chain straight-line code")
+                + (answers.contains { $0.1.contains("withChecked") } ? "its resolver a checked continuation"
+                    : body.answers.contains { $0.expression.as(FunctionCallExprSyntax.self).flatMap(SealToContinuation.sealed) != nil }
+                    ? "the promise its resolver settles awaited" : "its chain straight-line code")
             : "made a function returning a \(type.lowercased()) `\(effects)`, awaiting its promises as they are (\(kept!.reason))"
         message += function.onMainActor ? "" : " on the main actor, where its handlers ran"
         let calls = (index.callsByBaseName[summary.baseName] ?? []).filter { index.replacedFunction(reachedBy: $0)?.location == summary.location }
@@ -198,12 +199,21 @@ struct PromiseFunctionToAsync {
         var isGuarantee: Bool
 
         /// Each answer as the async function writes it: a checked continuation for
-        /// `Promise { seal in }` (``SealToContinuation``), else
+        /// `Promise { seal in }` (``SealToContinuation``; where its resolver is handed on, kept or
+        /// may settle twice, the promise awaited as it is made), else
         /// ``ChainToAsync/returnStatement(_:guarantee:reserved:indent:)``.
         func asyncAnswers(_ chains: ChainToAsync, seals: SealToContinuation, bytes: [UInt8], unit: String) throws(Refusal) -> [(Syntax, String)] {
             try answers.map { (answer) throws(Refusal) -> (Syntax, String) in
-                if let call = answer.expression.as(FunctionCallExprSyntax.self), SealToContinuation.sealed(call) != nil {
-                    return (answer.replaced, try seals.statement(for: call))
+                if let call = answer.expression.as(FunctionCallExprSyntax.self), let sealed = SealToContinuation.sealed(call) {
+                    do throws(Refusal) {
+                        return (answer.replaced, try seals.statement(for: call))
+                    } catch {
+                        // A resolver handed on (`self.handle(response, seal: seal)`), kept, or
+                        // settled twice on some path, which a continuation cannot be: the promise
+                        // is made as before, by the same code, and awaited.
+                        return (answer.replaced, "return " + (sealed.guarantee ? "await " : "try await ")
+                                    + StatementText(bytes: bytes).text(of: answer.expression) + ".value")
+                    }
                 }
                 let indent = Indentation.lineIndent(in: bytes, at: answer.replaced.positionAfterSkippingLeadingTrivia.utf8Offset)
                 let lines = try chains.returnStatement(answer.expression, guarantee: isGuarantee, reserved: names, valueType: valueType,
