@@ -62,8 +62,9 @@ struct VowMigrateCommand: ParsableCommand {
         run; or run --stage declarations first and --stage call-sites later. With --to async the \
         stage also turns existing promise chains ending in .catch { } or .cauterize() (then, map, compactMap, get, \
         done, recover, ensure, finally, tap, asVoid, mapValues, filterValues, thenMap and the other \
-        sequence helpers, firstly, when, race; handlers on the main queue or on: nil) into \
-        `try await` inside `Task { @MainActor in }` (`Task { }` where handlers say on: nil); a link \
+        sequence helpers, firstly, when, race; handlers on the main queue, on: nil, or on a queue \
+        of the app's, whose code still runs there) into `try await` inside \
+        `Task { @MainActor in }` (`Task { }` where handlers say on: nil); a link \
         it does not know (ensureThen, the app's own) stays promise code, made at once as before. \
         With --replace a function returning Promise<T> or Guarantee<T> whose body the stage can \
         convert becomes `async throws -> T` (`async -> T`), on the main actor where its handlers \
@@ -71,8 +72,8 @@ struct VowMigrateCommand: ParsableCommand {
         code awaits it, and code that still needs a promise (chains on it, returns it, passes it \
         to when) wraps the call in Promise.immediate { try await f() }, so the tree keeps \
         compiling. A function callers outside the tree could reach (public, open, a protocol \
-        requirement), one that may return a promise it kept (shared by its callers), links on \
-        other queues and the app's own links are left alone, each reported with its reason.
+        requirement), one that may return a promise it kept (shared by its callers), an ensure \
+        on another queue and the app's own links are left alone, each reported with its reason.
 
         WORKFLOW:
           1. Look first: the default prints a unified diff and touches nothing.
