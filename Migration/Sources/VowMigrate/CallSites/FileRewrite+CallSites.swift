@@ -19,7 +19,7 @@ extension FileRewrite {
                                                          names: index.completionFunctionBaseNames)
         // A dropped `.value` (``spellOutPromiseCalls()``) is not a rewrite of its function: only its
         // statement is left alone (`spelledOutOffsets`).
-        var excluded = edits.filter { $0.removing > 0 && !isDroppedValue($0) }.map { $0.offset..<($0.offset + $0.removing) }
+        var excluded = edits.filter { $0.removing > 0 && !isDroppedValue($0) }.map(\.removedRange)
         var functions: PromiseFunctionToAsync?
         if options.replace && target == .async {
             // Functions whose body is one promise chain first; their bodies are theirs alone.
@@ -28,7 +28,7 @@ extension FileRewrite {
             chains.run(tree)
             // What it rewrote (the signature, each answer) is its own; the other statements of a
             // function it made async are read as an async function's, as a second run reads them.
-            excluded += chains.edits.filter { $0.removing > 0 }.map { $0.offset..<($0.offset + $0.removing) }
+            excluded += chains.edits.filter { $0.removing > 0 }.map(\.removedRange)
             functions = chains
         }
         var stage = CallSiteRewrite(bytes: bytes, converter: converter, target: target, catalog: catalog, unit: unit, excluded: excluded)

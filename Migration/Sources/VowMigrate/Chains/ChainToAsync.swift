@@ -736,8 +736,7 @@ struct ChainToAsync {
     /// body may throw; a guarantee's chain whose code cannot is the body alone.
     private func doCatch(_ body: CodeLines, _ catchLink: Link, chain: String, throwing: Bool = true, nesting: Nesting? = nil) throws(Refusal) -> CodeLines {
         if catchLink.reportsUnhandled && !throwing { return body }
-        var catchText = StatementText(bytes: bytes)
-        if let name = catchLink.parameters.first, name != "error", name != "_" { catchText.renamed[name] = "error" }
+        let catchText = errorText(catchLink)
         try check(catchLink.statements, leaving: true)
         var lines = CodeLines()
         lines.add("do {", 0)
@@ -1251,6 +1250,14 @@ struct ChainToAsync {
             return valueType
         }
 
+        /// `T` of the function returning `Guarantee<T>` whose chain's last link is `links[index]`
+        /// (`T` not `Void`): a `recover` there is the guarantee form.
+        func guaranteeValueType(endingAt index: Int) -> String? {
+            guard answering?.guarantee == true, index == links.count - 1, let valueType,
+                  !valueType.isEmpty, valueType != "Void", valueType != "()" else { return nil }
+            return valueType
+        }
+
         /// Parameters bound under another name because the handler declares them again
         /// (`guard let x = x as? T`): their references are renamed up to that offset only.
         var renameLimits: [String: Int] = [:]
@@ -1545,8 +1552,7 @@ struct ChainToAsync {
             try writeRecoverBlocks(at: index, catchBody: recoverOnQueue(link, at: index, writer), recovered: nil, &writer)
             return
         }
-        var text = StatementText(bytes: bytes)
-        if let name = link.parameters.first, name != "error", name != "_" { text.renamed[name] = "error" }
+        var text = errorText(link)
         let returnType = link.closure?.signature?.returnClause?.type.trimmedDescription
         guard let last = link.statements.last else { throw Refusal("an empty `recover` handler", at: link.call) }
         // What the handler settles the chain with, and which errors it sees.
@@ -1560,8 +1566,7 @@ struct ChainToAsync {
             // Without a return type, `.value(x)` picks the guarantee form (Swift's overload ranking).
             // The last link of the chain a function returning `Guarantee<T>` answers with is that
             // form too (`T` not `Void`, whose own form takes a handler returning nothing).
-            let answersGuarantee = writer.answering?.guarantee == true && index == writer.links.count - 1
-                && writer.valueType.map { !$0.isEmpty && $0 != "Void" && $0 != "()" } == true
+            let answersGuarantee = writer.guaranteeValueType(endingAt: index) != nil
             let guarantee = Self.recoverPicksGuarantee(link, answer: written, otherwise: answersGuarantee)
             guard explicit || guarantee else {
                 throw Refusal("a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type", at: link.node)
@@ -1608,14 +1613,12 @@ struct ChainToAsync {
     private func recoverOnQueue(_ link: Link, at index: Int, _ writer: Writer) throws(Refusal) -> CodeLines {
         // Without a return type, the last link of the chain a function returning `Guarantee<T>`
         // answers with is the guarantee form (as ``writeRecover(_:at:_:)`` reads it).
-        let answered = writer.answering?.guarantee == true && index == writer.links.count - 1
-            ? writer.valueType.flatMap { !$0.isEmpty && $0 != "Void" && $0 != "()" ? "Guarantee<\($0)>" : nil } : nil
+        let answered = writer.guaranteeValueType(endingAt: index).map { "Guarantee<\($0)>" }
         guard let returnType = link.closure?.signature?.returnClause?.type.trimmedDescription ?? answered,
               returnType.hasPrefix("Promise") || returnType.hasPrefix("Guarantee") else {
             throw Refusal("a `recover` on another queue without its return type: syntax cannot tell its form; write it (`-> Promise<T>`)", at: link.node)
         }
-        var text = StatementText(bytes: bytes)
-        if let name = link.parameters.first, name != "error", name != "_" { text.renamed[name] = "error" }
+        let text = errorText(link)
         let guarantee = returnType.hasPrefix("Guarantee")
         let throwing = link.statements.contains { HandlerUseAnalyzer.canThrow(Syntax($0)) }
         let queue = try queueText(link, text, inClosure: writer.answering == nil)
@@ -1928,9 +1931,9 @@ struct ChainToAsync {
     }
 
     /// The queue a link's code goes to, as the straight-line code names it: the value of the
-    /// `on:` argument, or the constant a task's capture list took (``Link/hoistedQueue``). `on: worker` elsewhere in a task or the bridge, escaping closures,
-    /// is refused: a property would need `self.`, a local must not have it, and syntax cannot tell
-    /// them apart.
+    /// `on:` argument, or the constant a task's capture list took (``Link/hoistedQueue``).
+    /// `on: worker` elsewhere in a task or the bridge, escaping closures, is refused: a property
+    /// would need `self.`, a local must not have it, and syntax cannot tell them apart.
     private func queueText(_ link: Link, _ text: StatementText, inClosure: Bool) throws(Refusal) -> String {
         guard let queue = link.queue else { return "DispatchQueue.main" }
         if let hoisted = link.hoistedQueue { return hoisted }
@@ -1940,6 +1943,14 @@ struct ChainToAsync {
             throw Refusal("a chain link with `on: \(queueText)` inside a closure, where syntax cannot tell a property (`self.\(queueText)`) from a local", at: queue)
         }
         return queueText
+    }
+
+    /// The handler's text with its error parameter read as `error`, the name of the `catch`
+    /// block its code goes into (`catch`, `recover`).
+    private func errorText(_ link: Link) -> StatementText {
+        var text = StatementText(bytes: bytes)
+        if let name = link.parameters.first, name != "error", name != "_" { text.renamed[name] = "error" }
+        return text
     }
 
     /// `{ [weak self] () throws -> Promise<T> in`: the opening of the block a handler's code runs

@@ -5,6 +5,9 @@ struct TextEdit {
     var removing: Int
     var text: String
 
+    /// The bytes of the original text it replaces.
+    var removedRange: Range<Int> { offset..<(offset + removing) }
+
     /// Applies `edits` (which must not overlap) in one forward pass, so the cost is linear in the
     /// size of the file plus the inserted text, however many edits there are. Edits at the same
     /// offset appear in the order they were made.
