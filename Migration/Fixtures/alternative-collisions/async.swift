@@ -23,6 +23,30 @@ final class Feed: Sendable {
         completion(.failure(.offline))
     }
 
+    // The same collision where one overload can have no alternative (a path never calls its
+    // handler): the other one has it, in every run.
+    @available(*, renamed: "headline()")
+    func headline(completion: @escaping @Sendable (Result<String, Error>) -> Void) {
+        completion(.success("news"))
+    }
+
+    /// Async alternative to `headline(completion:)`, added by vow-migrate.
+    nonisolated(nonsending) func headline() async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            headline { result in
+                continuation.resume(with: result)
+            }
+        }
+    }
+
+    static let cachedHeadline: String? = "cached"
+
+    func headline(completion: @escaping @Sendable (String) -> Void) {
+        if let cached = Feed.cachedHeadline {
+            completion(cached)
+        }
+    }
+
     // Overloads told apart by a kept parameter's type keep both alternatives.
     @available(*, renamed: "item(at:)")
     func item(at index: Int, completion: @escaping @Sendable (String?, Error?) -> Void) {

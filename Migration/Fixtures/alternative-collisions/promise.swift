@@ -16,6 +16,29 @@ final class Feed: Sendable {
         completion(.failure(.offline))
     }
 
+    // The same collision where one overload can have no alternative (a path never calls its
+    // handler): the other one has it, in every run.
+    func headline(completion: @escaping @Sendable (Swift.Result<String, Error>) -> Void) {
+        completion(.success("news"))
+    }
+
+    /// Promise-based alternative to `headline(completion:)`, added by vow-migrate.
+    func headline() -> Promise<String> {
+        Promise { seal in
+            headline { result in
+                seal.resolve(result)
+            }
+        }
+    }
+
+    static let cachedHeadline: String? = "cached"
+
+    func headline(completion: @escaping @Sendable (String) -> Void) {
+        if let cached = Feed.cachedHeadline {
+            completion(cached)
+        }
+    }
+
     // Overloads told apart by a kept parameter's type keep both alternatives.
     func item(at index: Int, completion: @escaping @Sendable (String?, Error?) -> Void) {
         completion("\(index)", nil)

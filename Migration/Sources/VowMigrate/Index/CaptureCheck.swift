@@ -176,17 +176,17 @@ extension MigrationIndex {
         return names
     }
 
-    /// Another function of the same type (in any file) whose alternative would be the same as
-    /// this one's: it differs only in the closure parameters an alternative drops
+    /// The other functions of the same type (in any file) whose alternative would be the same as
+    /// this one's: they differ only in the closure parameters an alternative drops
     /// (`title(completion:)` with a `Result<String, Error>` and with a `Result<String,
     /// CustomError>` handler both give `title()`). A requirement and its default implementation
     /// have the same parameters: they are one function.
-    func collidingOverload(of function: CompletionFunction, scope: String, location: Location) -> DeclaredShape? {
+    func collidingOverloads(of function: CompletionFunction, scope: String, location: Location) -> [DeclaredShape] {
         let baseName = function.name.filter { $0 != "`" }
         let kept = function.keptParameters.map { [$0.label ?? "_", $0.typeText] }
         let all = function.parameters.map { [$0.label ?? "_", $0.typeText] }
         let dropped = function.handlerIndices.count
-        return (declaredShapesInType[Self.typeKey(baseName, scope)] ?? []).first { other in
+        return (declaredShapesInType[Self.typeKey(baseName, scope)] ?? []).filter { other in
             guard other.location != location else { return false }
             let theirs = other.parameters.map { [$0.label ?? "_", $0.typeText] }
             guard theirs != all, theirs.count == kept.count + dropped else { return false }
@@ -203,6 +203,24 @@ extension MigrationIndex {
             }
             return matches(dropped, from: 0, removed: [])
         }
+    }
+
+    /// Whether overloads whose alternatives would be the same (`rivals`) keep the function at
+    /// `location` from having one. One of them may have it where its body allows one and no
+    /// rival's does (`readChartData(_:)` with a `Result` handler, called on every path, beside
+    /// one with an `[Int]` handler that a path never calls): that is decided from the index
+    /// alone, so every file's run, and a second run, agrees on which one it is. Where the index
+    /// holds no summary of a function, its body is taken to allow one.
+    func collisionBlocks(_ location: Location, baseName: String, rivals: [Location]) -> Bool {
+        guard !rivals.isEmpty else { return false }
+        return !bodyAllowsAlternative(at: location, baseName: baseName)
+            || rivals.contains { bodyAllowsAlternative(at: $0, baseName: baseName) }
+    }
+
+    /// ``CompletionFunctionSummary/bodyAllowsAlternative`` of the function at `location`; true
+    /// where the index holds no summary of it.
+    func bodyAllowsAlternative(at location: Location, baseName: String) -> Bool {
+        completionFunctions(baseName: baseName).first { $0.location == location }?.bodyAllowsAlternative ?? true
     }
 
     /// Whether some file of the tree calls a function of this base name.

@@ -223,6 +223,20 @@ public struct MigrationIndex: Sendable {
         /// a new task: ``HandlerUse/callsBackOnlyLater``), never before it returns: code after a
         /// call runs before the callback, on every path.
         public var callsBackLater = false
+        /// Other functions of its type whose alternative would be the same as this one's
+        /// (``collidingOverloads(of:scope:location:)``), and the reason that names the first.
+        var collidingRivals: [Location] = []
+        var collisionReason: String?
+
+        /// Whether its body lets it have an alternative, as far as the index knows: nothing in its
+        /// declaration rules one out and every path calls its handler once (or stores it).
+        var bodyAllowsAlternative: Bool {
+            guard skipReason == nil else { return false }
+            switch handlerCalls {
+            case .mayRepeat, .mayNotCall, .never: return false
+            case .once, .unknown, .stored: return true
+            }
+        }
 
         /// The handler's position, and the failure handler's for a split pair.
         public var handlerIndices: [Int] { [handlerIndex] + (failureIndex.map { [$0] } ?? []) }
@@ -882,9 +896,12 @@ extension MigrationIndex {
             for record in summary.functions where record.mayBeCompletionFunction {
                 // A function with a defaulted handler is read too: other files must know whether
                 // their calls that omit it are spelled out (``captureCheck(of:target:)``).
+                // So is one with overloads in its type: whether their alternatives collide
+                // depends on each one's verdict (``collisionBlocks(_:baseName:rivals:)``).
                 if reading != .all && !record.hasDefaultedClosure {
                     let baseName = Self.baseName(of: record.swiftName)
-                    if !handOffTargets.contains(baseName) && !calledNames.contains(baseName) { continue }
+                    if !handOffTargets.contains(baseName) && !calledNames.contains(baseName)
+                        && (declaredShapesInType[Self.typeKey(baseName, record.scope)]?.count ?? 0) < 2 { continue }
                 }
                 guard var function = readCompletionFunction(record, file: summary.file, isContext: summary.isContext,
                                                             languageMode: summary.languageMode) else { continue }
@@ -909,6 +926,7 @@ extension MigrationIndex {
         list = []
         functionsByBaseName = byBaseName
         completionFunctionBaseNames = Set(byBaseName.keys)
+        defer { settleCollisions(from: firstNew) }
         guard !uses.isEmpty else { return }
         // Every verdict is worked out from the unresolved summaries, then stored.
         var verdicts: [(Int, HandlerCalls)] = []
@@ -921,6 +939,22 @@ extension MigrationIndex {
         }
         for (position, verdict) in verdicts {
             completionFunctionList[position].handlerCalls = verdict
+        }
+    }
+
+    /// Once every body's verdict is known: a function that collides gets the collision as its
+    /// blocker, unless ``collisionBlocks(_:baseName:rivals:)`` lets it have the alternative; one
+    /// whose body allows none has no counterpart either (an alternative of its name is a rival's).
+    mutating func settleCollisions(from first: Int) {
+        for position in first..<completionFunctionList.count where !completionFunctionList[position].collidingRivals.isEmpty {
+            let summary = completionFunctionList[position]
+            guard collisionBlocks(summary.location, baseName: summary.baseName, rivals: summary.collidingRivals) else { continue }
+            if summary.promiseBlocker == nil { completionFunctionList[position].promiseBlocker = summary.collisionReason }
+            if summary.asyncBlocker == nil { completionFunctionList[position].asyncBlocker = summary.collisionReason }
+            if !summary.bodyAllowsAlternative {
+                completionFunctionList[position].promiseCounterpart = nil
+                completionFunctionList[position].asyncCounterpart = nil
+            }
         }
     }
 
@@ -1010,8 +1044,7 @@ extension MigrationIndex {
                 }
                 return nil
             }
-            let collision = collidingOverload(of: function, scope: record.scope, location: location)
-                .map { "its alternative would be the same as that of `\($0.swiftName)` at \($0.location)" }
+            let rivals = collidingOverloads(of: function, scope: record.scope, location: location)
             let errorType: String?
             if case .result(_, let failure?) = function.shape, !function.isThrowing { errorType = failure }
             else { errorType = function.shape.canFail || function.isThrowing ? "any Error" : nil }
@@ -1025,9 +1058,9 @@ extension MigrationIndex {
                 alternativeLabels: function.keptParameters.map(\.label),
                 promiseCounterpart: counterpart(promiseName, .promise, .promise), asyncCounterpart: counterpart(asyncName, .async, .async),
                 promiseBlocker: compileBlocker(of: promiseEmitter, valueType: function.shape.valueType, languageMode: languageMode)
-                    ?? alternativeClash(named: promiseName, in: record.scope) ?? collision,
+                    ?? alternativeClash(named: promiseName, in: record.scope),
                 asyncBlocker: compileBlocker(of: asyncEmitter, valueType: function.shape.valueType, languageMode: languageMode)
-                    ?? alternativeClash(named: asyncName, in: record.scope, throwing: asyncThrows) ?? collision,
+                    ?? alternativeClash(named: asyncName, in: record.scope, throwing: asyncThrows),
                 promiseAlternativeName: promiseName, asyncAlternativeName: asyncName,
                 handlerParameterTypes: function.handlerParameterTypes,
                 parameterShapes: function.parameters.map(\.shape),
@@ -1041,6 +1074,8 @@ extension MigrationIndex {
                     return function.handlerIndices.contains { $0 < parameters.count && Self.namesGlobalActor(parameters[$0].type) }
                 }(),
                 asyncTypedFailure: asyncEmitter.typedFailure)
+            summary.collidingRivals = rivals.map(\.location)
+            summary.collisionReason = rivals.first.map { "its alternative would be the same as that of `\($0.swiftName)` at \($0.location)" }
             // An alternative that would capture a call it cannot spell out is not added: callers
             // in other files (the call-site stage) must not count on it.
             if record.isProtocolRequirement == false {

@@ -181,18 +181,26 @@ struct FileRewrite {
                 if index.declaresType("Task") { emitter.taskType = "Swift.Task" }
                 emitter.runsOnCallersActor = runsOnCallersActor(site.actorContext)
                 let asyncThrows = target == .async ? function.shape.canFail || function.isThrowing : nil
-                let existing = emitter.counterpartNames.compactMap { name in
+                let place = site.decl.funcKeyword.startLocation(converter: converter)
+                let location = MigrationIndex.Location(file: fileName, line: place.line, column: place.column)
+                let baseName = function.name.filter { $0 != "`" }
+                let rivals = index.collidingOverloads(of: function, scope: site.scope, location: location)
+                let collides = index.collisionBlocks(location, baseName: baseName, rivals: rivals.map(\.location))
+                // Where an overload's alternative would be the same, one of that name is its own
+                // only when the collision leaves it this function's.
+                let existing = collides && !rivals.isEmpty ? nil : emitter.counterpartNames.compactMap { name in
                     index.existingAlternative(named: name, in: site.scope, for: target, throwing: asyncThrows).map { (name, $0) }
                 }.first
                 if let (name, counterpart) = existing {
                     report(.alreadyMigrated, function.swiftName, site.decl, "already has the alternative `\(name)` at \(counterpart.location)")
                     continue
                 }
-                let place = site.decl.funcKeyword.startLocation(converter: converter)
-                if let rival = index.collidingOverload(of: function, scope: site.scope,
-                                                       location: MigrationIndex.Location(file: fileName, line: place.line, column: place.column)) {
+                if collides, let rival = rivals.first {
+                    var unused: MigrationIndex.StoredHandler?
+                    let own = index.bodyAllowsAlternative(at: location, baseName: baseName)
+                        ? nil : handlerCallsReason(function, site.decl, scope: site.scope, trusted: &unused)
                     report(.skipped, function.swiftName, site.decl,
-                           "its alternative `\(emitter.alternativeSwiftName)` would be the same as that of `\(rival.swiftName)` at \(rival.location) "
+                           own ?? "its alternative `\(emitter.alternativeSwiftName)` would be the same as that of `\(rival.swiftName)` at \(rival.location) "
                            + "(the two differ only in what the alternative drops): neither gets one")
                     continue
                 }
