@@ -209,6 +209,48 @@ final class CallSiteReceiverTests: XCTestCase {
         }
     }
 
+    /// The types a closure spells pick the overload (the real glucose monitor's
+    /// `readChartData { (result: NightscoutRequestResult<[Int]>) in }` beside an `[Int]` handler);
+    /// a spelling neither overload has (an alias) leaves the call ambiguous.
+    func testTheTypesTheClosureSpellsPickBetweenSameCountOverloads() {
+        let input = Self.declarations + """
+        final class Drawer: Sendable {
+            func dismiss(animated: Bool, completion: @escaping @Sendable (Bool) -> Void) { completion(true) }
+        }
+
+        typealias Failure = Error
+        func currentSheet() -> Sheet { Sheet() }
+
+        final class Flow: @unchecked Sendable {
+            func show(_ text: String) {}
+
+            func leave() {
+                currentSheet().dismiss(animated: true) { (error: Error?) in
+                    if let error {
+                        self.show("\\(error)")
+                        return
+                    }
+                    self.show("closed")
+                }
+            }
+
+            func leaveWithAnAlias() {
+                currentSheet().dismiss(animated: true) { (error: Failure?) in
+                    self.show("closed")
+                }
+            }
+        }
+
+        """
+        for target in MigrationTarget.allCases {
+            let migration = migrate(input, target)
+            XCTAssertEqual(converted(migration), ["leave()"], "\(target)")
+            XCTAssertEqual(refusals(migration), [
+                "29:9 leaveWithAnAlias(): several functions named `dismiss` take these labels; the callee is ambiguous",
+            ], "\(target)")
+        }
+    }
+
     func testAGenericParameterIsTheTypeItIsConstrainedTo() {
         let input = Self.declarations + """
         final class Flow<R: Router>: @unchecked Sendable {

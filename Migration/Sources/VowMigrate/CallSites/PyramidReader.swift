@@ -75,9 +75,31 @@ struct PyramidReader {
             // None fits: the first one's refusal says the parameters do not match.
             if !fitting.isEmpty { found = fitting }
         }
+        // `{ (result: NightscoutRequestResult<[Int]>) in }` is not the handler of the overload
+        // taking `[Int]`: types the closure spells pick the overload, as they do for Swift. Only
+        // a spelling that differs from every overload's but one tells; none left is no choice.
+        if found.count > 1 {
+            let typed = found.filter { Self.closureTypesFit($0.handler, $0.callee.handlerParameterTypes) }
+            if !typed.isEmpty { found = typed }
+        }
         guard let first = found.first else { return .none }
         if found.dropFirst().contains(where: { !$0.callee.convertsLike(first.callee) }) { return .ambiguous }
         return .call(first)
+    }
+
+    /// Whether the parameter types a closure spells (`(result: Result<[Int], Error>, _ extra: Int)`)
+    /// are those of a handler, as the declaration spells them (whitespace aside; a type the
+    /// index qualified, `Service.Result`, fits `Result`). A closure spelling none fits any.
+    static func closureTypesFit(_ closure: ClosureExprSyntax, _ types: [String]) -> Bool {
+        guard let clause = closure.signature?.parameterClause?.as(ClosureParameterClauseSyntax.self) else { return true }
+        let parameters = Array(clause.parameters)
+        guard parameters.count == types.count else { return false }
+        func normalized(_ text: String) -> String { text.filter { !$0.isWhitespace } }
+        return zip(parameters, types).allSatisfy { parameter, declared in
+            guard let spelled = parameter.type.map({ normalized($0.trimmedDescription) }) else { return true }
+            let expected = normalized(declared)
+            return spelled == expected || expected.hasSuffix("." + spelled) || spelled.hasSuffix("." + expected)
+        }
     }
 
     // MARK: - Reading a pyramid
