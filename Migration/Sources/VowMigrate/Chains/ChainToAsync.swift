@@ -1420,8 +1420,16 @@ struct ChainToAsync {
         // A `recover` whose value is read after it answers from a block of its own (the
         // function's, or an immediately called closure): its early `return`s answer there.
         let recoverAnswers = link.kind == .recover && writer.valueRead(after: index)
-        try check(link.statements, leaving: (link.kind == .done && !writer.valueReturned && writer.onlyEnsuresAfter(index))
-                  || givesReturnedValue || recoverAnswers)
+        do throws(Refusal) {
+            try check(link.statements, leaving: (link.kind == .done && !writer.valueReturned && writer.onlyEnsuresAfter(index))
+                      || givesReturnedValue || recoverAnswers)
+        } catch {
+            // A `map` or `then` in the middle that leaves early with its value (`guard let
+            // strongSelf = self else { return [] }`): its code in a closure called at once, whose
+            // `return`s give the value as the handler's did.
+            guard try writeCalledHandler(link, at: index, &writer) else { throw error }
+            return
+        }
         // Comments written before the link (`// .allErrors: ...` above `.catch`) stay before its code.
         for comment in link.comments { writer.body.add(comment, 0) }
         switch link.kind {
@@ -2072,23 +2080,84 @@ struct ChainToAsync {
             throw Refusal("a chain handler reads `\(renamed.key)`, which an earlier handler's value would hide in straight-line code", at: link.node)
         }
         try declareLocals(link, renames: renames, &writer)
-        let reserved = writer.reserved.union(writer.seen.keys).union(Self.references(link.statements))
         var text = StatementText(bytes: bytes)
+        try answerReturns(of: link, in: &text, guarantee: answering.guarantee, valueType: writer.valueType, depth: answering.depth + 1, writer)
+        for line in text.lines(link.statements) { writer.body.add(line, 0) }
+        writer.state = .none
+    }
+
+    /// Each `return` of a `then` handler written as the answer of the code it now ends
+    /// (``returnStatement(_:guarantee:reserved:valueType:indent:)``), into `text`.
+    private func answerReturns(of link: Link, in text: inout StatementText, guarantee: Bool, valueType: String?, depth: Int,
+                               _ writer: Writer) throws(Refusal) {
+        let reserved = writer.reserved.union(writer.seen.keys).union(Self.references(link.statements))
         for statement in link.statements {
             for answer in Self.returns(in: statement) {
                 guard let expression = answer.expression else {
                     throw Refusal("a `then` handler that does not end with its value", at: answer)
                 }
                 let indent = Indentation.lineIndent(in: bytes, at: answer.positionAfterSkippingLeadingTrivia.utf8Offset)
-                let lines = try returnStatement(expression, guarantee: answering.guarantee, reserved: reserved, valueType: writer.valueType,
-                                                indent: indent, depth: answering.depth + 1)
+                let lines = try returnStatement(expression, guarantee: guarantee, reserved: reserved, valueType: valueType,
+                                                indent: indent, depth: depth)
                 let written = String(lines.render(baseIndent: indent, unit: "    ").drop { $0 == " " || $0 == "\t" })
                 let range = answer.positionAfterSkippingLeadingTrivia.utf8Offset..<answer.endPositionBeforeTrailingTrivia.utf8Offset
                 text.replacedStatements.append((range, written.hasSuffix("\n") ? String(written.dropLast()) : written))
             }
         }
-        for line in text.lines(link.statements) { writer.body.add(line, 0) }
-        writer.state = .none
+    }
+
+    /// A `map` or `then` handler that declares its result type (`{ [weak self] events ->
+    /// [Row] in guard let strongSelf = self else { return [] } ... }`, `-> Promise<T>` or
+    /// `-> Guarantee<T>`) and leaves early, as a closure called at once where the straight-line
+    /// code needs its value: `let rows = { () -> [Row] in ... }()`, or for a `then`
+    /// `let history = try await { () async throws -> T in ... }()`, each `return` answering as
+    /// in ``returnStatement(_:guarantee:reserved:valueType:indent:)`` (`return .value(x)` is
+    /// `return x`, a chain is straight-line code, any other promise awaited). Its `return`s
+    /// (and a `guard let self`) mean there what they meant in the handler. False where the
+    /// handler is not of that shape (the caller's refusal stands).
+    private func writeCalledHandler(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) -> Bool {
+        guard link.kind == .map || link.kind == .then, link.resultOverride == nil, !link.hopsToMain,
+              let declared = link.closure?.signature?.returnClause?.type.trimmedDescription,
+              !link.statements.lazy.flatMap({ $0.tokens(viewMode: .sourceAccurate) }).contains(where: { $0.tokenKind == .keyword(.defer) })
+        else { return false }
+        var valueType = declared
+        var guarantee = false
+        if link.kind == .then {
+            guard let type = link.closure?.signature?.returnClause?.type.as(IdentifierTypeSyntax.self),
+                  ["Promise", "Guarantee"].contains(type.name.text),
+                  let argument = type.genericArgumentClause?.arguments.first, type.genericArgumentClause?.arguments.count == 1
+            else { return false }
+            valueType = argument.argument.trimmedDescription
+            guarantee = type.name.text == "Guarantee"
+        }
+        let renames = try bind(link, keep: false, renamingShadowed: true, &writer)
+        try declareLocals(link, renames: renames, scoped: true, &writer)
+        var text = StatementText(bytes: bytes)
+        text.renamed = renames.filter { $0.key != $0.value }
+        text.renamedUntil = writer.renameLimits
+        if link.kind == .then {
+            // Its answers are written from their own text, which a renamed value would not reach.
+            if let renamed = renames.first(where: { $0.key != $0.value }) {
+                throw Refusal("a chain handler reads `\(renamed.key)`, which an earlier handler's value would hide in straight-line code", at: link.node)
+            }
+            try answerReturns(of: link, in: &text, guarantee: guarantee, valueType: valueType, depth: 1, writer)
+        }
+        var code = CodeLines()
+        for line in text.lines(link.statements) { code.add(line, 0) }
+        let throwing = Self.canThrow(code)
+        if guarantee && throwing { throw Refusal("a `then` answering a guarantee whose code can throw", at: link.node) }
+        let isAsync = link.kind == .then
+        let next = index + 1 < writer.links.count ? writer.links[index + 1] : nil
+        let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
+        let wanted = next.flatMap { reading.contains($0.kind) && $0.parameters.count == 1 && $0.readsValue ? Self.bindable($0.parameters[0]) : nil } ?? "value"
+        let name = writer.declare(wanted)
+        let effects = (throwing ? "try " : "") + (isAsync ? "await " : "")
+        let signature = (isAsync ? "async " : "") + (throwing ? "throws " : "")
+        writer.body.add("let \(name) = \(effects){ () \(signature)-> \(valueType) in", 0)
+        writer.body.add(code, indentedBy: 1)
+        writer.body.add("}()", 0)
+        writer.state = .named(name)
+        return true
     }
 
     /// `leaving`: the handler's code is the last of its scope in the straight-line code (the last

@@ -1,0 +1,159 @@
+import Foundation
+import VowMigrate
+import XCTest
+
+/// A `map` or `then` in the middle of a chain whose handler leaves early with its value, as app
+/// code does around a weakly held screen (`guard let self else { return [] }`, `if offline {
+/// return [] }`, `return .value(x)` before the last line): its code becomes a closure called at
+/// once, whose `return`s give the value as the handler's did, so the rest of the chain still runs.
+final class ChainEarlyReturnTests: XCTestCase {
+    private static let screen = #"""
+        import Dispatch
+        import Vow
+
+        enum StoreError: Error {
+            case failed(String)
+        }
+
+        /// Answers on its own queue: each operation fails where `plan` says.
+        final class Store: @unchecked Sendable {
+            var plan: [String: String] = [:]
+            private let queue = DispatchQueue(label: "store")
+
+            private func answer<T: Sendable>(_ operation: String, _ value: T) -> Promise<T> {
+                let outcome = plan[operation]
+                return Promise { seal in
+                    queue.async {
+                        if outcome == "fail" { seal.reject(StoreError.failed(operation)) } else { seal.fulfill(value) }
+                    }
+                }
+            }
+
+            func events() -> Promise<[Int]> { answer("events", [3, 1, 2]) }
+            func cached() -> Promise<[String]> { answer("cached", ["cached"]) }
+            func rows(for events: [Int]) -> Promise<[String]> { answer("rows", events.map { "row\($0)" }) }
+        }
+
+        nonisolated(unsafe) var finished: () -> Void = {}
+
+        final class Screen: @unchecked Sendable {
+            let store: Store
+            var offline = false
+            var limit = 5
+
+            init(store: Store) {
+                self.store = store
+            }
+
+            func show(_ text: String) {
+                print("show: \(text)")
+            }
+
+            func refresh() {
+                store.events().map { [weak self] events -> [Int] in
+                    guard let self = self else { return [] }
+                    if self.offline { return [] }
+                    return events.sorted()
+                }.then { [weak self] sorted -> Promise<[String]> in
+                    guard let self else { return .value(["gone"]) }
+                    if sorted.isEmpty {
+                        return .value([])
+                    }
+                    if sorted.count > self.limit { return self.store.cached() }
+                    return self.store.rows(for: sorted)
+                }.done { [weak self] rows in
+                    print("rows: \(rows.joined(separator: ","))")
+                    self?.show("\(rows.count) rows")
+                    finished()
+                }.catch { error in
+                    print("failed \(error)")
+                    finished()
+                }
+            }
+        }
+
+        """#
+
+    private static let driver = #"""
+        import Dispatch
+        import Foundation
+        import Vow
+
+        let steps: [(String, [String: String], @Sendable (Screen) -> Void)] = [
+            ("refresh", [:], { $0.refresh() }),
+            ("offline", [:], { $0.offline = true; $0.refresh() }),
+            ("too many", [:], { $0.limit = 1; $0.refresh() }),
+            ("events fail", ["events": "fail"], { $0.refresh() }),
+            ("rows fail", ["rows": "fail"], { $0.refresh() }),
+            ("cached fails", ["cached": "fail"], { $0.limit = 1; $0.refresh() }),
+            ("screen gone", [:], { $0.refresh(); screen = nil }),
+        ]
+
+        nonisolated(unsafe) var next = 0
+        // The screen on show, held as a view controller would be (its handlers hold it weakly).
+        nonisolated(unsafe) var screen: Screen?
+        func runNext() {
+            guard next < steps.count else { exit(0) }
+            let (title, plan, body) = steps[next]
+            next += 1
+            print("==", title)
+            let store = Store()
+            store.plan = plan
+            finished = { DispatchQueue.main.async { runNext() } }
+            screen = Screen(store: store)
+            body(screen!)
+        }
+
+        DispatchQueue.main.async { runNext() }
+        dispatchMain()
+
+        """#
+
+    func testHandlersLeavingEarlyInTheMiddleKeepTheirAnswersAndTheProgramPrintsTheSame() throws {
+        let program = try ProgramBuilding.ScreenProgram(screen: Self.screen, driver: Self.driver, in: try TestSupport.temporaryDirectory(self))
+        let expected = try program.runOriginal()
+        XCTAssertEqual(expected, """
+            == refresh
+            rows: row1,row2,row3
+            show: 3 rows
+            == offline
+            rows: 
+            show: 0 rows
+            == too many
+            rows: cached
+            show: 1 rows
+            == events fail
+            failed failed("events")
+            == rows fail
+            failed failed("rows")
+            == cached fails
+            failed failed("cached")
+            == screen gone
+            rows: gone
+
+            """)
+
+        let (result, code) = try program.migrate()
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertFalse(result.standardError.contains("call site left alone"), result.standardError)
+        XCTAssertTrue(code.contains("""
+                            let sorted = { () -> [Int] in
+                                guard let self = self else { return [] }
+                                if self.offline { return [] }
+                                return events.sorted()
+                            }()
+            """), code)
+        XCTAssertTrue(code.contains("""
+                            let rows = try await { () async throws -> [String] in
+                                guard let self else { return ["gone"] }
+                                if sorted.isEmpty {
+                                    return []
+                                }
+                                if sorted.count > self.limit { return try await self.store.cached().value }
+                                return try await self.store.rows(for: sorted).value
+                            }()
+            """), code)
+        XCTAssertEqual(try program.runMigrated(), expected)
+        XCTAssertEqual(try program.checkAgain().status, 0)
+    }
+}
