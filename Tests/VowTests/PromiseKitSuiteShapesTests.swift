@@ -74,6 +74,29 @@ final class PromiseKitSuiteShapesTests: XCTestCase {
         wait(for: [finished], timeout: 10)
     }
 
+    /// `when(fulfilled: p1, p2, p3)` over `Void` promises of one type, as PromiseKit's own
+    /// `WhenTests` write it: the tuple overload, as with PromiseKit (it was ambiguous with the
+    /// variadic `Void` one); one promise, or six, take the variadic one.
+    func testWhenFulfilledOfSeveralVoidPromisesCompilesAsWithPromiseKit() {
+        let p1 = Promise<Void>(error: Error.dummy)
+        let p2 = Promise<Void>(error: Error.other)
+        let p3 = Promise()
+        let triple = when(fulfilled: p1, p2, p3)
+        XCTAssertTrue(type(of: triple) == Promise<((), (), ())>.self)
+        XCTAssertTrue(when(fulfilled: p1, p2).error as? Error == .dummy)
+        XCTAssertTrue(type(of: when(fulfilled: p3)) == Promise<Void>.self)
+        XCTAssertTrue(type(of: when(fulfilled: p3, p3, p3, p3, p3, p3)) == Promise<Void>.self)
+        let joined: Promise<Void> = when(fulfilled: p3, p3)
+        XCTAssertTrue(joined.isFulfilled)
+        XCTAssertTrue(triple.error as? Error == .dummy)
+        let caught = expectation(description: "caught")
+        when(fulfilled: p2, p3, p3).catch { error in
+            XCTAssertTrue(error as? Error == .other)
+            caught.fulfill()
+        }
+        wait(for: [caught], timeout: 5)
+    }
+
     func testWhenFulfilledRejectsWithTheFirstErrorAndTheOthersGoOn() {
         let finished = expectation(description: "when")
         let (slow, slowResolver) = Promise<Int>.pending()

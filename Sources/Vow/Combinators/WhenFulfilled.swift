@@ -31,6 +31,7 @@ public func when<Thenables: Sequence>(
 
 /// Waits for every `Void` thenable to fulfill; rejected with the first error as soon as it happens.
 @inlinable
+@_disfavoredOverload
 public func when<U: Thenable>(fulfilled promises: U...) -> Promise<Void> where U.T == Void {
     whenAllFulfilled(promises)
 }
