@@ -296,4 +296,22 @@ extension SafetyTests {
         XCTAssertTrue(result.findings[0].message.contains("registers for events"), result.findings[0].message)
         XCTAssertTrue(result.findings[2].message.contains("`value`"), result.findings[2].message)
     }
+
+    /// A `block` answering `(value, error)` after the work is the completion Objective-C era
+    /// APIs (and PromiseKit's own tests) write; the GRDB-style body above stays none.
+    func testABlockAnsweringAnOptionalErrorIsACompletion() {
+        let source = """
+        import Dispatch
+
+        final class Fetcher: Sendable {
+            func fetchWithCompletionBlock(block: @escaping @Sendable (Int?, Error?) -> Void) {
+                DispatchQueue.main.async { block(1, nil) }
+            }
+        }
+
+        """
+        let result = SourceMigrator.migrate(source: source, fileName: "Fetcher.swift", options: .init(target: .async))
+        XCTAssertEqual(result.findings.map(\.kind), [.added])
+        XCTAssertTrue(result.output.contains("func fetchWithCompletionBlock() async throws -> Int {"), result.output)
+    }
 }

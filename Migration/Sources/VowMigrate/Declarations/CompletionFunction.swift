@@ -325,9 +325,17 @@ struct CompletionFunctionReader {
             let named = closures.filter { Self.isCompletionName($0.words) && !Self.isFailureName($0.words) }
             let failing = closures.filter { closure in
                 if Self.repeatedCallWords.contains(where: closure.words.lowercased().hasSubstring) { return false }
-                if Self.scopedBodyNames.contains(closure.name.lowercased()) { return false }
-                if case .success(let shape) = TypeReader.shape(of: closure.function) { return shape.canFail }
-                return false
+                guard case .success(let shape) = TypeReader.shape(of: closure.function), shape.canFail else { return false }
+                // A body handed a resource it runs with (GRDB's `asyncRead(_ value: (Result<Database,
+                // Error>) -> Void)`) is no completion; a `block` answering `(value, error)` after
+                // the work is (`fetch(block: (Int?, Error?) -> Void)`, as Objective-C era APIs name it).
+                if Self.scopedBodyNames.contains(closure.name.lowercased()) {
+                    switch shape {
+                    case .optionalValueAndError, .valueAndError, .errorAndOptionalValue, .errorOnly: return true
+                    default: return false
+                    }
+                }
+                return true
             }
             if named.count == 1 {
                 handler = named[0]
