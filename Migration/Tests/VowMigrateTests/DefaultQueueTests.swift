@@ -15,6 +15,11 @@ final class DefaultQueueTests: XCTestCase {
         XCTAssertNil(found("if conf.Q.map == nil { }\n"))
         XCTAssertNil(found("let queue = conf.Q.map\n"))
         XCTAssertNil(found("myconf.Q = 1\n"))
+        // The default as it is (PromiseKit's own test helpers set it before each test).
+        XCTAssertNil(found("        PromiseKit.conf.Q.map = .main\n"))
+        XCTAssertNil(found("conf.Q = (map: .main, return: DispatchQueue.main)\n"))
+        XCTAssertEqual(found("conf.Q.map = nil\n"), [1, 1])
+        XCTAssertEqual(found("conf.Q = (map: .main, return: .global())\n"), [1, 1])
         XCTAssertNil(found("print(\"nothing\")\n"))
     }
 

@@ -31,12 +31,28 @@ enum DefaultQueueAssignment {
                 let target = rest[..<equals].trimmingCharacters(in: .whitespaces)
                 let isAssignment = (after == rest.endIndex || rest[after] != "=")
                     && (target.isEmpty || target.hasPrefix(".")) && !target.contains(" ") && !target.hasSuffix("!")
-                if isAssignment {
+                if isAssignment && !Self.restoresMain(target: target, value: rest[after...]) {
                     let column = code.distance(from: code.startIndex, to: found.lowerBound) + 1
                     return MigrationIndex.Location(file: fileName, line: lineNumber, column: column)
                 }
             }
         }
         return nil
+    }
+
+    /// `conf.Q.map = .main`, `conf.Q = (map: .main, return: .main)`: the default as it is, which
+    /// changes nothing (PromiseKit's own test helpers set it before each test).
+    private static func restoresMain(target: String, value: Substring) -> Bool {
+        let main: Set<String> = [".main", "DispatchQueue.main"]
+        var text = value.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix(";") { text.removeLast() }
+        text = text.trimmingCharacters(in: .whitespaces)
+        if target == ".map" || target == ".return" { return main.contains(text) }
+        guard target.isEmpty, text.hasPrefix("("), text.hasSuffix(")") else { return false }
+        let elements = text.dropFirst().dropLast().split(separator: ",").map { element in
+            let part = element.split(separator: ":", maxSplits: 1).last.map(String.init) ?? String(element)
+            return part.trimmingCharacters(in: .whitespaces)
+        }
+        return elements.count == 2 && elements.allSatisfy(main.contains)
     }
 }
