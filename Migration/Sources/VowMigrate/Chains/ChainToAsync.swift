@@ -1873,6 +1873,11 @@ struct ChainToAsync {
         }
         // `when(guarantees:)` and `when(resolved:)` never reject.
         if called == "when", let label = call.arguments.first?.label?.text, label == "guarantees" || label == "resolved" { return true }
+        // `race(g1, g2)` and `when(g1, g2)` of guarantees are Vow's guarantee overloads.
+        if called == "race" || called == "when", call.trailingClosure == nil, !call.arguments.isEmpty,
+           call.arguments.allSatisfy({ $0.label == nil && isGuarantee($0.expression) }) {
+            return true
+        }
         guard call.trailingClosure == nil, let base = PyramidReader.baseName(call) else { return false }
         let labels = call.arguments.map { $0.label?.text }
         let callees = catalog.callees(named: base).filter { callee in
