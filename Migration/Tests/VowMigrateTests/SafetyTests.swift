@@ -314,4 +314,32 @@ extension SafetyTests {
         XCTAssertEqual(result.findings.map(\.kind), [.added])
         XCTAssertTrue(result.output.contains("func fetchWithCompletionBlock() async throws -> Int {"), result.output)
     }
+
+    /// A file declaring a type named `Error` of its own (PromiseKit's tests: `private enum Error:
+    /// Swift.Error`): the async alternatives and their support name the protocol `Swift.Error`.
+    func testAnErrorTypeOfTheTreesOwnIsNotTakenForTheProtocol() throws {
+        let source = """
+        import Dispatch
+
+        final class Fetcher: Sendable {
+            func save(block: @escaping @Sendable (Swift.Error?) -> Void) {
+                DispatchQueue.main.async { block(nil) }
+            }
+
+            func load(completion: @escaping @Sendable (Int?, Swift.Error?) -> Void) {
+                DispatchQueue.main.async { completion(nil, nil) }
+            }
+        }
+
+        private enum Error: Swift.Error {
+            case dummy
+        }
+
+        """
+        let result = SourceMigrator.migrate(source: source, fileName: "Fetcher.swift", options: .init(target: .async))
+        XCTAssertEqual(result.findings.map(\.kind), [.added, .added])
+        XCTAssertTrue(result.output.contains("CheckedContinuation<Void, any Swift.Error>"), result.output)
+        XCTAssertTrue(result.output.contains("fileprivate struct NeitherValueNorError: Swift.Error {"), result.output)
+        XCTAssertNil(try TestSupport.typecheck(result.output, as: "Fetcher.swift", self))
+    }
 }

@@ -36,6 +36,8 @@ struct AlternativeEmitter {
     /// How the async form spells `Task`: `Swift.Task` where the tree declares a type of that name
     /// (a to-do app's model), which a bare `Task { }` would mean.
     var taskType = "Task"
+    /// `Swift.Error` where the tree declares a type named `Error` of its own.
+    var errorType = "Error"
 
     /// The async form is `nonisolated(nonsending)`: it runs on its caller's actor, so the original
     /// is called where the caller's code runs (see ``ActorContext``). Only for a function that is
@@ -468,7 +470,7 @@ struct AlternativeEmitter {
 
         // A Void continuation names its type: nothing in the closure lets Swift infer it.
         let continuationParameter = valueType == "Void"
-            ? "(\(names.continuation): CheckedContinuation<Void, \(throwing ? "any Error" : "Never")>)"
+            ? "(\(names.continuation): CheckedContinuation<Void, \(throwing ? "any \(errorType)" : "Never")>)"
             : names.continuation
         continuationBlock.add("\(withContinuation) { \(continuationParameter) in", 0)
         if resumesOnce {

@@ -35,15 +35,16 @@ enum SwiftOnlySupport: String, CaseIterable, Sendable {
 
     // MARK: - Declarations
 
-    /// The declaration, at nesting level 0.
-    func declaration() -> CodeLines {
+    /// The declaration, at nesting level 0. `errorType`: `Swift.Error` where the tree declares a
+    /// type named `Error` of its own.
+    func declaration(errorType: String = "Error") -> CodeLines {
         var lines = CodeLines()
         switch self {
         case .neitherValueNorError:
             lines.add("/// Thrown by an async alternative added by vow-migrate when the original's completion handler", 0)
             lines.add("/// answered neither a value nor an error (`(nil, nil)`, `(false, nil)`, or a value left nil),", 0)
             lines.add("/// which its types allow but an async function cannot return. Recognised by its name.", 0)
-            lines.add("fileprivate struct \(typeName): Error {", 0)
+            lines.add("fileprivate struct \(typeName): \(errorType) {", 0)
             lines.add("/// The completion-handler function that answered so, as Swift names it.", 1)
             lines.add("let function: String", 1)
             lines.add("}", 0)
@@ -72,7 +73,7 @@ enum SwiftOnlySupport: String, CaseIterable, Sendable {
             lines.add("/// original stores its handler (--trust-stored-handlers), so it may be called again; a later", 0)
             lines.add("/// answer is dropped and printed rather than resuming twice, which traps. Never called, the", 0)
             lines.add("/// await never returns, as the original's callback never runs.", 0)
-            lines.add("fileprivate final class \(typeName)<Value, Failure: Error>: @unchecked Sendable {", 0)
+            lines.add("fileprivate final class \(typeName)<Value, Failure: \(errorType)>: @unchecked Sendable {", 0)
             lines.add("// @unchecked: `continuation` is read and cleared only under `lock`.", 1)
             lines.add("private let lock = NSLock()", 1)
             lines.add("private var continuation: CheckedContinuation<Value, Failure>?", 1)
@@ -105,11 +106,11 @@ enum SwiftOnlySupport: String, CaseIterable, Sendable {
     }
 
     /// The declarations of `needed`, always in the same order, a blank line between them.
-    static func declarations(of needed: Set<Self>) -> CodeLines {
+    static func declarations(of needed: Set<Self>, errorType: String = "Error") -> CodeLines {
         var lines = CodeLines()
         for (position, support) in allCases.filter(needed.contains).enumerated() {
             if position > 0 { lines.add("", 0) }
-            lines.add(support.declaration(), indentedBy: 0)
+            lines.add(support.declaration(errorType: errorType), indentedBy: 0)
         }
         return lines
     }

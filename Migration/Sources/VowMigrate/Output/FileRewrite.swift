@@ -124,7 +124,7 @@ struct FileRewrite {
         let missingSupport = neededSupport.union(otherPiecesSupport)
             .subtracting(fileDeclaredSupport).subtracting(SwiftOnlySupport.declared(in: tree))
         if declaresSupport && !missingSupport.isEmpty {
-            insertAtTop(SwiftOnlySupport.declarations(of: missingSupport).render(baseIndent: "", unit: unit), after: collector.lastTopLevelImport)
+            insertAtTop(SwiftOnlySupport.declarations(of: missingSupport, errorType: index.declaresType("Error") ? "Swift.Error" : "Error").render(baseIndent: "", unit: unit), after: collector.lastTopLevelImport)
         }
     }
 
@@ -179,6 +179,7 @@ struct FileRewrite {
                 emitter.tokenTypeIsShadowed = index.declaresType("CancellationToken")
                 emitter.swiftOnly = !importsVow
                 if index.declaresType("Task") { emitter.taskType = "Swift.Task" }
+                if index.declaresType("Error") { emitter.errorType = "Swift.Error" }
                 emitter.runsOnCallersActor = runsOnCallersActor(site.actorContext)
                 let asyncThrows = target == .async ? function.shape.canFail || function.isThrowing : nil
                 let place = site.decl.funcKeyword.startLocation(converter: converter)
