@@ -1474,9 +1474,11 @@ struct ChainToAsync {
                 let next = index + 1 < writer.links.count ? writer.links[index + 1] : nil
                 let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
                 let wanted = next.flatMap { reading.contains($0.kind) && $0.parameters.count == 1 && $0.readsValue ? Self.bindable($0.parameters[0]) : nil } ?? "value"
-                let name = writer.declare(wanted)
+                // A value nothing after it reads is only checked (`let value2` would be unused).
+                let read = writer.valueRead(after: index)
+                let name = read ? writer.declare(wanted) : "_"
                 writer.body.add("guard let \(name) = \(text.text(of: result)) else { throw PMKError.compactMap(\(input ?? "()"), \(type).self) }", 0)
-                writer.state = .named(name)
+                writer.state = read ? .named(name) : .none
             }
         case .get, .done:
             let renames = try bind(link, keep: link.kind == .get, renamingShadowed: true, &writer)
