@@ -1,8 +1,8 @@
 import Foundation
-import Vow
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Vow
 
 struct Challenge: Sendable {
     let host: String

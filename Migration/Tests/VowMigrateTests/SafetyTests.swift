@@ -342,4 +342,34 @@ extension SafetyTests {
         XCTAssertTrue(result.output.contains("fileprivate struct NeitherValueNorError: Swift.Error {"), result.output)
         XCTAssertNil(try TestSupport.typecheck(result.output, as: "Fetcher.swift", self))
     }
+
+    /// What the tool writes at the top of a file goes below all of its imports, those in a `#if`
+    /// too (`#if canImport(FoundationNetworking)`, as every Linux-ready networking file has).
+    func testDeclarationsAtTheTopGoBelowImportsInsideIfBlocks() {
+        let source = """
+        import Foundation
+        #if canImport(FoundationNetworking)
+        import FoundationNetworking
+        #endif
+
+        final class Client: Sendable {
+            func load(completion: @escaping @Sendable (Data?, Error?) -> Void) {
+                DispatchQueue.main.async { completion(nil, nil) }
+            }
+        }
+
+        """
+        let async = SourceMigrator.migrate(source: source, fileName: "Client.swift", options: .init(target: .async))
+        XCTAssertTrue(async.output.hasPrefix("""
+            import Foundation
+            #if canImport(FoundationNetworking)
+            import FoundationNetworking
+            #endif
+
+            /// Thrown by an async alternative
+            """), async.output)
+        let promise = SourceMigrator.migrate(source: source, fileName: "Client.swift", options: .init(target: .promise))
+        XCTAssertTrue(promise.output.hasPrefix("import Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif\nimport Vow\n"),
+                      promise.output)
+    }
 }

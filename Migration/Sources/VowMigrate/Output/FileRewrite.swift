@@ -107,7 +107,7 @@ struct FileRewrite {
         if options.stage != .declarations { addCallSites(collector: collector) }
         if vowImport ?? (needsVow && !edits.isEmpty), !importsVow {
             addedVowImport = true
-            insertAtTop("import Vow", after: collector.lastTopLevelImport)
+            insertAtTop("import Vow", after: importsEnd(collector.lastTopLevelImport))
             let replaced = edits.filter { $0.removing > 0 }
             for offset in ResultQualifier.unqualifiedResultOffsets(in: tree)
             where !replaced.contains(where: { $0.offset <= offset && offset < $0.offset + $0.removing }) {
@@ -124,7 +124,7 @@ struct FileRewrite {
         let missingSupport = neededSupport.union(otherPiecesSupport)
             .subtracting(fileDeclaredSupport).subtracting(SwiftOnlySupport.declared(in: tree))
         if declaresSupport && !missingSupport.isEmpty {
-            insertAtTop(SwiftOnlySupport.declarations(of: missingSupport, errorType: index.declaresType("Error") ? "Swift.Error" : "Error").render(baseIndent: "", unit: unit), after: collector.lastTopLevelImport)
+            insertAtTop(SwiftOnlySupport.declarations(of: missingSupport, errorType: index.declaresType("Error") ? "Swift.Error" : "Error").render(baseIndent: "", unit: unit), after: importsEnd(collector.lastTopLevelImport))
         }
     }
 
@@ -435,10 +435,27 @@ struct FileRewrite {
 
     /// `import Vow` (or the file's `SwiftOnlySupport` declarations, a blank line apart) after the
     /// last import at file scope, or at the top of the file below its header comment.
-    private mutating func insertAtTop(_ text: String, after lastImport: ImportDeclSyntax?) {
-        if let lastImport {
+    /// Where the file's imports end: after the last top-level `import`, or after a `#if` block
+    /// below it that only imports (`#if canImport(FoundationNetworking) import FoundationNetworking
+    /// #endif`), so nothing is written between two imports.
+    private func importsEnd(_ lastImport: ImportDeclSyntax?) -> Int? {
+        guard let lastImport else { return nil }
+        var end = lastImport.endPosition.utf8Offset
+        for statement in tree.statements where statement.position.utf8Offset >= end {
+            guard let conditional = statement.item.as(IfConfigDeclSyntax.self),
+                  conditional.clauses.allSatisfy({ clause in
+                      guard case .statements(let items)? = clause.elements else { return clause.elements == nil }
+                      return items.allSatisfy { $0.item.is(ImportDeclSyntax.self) }
+                  }) else { break }
+            end = statement.endPosition.utf8Offset
+        }
+        return end
+    }
+
+    private mutating func insertAtTop(_ text: String, after importsEnd: Int?) {
+        if let importsEnd {
             let separator = text.hasPrefix("import ") ? "\n" : "\n\n"
-            edits.append(Edit(offset: lastImport.endPosition.utf8Offset, removing: 0, text: separator + text))
+            edits.append(Edit(offset: importsEnd, removing: 0, text: separator + text))
             return
         }
         if let shebang = tree.shebang {
