@@ -89,25 +89,7 @@ final class ChainEarlyReturnTests: XCTestCase {
             ("screen gone", [:], { $0.refresh(); screen = nil }),
         ]
 
-        nonisolated(unsafe) var next = 0
-        // The screen on show, held as a view controller would be (its handlers hold it weakly).
-        nonisolated(unsafe) var screen: Screen?
-        func runNext() {
-            guard next < steps.count else { exit(0) }
-            let (title, plan, body) = steps[next]
-            next += 1
-            print("==", title)
-            let store = Store()
-            store.plan = plan
-            finished = { DispatchQueue.main.async { runNext() } }
-            screen = Screen(store: store)
-            body(screen!)
-        }
-
-        DispatchQueue.main.async { runNext() }
-        dispatchMain()
-
-        """#
+        """# + ProgramBuilding.stepRunner(makeScreen: "Screen(store: store)")
 
     func testHandlersLeavingEarlyInTheMiddleKeepTheirAnswersAndTheProgramPrintsTheSame() throws {
         let program = try ProgramBuilding.ScreenProgram(screen: Self.screen, driver: Self.driver, in: try TestSupport.temporaryDirectory(self))

@@ -137,25 +137,7 @@ final class ChainQueueLinkTests: XCTestCase {
         let work = DispatchQueue(label: "work")
         work.setSpecific(key: workKey, value: "work")
 
-        nonisolated(unsafe) var next = 0
-        // The screen on show, held as a view controller would be (its handlers hold it weakly).
-        nonisolated(unsafe) var screen: Screen?
-        func runNext() {
-            guard next < steps.count else { exit(0) }
-            let (title, plan, body) = steps[next]
-            next += 1
-            print("==", title)
-            let store = Store()
-            store.plan = plan
-            finished = { DispatchQueue.main.async { runNext() } }
-            screen = Screen(store: store, queue: work)
-            body(screen!)
-        }
-
-        DispatchQueue.main.async { runNext() }
-        dispatchMain()
-
-        """#
+        """# + ProgramBuilding.stepRunner(makeScreen: "Screen(store: store, queue: work)")
 
     func testLinksOnTheScreensQueueRunThereAndTheProgramPrintsTheSame() throws {
         let program = try ProgramBuilding.ScreenProgram(screen: Self.screen, driver: Self.driver, in: try TestSupport.temporaryDirectory(self))

@@ -131,6 +131,33 @@ enum ProgramBuilding {
 
         """#
 
+    /// The end of a driver that runs `steps` (an array of `(title, plan, body)` declared above it)
+    /// one after another on the main queue: each gets a fresh `Store` with its plan and a `Screen`
+    /// (`makeScreen`, an expression reading `store`), held as a view controller would be (its
+    /// handlers hold it weakly), and the screen's `finished()` starts the next.
+    static func stepRunner(makeScreen: String) -> String {
+        #"""
+        nonisolated(unsafe) var next = 0
+        // The screen on show, held as a view controller would be (its handlers hold it weakly).
+        nonisolated(unsafe) var screen: Screen?
+        func runNext() {
+            guard next < steps.count else { exit(0) }
+            let (title, plan, body) = steps[next]
+            next += 1
+            print("==", title)
+            let store = Store()
+            store.plan = plan
+            finished = { DispatchQueue.main.async { runNext() } }
+            screen = \#(makeScreen)
+            body(screen!)
+        }
+
+        DispatchQueue.main.async { runNext() }
+        dispatchMain()
+
+        """#
+    }
+
     /// A driver running `steps` (lines of `run(...)`) off the main queue, each step's one `show`
     /// naming the kind of thread it came on.
     static func screenDriver(screen: String, steps: String) -> String {
