@@ -35,4 +35,34 @@ final class ChainGuaranteeHeadTests: XCTestCase {
         XCTAssertTrue(result.output.contains("let index = await indexPromise.value"), result.output)
         XCTAssertNil(try TestSupport.typecheck(result.output, as: "Timers.swift", self))
     }
+
+    /// `client.get("/a")`, a call of the tree's own function named like the `get` link, is the
+    /// chain's first promise (it read as a `get` link with `"/a"` and was refused).
+    func testACallOfTheTreesOwnFunctionNamedLikeALinkIsTheFirstPromise() throws {
+        let input = """
+            import Vow
+
+            final class Client: Sendable {
+                func get(_ path: String) -> Promise<String> { .value(path) }
+            }
+
+            final class Screen: @unchecked Sendable {
+                let client = Client()
+                var text = ""
+
+                func load() {
+                    client.get("/a").done { text in
+                        self.text = text
+                    }.catch { error in
+                        self.text = "\\(error)"
+                    }
+                }
+            }
+
+            """
+        let result = SourceMigrator.migrate(source: input, fileName: "Screen.swift", options: MigrationOptions(target: .async, stage: .callSites))
+        XCTAssertEqual(result.findings.filter { $0.kind == .callSiteConverted }.count, 1, "\(result.findings)")
+        XCTAssertTrue(result.output.contains("let textPromise = client.get(\"/a\")"), result.output)
+        XCTAssertNil(try TestSupport.typecheck(result.output, as: "Screen.swift", self))
+    }
 }

@@ -201,7 +201,7 @@ struct ChainToAsync {
             // making the first promise) ends the links read: what is left of it is the first
             // promise, made at once where the statement stood, as it was; only the links after it
             // move into straight-line code.
-            guard let kind = Kind(rawValue: name) else { break }
+            guard let kind = Kind(rawValue: name), !Self.isTreeCall(link, catalog: catalog) else { break }
             var read = try readLink(kind, link)
             read.comments = member.period.leadingTrivia.compactMap { piece in
                 switch piece {
@@ -213,6 +213,21 @@ struct ChainToAsync {
             current = base
         }
         return (current, spliced(links))
+    }
+
+    /// `client.get("/api/version")`: a call of the tree's own function that shares a link's name
+    /// (`get`), with no closure or key path to be a link's body, is the first promise, not a link.
+    private static func isTreeCall(_ call: FunctionCallExprSyntax, catalog: CalleeCatalog) -> Bool {
+        guard call.trailingClosure == nil, call.additionalTrailingClosures.isEmpty, !call.arguments.isEmpty,
+              !call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) || $0.expression.is(KeyPathExprSyntax.self) }),
+              let base = PyramidReader.baseName(call) else { return false }
+        let labels = call.arguments.map { $0.label?.text }
+        if catalog.promiseFunctionCall(named: base, labels: labels) != nil { return true }
+        return catalog.callees(named: base).contains { callee in
+            var alternative = callee.labels
+            alternative.remove(at: callee.handlerIndex)
+            return alternative == labels && callee.hasPromiseAlternative
+        }
     }
 
     /// `a.then { x in b(x).map { f($0) } }` reads as `a.then { x in b(x) }.map { f($0) }`: the
