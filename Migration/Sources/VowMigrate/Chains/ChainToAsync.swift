@@ -1592,8 +1592,13 @@ struct ChainToAsync {
             // The last link of the chain a function returning `Guarantee<T>` answers with is that
             // form too (`T` not `Void`, whose own form takes a handler returning nothing).
             let answersGuarantee = writer.guaranteeValueType(endingAt: index) != nil
+            // A call of the tree's own promise (or guarantee) function answers with what it returns.
+            let treeCall = result.as(FunctionCallExprSyntax.self).flatMap { call in
+                PyramidReader.baseName(call).flatMap { catalog.promiseFunctionCall(named: $0, labels: call.arguments.map { $0.label?.text }) }
+            }.flatMap { $0.returnsOneKind ? $0 : nil }
             let guarantee = Self.recoverPicksGuarantee(link, answer: written, otherwise: answersGuarantee)
-            guard explicit || guarantee else {
+                || (returnType == nil && treeCall?.returnsGuarantee == true)
+            guard explicit || guarantee || treeCall != nil else {
                 throw Refusal("a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type", at: link.node)
             }
             if guarantee {

@@ -256,7 +256,10 @@ struct PromiseFunctionToAsync {
             throw Refusal("its body calls `lock()`, `unlock()` or `wait()`, which async code cannot (they block its thread)", at: decl.name)
         }
         var answers: [(expression: ExprSyntax, replaced: Syntax)] = []
-        if body.statements.count == 1, let expression = PyramidReader.expression(last) {
+        // (A lone `if` or `switch` is a statement whose `return`s answer, read below; taken for
+        // the implicit return value it was wrapped whole, `returns` and all.)
+        if body.statements.count == 1, let expression = PyramidReader.expression(last),
+           !expression.is(IfExprSyntax.self), !expression.is(SwitchExprSyntax.self) {
             answers = [(expression, Syntax(last))]
         } else {
             final class Finder: SyntaxVisitor {

@@ -71,6 +71,8 @@ public struct PromiseFunctionCall: Sendable, Equatable {
     public var mayReturnStoredPromise = false
     /// Every function it may reach becomes async under `--replace --to async` (``PromiseReplacementVerdict``).
     public var replaced = false
+    /// Every function it may reach returns the same kind, all promises or all guarantees.
+    public var returnsOneKind = true
 }
 
 /// What a run with `--to async` does for a promise-returning function.
@@ -175,7 +177,8 @@ extension MigrationIndex {
         return PromiseFunctionCall(returnsGuarantee: functions.allSatisfy(\.isGuarantee),
                                    awaitedDirectly: awaited && Set(functions.map(\.isGuarantee)).count == 1,
                                    mayReturnStoredPromise: functions.contains(where: \.mayReturnStoredPromise),
-                                   replaced: functions.allSatisfy { replacedPromiseFunctions.contains($0.location) })
+                                   replaced: functions.allSatisfy { replacedPromiseFunctions.contains($0.location) },
+                                   returnsOneKind: Set(functions.map(\.isGuarantee)).count == 1)
     }
 
     /// Whether the function's async alternative is `nonisolated(nonsending)` (as

@@ -1,0 +1,59 @@
+import Foundation
+import VowMigrate
+import XCTest
+
+/// Bodies of promise-returning functions as a real wallet app writes them (its gas price
+/// estimator): one `if` whose branches `return` promises, and a `recover` answering with a call
+/// of another of the tree's promise functions.
+final class ReplaceBodyShapeTests: XCTestCase {
+    private static let estimator = """
+        import Vow
+
+        struct Gas: Sendable { let price: Int }
+
+        final class Estimator: @unchecked Sendable {
+            var log: [String] = []
+
+            func etherscan() -> Promise<Gas> { .value(Gas(price: 1)) }
+            func rpc(server: Int) -> Promise<Gas> { .value(Gas(price: server)) }
+
+            func estimate(server: Int) -> Promise<Gas> {
+                if server > 1 {
+                    return etherscan()
+                        .recover { _ in self.rpc(server: server) }
+                } else {
+                    return rpc(server: server)
+                }
+            }
+
+            func show() {
+                etherscan().recover { _ in self.rpc(server: 2) }.done { gas in
+                    self.log.append("\\(gas.price)")
+                }.catch { error in
+                    self.log.append("\\(error)")
+                }
+            }
+        }
+
+        """
+
+    /// A body that is one `if` statement was taken for an implicit return value and wrapped
+    /// whole, `return`s and all, in `try await (if ... { return ... }).value`, which does not
+    /// compile. Its `return`s are its answers.
+    func testABodyThatIsOneIfStatementIsNotWrappedAsAnExpression() throws {
+        let result = SourceMigrator.migrate(source: Self.estimator, fileName: "Estimator.swift",
+                                            options: MigrationOptions(target: .async, replace: true, stage: .all))
+        XCTAssertFalse(result.output.contains("(if "), result.output)
+        XCTAssertNil(try TestSupport.typecheck(result.output, as: "Estimator.swift", self))
+    }
+
+    /// `recover { _ in self.rpc(server: 2) }`: the call is the tree's promise function, so the
+    /// handler answers with a promise (the form passing cancellations on), not the `Void` form.
+    func testARecoverAnsweringWithTheTreesPromiseFunctionConverts() throws {
+        let result = SourceMigrator.migrate(source: Self.estimator, fileName: "Estimator.swift",
+                                            options: MigrationOptions(target: .async, stage: .all))
+        XCTAssertFalse(result.findings.contains { $0.kind == .callSiteRefused }, "\(result.findings)")
+        XCTAssertTrue(result.output.contains("if error.isCancelled { throw error }"), result.output)
+        XCTAssertNil(try TestSupport.typecheck(result.output, as: "Estimator.swift", self))
+    }
+}
