@@ -102,12 +102,12 @@ final class PromiseKitAppTestBedTests: XCTestCase {
 
     func testWithoutReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: false)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 96, leftAlone: 15, reasons: [
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 97, leftAlone: 14, reasons: [
             // Chains, in statements and in the functions returning them (kept promise functions,
             // their chains in the `Promise { }` bridge).
             "its first promise comes from `load`, which may return one it kept (other chains may wait on it too): their links take turns on the main queue, which one task's straight-line code would not": 3,
             "a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler": 2,
-            "a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type": 2,
+            "a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type": 1,
             "a `tap` handler that reads the `Result`": 1,
             // `on: worker` in the bridge: a property or a local, which syntax cannot tell apart.
             "a chain link with `on: worker` inside a closure, where syntax cannot tell a property (`self.worker`) from a local": 1,
@@ -120,7 +120,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
         ]), "\(outcome.summary)")
         // An async alternative beside 100 of the 101 promise-returning functions, two of them
         // returning the typealias `VoidPromise` (the other is a local function inside `retry`).
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 100, chains: 53, nestedChains: 5), "after")
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 100, chains: 52, nestedChains: 5), "after")
         XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
         try assertBuildsAndBehavesTheSame(outcome, form: "without --replace", knownFirstError: nil)
     }
