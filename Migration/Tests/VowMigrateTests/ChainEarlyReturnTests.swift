@@ -138,4 +138,34 @@ final class ChainEarlyReturnTests: XCTestCase {
         XCTAssertEqual(try program.runMigrated(), expected)
         XCTAssertEqual(try program.checkAgain().status, 0)
     }
+
+    /// A value nothing after it reads is evaluated and discarded (`_ = { ... }()`), not named (an
+    /// unused-value warning); the output typechecks without one.
+    func testAnEarlyLeavingHandlersValueNothingReadsIsDiscarded() throws {
+        let input = """
+            import Vow
+
+            final class Screen: @unchecked Sendable {
+                var offline = false
+                var shown = 0
+
+                func events() -> Promise<[Int]> { .value([3, 1]) }
+
+                func refresh() {
+                    events().map { [weak self] events -> [Int] in
+                        guard let self else { return [] }
+                        if self.offline { return [] }
+                        return events.sorted()
+                    }.done { [weak self] _ in
+                        self?.shown += 1
+                    }.catch { _ in }
+                }
+            }
+
+            """
+        let result = SourceMigrator.migrate(source: input, fileName: "Screen.swift", options: MigrationOptions(target: .async, stage: .callSites))
+        XCTAssertEqual(result.findings.filter { $0.kind == .callSiteConverted }.count, 1, "\(result.findings)")
+        XCTAssertTrue(result.output.contains("_ = { () -> [Int] in"), result.output)
+        XCTAssertNil(try TestSupport.typecheck(result.output, as: "Screen.swift", self))
+    }
 }

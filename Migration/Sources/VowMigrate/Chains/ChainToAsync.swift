@@ -1442,7 +1442,7 @@ struct ChainToAsync {
             // A `map` or `then` in the middle that leaves early with its value (`guard let
             // strongSelf = self else { return [] }`): its code in a closure called at once, whose
             // `return`s give the value as the handler's did.
-            guard try writeCalledHandler(link, at: index, &writer) else { throw error }
+            guard try writeCalledHandler(link, &writer) else { throw error }
             return
         }
         // Comments written before the link (`// .allErrors: ...` above `.catch`) stay before its code.
@@ -2135,14 +2135,14 @@ struct ChainToAsync {
 
     /// A `map` or `then` handler that declares its result type (`{ [weak self] events ->
     /// [Row] in guard let strongSelf = self else { return [] } ... }`, `-> Promise<T>` or
-    /// `-> Guarantee<T>`) and leaves early, as a closure called at once where the straight-line
-    /// code needs its value: `let rows = { () -> [Row] in ... }()`, or for a `then`
-    /// `let history = try await { () async throws -> T in ... }()`, each `return` answering as
+    /// `-> Guarantee<T>`) and leaves early, as a closure called at once, the value the next step
+    /// binds (`let rows = { () -> [Row] in ... }()`, for a `then` `let history = try await {
+    /// () async throws -> T in ... }()`) or discards (`_ = ...`), each `return` answering as
     /// in ``returnStatement(_:guarantee:reserved:valueType:indent:)`` (`return .value(x)` is
     /// `return x`, a chain is straight-line code, any other promise awaited). Its `return`s
     /// (and a `guard let self`) mean there what they meant in the handler. False where the
     /// handler is not of that shape (the caller's refusal stands).
-    private func writeCalledHandler(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) -> Bool {
+    private func writeCalledHandler(_ link: Link, _ writer: inout Writer) throws(Refusal) -> Bool {
         guard link.kind == .map || link.kind == .then, link.resultOverride == nil, !link.hopsToMain,
               let declared = link.closure?.signature?.returnClause?.type.trimmedDescription,
               !link.statements.lazy.flatMap({ $0.tokens(viewMode: .sourceAccurate) }).contains(where: { $0.tokenKind == .keyword(.defer) })
@@ -2174,16 +2174,14 @@ struct ChainToAsync {
         let throwing = Self.canThrow(code)
         if guarantee && throwing { throw Refusal("a `then` answering a guarantee whose code can throw", at: link.node) }
         let isAsync = link.kind == .then
-        let next = index + 1 < writer.links.count ? writer.links[index + 1] : nil
-        let reading: Set<Kind> = [.then, .map, .compactMap, .get, .done]
-        let wanted = next.flatMap { reading.contains($0.kind) && $0.parameters.count == 1 && $0.readsValue ? Self.bindable($0.parameters[0]) : nil } ?? "value"
-        let name = writer.declare(wanted)
         let effects = (throwing ? "try " : "") + (isAsync ? "await " : "")
         let signature = (isAsync ? "async " : "") + (throwing ? "throws " : "")
-        writer.body.add("let \(name) = \(effects){ () \(signature)-> \(valueType) in", 0)
-        writer.body.add(code, indentedBy: 1)
-        writer.body.add("}()", 0)
-        writer.state = .named(name)
+        // Pending: the next link binds it under its own name, or discards it (`_ = `).
+        var called = CodeLines()
+        called.add("\(effects){ () \(signature)-> \(valueType) in", 0)
+        called.add(code, indentedBy: 1)
+        called.add("}()", 0)
+        writer.state = .pending(called)
         return true
     }
 
