@@ -222,8 +222,14 @@ struct ChainToAsync {
               !call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) || $0.expression.is(KeyPathExprSyntax.self) }),
               let base = PyramidReader.baseName(call) else { return false }
         let labels = call.arguments.map { $0.label?.text }
-        if catalog.promiseFunctionCall(named: base, labels: labels) != nil { return true }
-        return catalog.callees(named: base).contains { callee in
+        return catalog.promiseFunctionCall(named: base, labels: labels) != nil
+            || !promiseAlternativeCallees(named: base, labels: labels, catalog: catalog).isEmpty
+    }
+
+    /// The tree's completion-handler functions named `base` whose promise alternative a call
+    /// passing exactly `labels` (no handler) reaches.
+    private static func promiseAlternativeCallees(named base: String, labels: [String?], catalog: CalleeCatalog) -> [CalleeSummary] {
+        catalog.callees(named: base).filter { callee in
             var alternative = callee.labels
             alternative.remove(at: callee.handlerIndex)
             return alternative == labels && callee.hasPromiseAlternative
@@ -1902,11 +1908,7 @@ struct ChainToAsync {
         }
         guard call.trailingClosure == nil, let base = PyramidReader.baseName(call) else { return false }
         let labels = call.arguments.map { $0.label?.text }
-        let callees = catalog.callees(named: base).filter { callee in
-            var alternative = callee.labels
-            alternative.remove(at: callee.handlerIndex)
-            return alternative == labels && callee.hasPromiseAlternative
-        }
+        let callees = Self.promiseAlternativeCallees(named: base, labels: labels, catalog: catalog)
         if callees.isEmpty, let reached = catalog.promiseFunctionCall(named: base, labels: labels) { return reached.returnsGuarantee }
         return callees.count == 1 && callees[0].producesGuarantee
     }
@@ -2144,13 +2146,13 @@ struct ChainToAsync {
     /// handler is not of that shape (the caller's refusal stands).
     private func writeCalledHandler(_ link: Link, _ writer: inout Writer) throws(Refusal) -> Bool {
         guard link.kind == .map || link.kind == .then, link.resultOverride == nil, !link.hopsToMain,
-              let declared = link.closure?.signature?.returnClause?.type.trimmedDescription,
+              let returnType = link.closure?.signature?.returnClause?.type,
               !link.statements.lazy.flatMap({ $0.tokens(viewMode: .sourceAccurate) }).contains(where: { $0.tokenKind == .keyword(.defer) })
         else { return false }
-        var valueType = declared
+        var valueType = returnType.trimmedDescription
         var guarantee = false
         if link.kind == .then {
-            guard let type = link.closure?.signature?.returnClause?.type.as(IdentifierTypeSyntax.self),
+            guard let type = returnType.as(IdentifierTypeSyntax.self),
                   ["Promise", "Guarantee"].contains(type.name.text),
                   let argument = type.genericArgumentClause?.arguments.first, type.genericArgumentClause?.arguments.count == 1
             else { return false }

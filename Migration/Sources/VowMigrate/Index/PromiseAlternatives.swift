@@ -174,11 +174,12 @@ extension MigrationIndex {
             case .skipped: return false
             }
         }
+        let oneKind = Set(functions.map(\.isGuarantee)).count == 1
         return PromiseFunctionCall(returnsGuarantee: functions.allSatisfy(\.isGuarantee),
-                                   awaitedDirectly: awaited && Set(functions.map(\.isGuarantee)).count == 1,
+                                   awaitedDirectly: awaited && oneKind,
                                    mayReturnStoredPromise: functions.contains(where: \.mayReturnStoredPromise),
                                    replaced: functions.allSatisfy { replacedPromiseFunctions.contains($0.location) },
-                                   returnsOneKind: Set(functions.map(\.isGuarantee)).count == 1)
+                                   returnsOneKind: oneKind)
     }
 
     /// Whether the function's async alternative is `nonisolated(nonsending)` (as

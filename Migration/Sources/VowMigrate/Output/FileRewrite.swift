@@ -107,7 +107,7 @@ struct FileRewrite {
         if options.stage != .declarations { addCallSites(collector: collector) }
         if vowImport ?? (needsVow && !edits.isEmpty), !importsVow {
             addedVowImport = true
-            insertAtTop("import Vow", after: importsEnd(collector.lastTopLevelImport))
+            insertAtTop("import Vow", after: collector.lastTopLevelImport)
             let replaced = edits.filter { $0.removing > 0 }
             for offset in ResultQualifier.unqualifiedResultOffsets(in: tree)
             where !replaced.contains(where: { $0.offset <= offset && offset < $0.offset + $0.removing }) {
@@ -124,7 +124,7 @@ struct FileRewrite {
         let missingSupport = neededSupport.union(otherPiecesSupport)
             .subtracting(fileDeclaredSupport).subtracting(SwiftOnlySupport.declared(in: tree))
         if declaresSupport && !missingSupport.isEmpty {
-            insertAtTop(SwiftOnlySupport.declarations(of: missingSupport, errorType: index.declaresType("Error") ? "Swift.Error" : "Error").render(baseIndent: "", unit: unit), after: importsEnd(collector.lastTopLevelImport))
+            insertAtTop(SwiftOnlySupport.declarations(of: missingSupport, errorType: errorType).render(baseIndent: "", unit: unit), after: collector.lastTopLevelImport)
         }
     }
 
@@ -179,7 +179,7 @@ struct FileRewrite {
                 emitter.tokenTypeIsShadowed = index.declaresType("CancellationToken")
                 emitter.swiftOnly = !importsVow
                 if index.declaresType("Task") { emitter.taskType = "Swift.Task" }
-                if index.declaresType("Error") { emitter.errorType = "Swift.Error" }
+                emitter.errorType = errorType
                 emitter.runsOnCallersActor = runsOnCallersActor(site.actorContext)
                 let asyncThrows = target == .async ? function.shape.canFail || function.isThrowing : nil
                 let place = site.decl.funcKeyword.startLocation(converter: converter)
@@ -189,7 +189,7 @@ struct FileRewrite {
                 let collides = index.collisionBlocks(location, baseName: baseName, rivals: rivals.map(\.location))
                 // Where an overload's alternative would be the same, one of that name is its own
                 // only when the collision leaves it this function's.
-                let existing = collides && !rivals.isEmpty ? nil : emitter.counterpartNames.compactMap { name in
+                let existing = collides ? nil : emitter.counterpartNames.compactMap { name in
                     index.existingAlternative(named: name, in: site.scope, for: target, throwing: asyncThrows).map { (name, $0) }
                 }.first
                 if let (name, counterpart) = existing {
@@ -433,8 +433,10 @@ struct FileRewrite {
         }
     }
 
-    /// `import Vow` (or the file's `SwiftOnlySupport` declarations, a blank line apart) after the
-    /// last import at file scope, or at the top of the file below its header comment.
+    /// How generated code names the error protocol: `Swift.Error` where the tree declares a type
+    /// named `Error` of its own (as `Swift.Task` for `Task`).
+    private var errorType: String { index.declaresType("Error") ? "Swift.Error" : "Error" }
+
     /// Where the file's imports end: after the last top-level `import`, or after a `#if` block
     /// below it that only imports (`#if canImport(FoundationNetworking) import FoundationNetworking
     /// #endif`), so nothing is written between two imports.
@@ -452,8 +454,10 @@ struct FileRewrite {
         return end
     }
 
-    private mutating func insertAtTop(_ text: String, after importsEnd: Int?) {
-        if let importsEnd {
+    /// `import Vow` (or the file's `SwiftOnlySupport` declarations, a blank line apart) where the
+    /// file's imports end (``importsEnd(_:)``), or at the top of the file below its header comment.
+    private mutating func insertAtTop(_ text: String, after lastImport: ImportDeclSyntax?) {
+        if let importsEnd = importsEnd(lastImport) {
             let separator = text.hasPrefix("import ") ? "\n" : "\n\n"
             edits.append(Edit(offset: importsEnd, removing: 0, text: separator + text))
             return
