@@ -255,6 +255,146 @@ final class SwiftOnlyAsyncTests: XCTestCase {
     }
 }
 
+extension SwiftOnlyAsyncTests {
+    /// The same service in a file that imports Foundation, whose `Harness` can also stay silent
+    /// when cancelled (`silent`), as a callee does that returns early for `NSURLErrorCancelled`.
+    private static let foundationService = "import Foundation\n\n" + service.replacingOccurrences(
+        of: "func fetchNumber(answer: String, completion: @escaping @Sendable (Int?, Error?) -> Void) -> Transfer {",
+        with: "@discardableResult\nfunc fetchNumber(answer: String, completion: @escaping @Sendable (Int?, Error?) -> Void) -> Transfer {")
+
+    private static let foundationMain = """
+        import Foundation
+
+        struct TransferCancelled: Error {}
+
+        /// Answers at once (`now`: 42, `nothing`: nil and nil), only when cancelled (`later`), or
+        /// never (`silent`: its cancellation drops the handler unanswered).
+        final class Harness: @unchecked Sendable {
+            static let shared = Harness()
+            private let lock = NSLock()
+            private var pending: (@Sendable (Int?, Error?) -> Void)?
+            private var silent = false
+            private var cancels = 0
+            private var started = false
+
+            static func start(answer: String, completion: @escaping @Sendable (Int?, Error?) -> Void) -> Transfer {
+                switch answer {
+                case "now": completion(42, nil)
+                case "nothing": completion(nil, nil)
+                default: shared.lock.withLock { shared.pending = completion; shared.silent = answer == "silent" }
+                }
+                shared.lock.withLock { shared.started = true }
+                return Transfer { shared.cancel() }
+            }
+
+            func cancel() {
+                let answer = lock.withLock { () -> (@Sendable (Int?, Error?) -> Void)? in
+                    cancels += 1
+                    defer { pending = nil }
+                    return silent ? nil : pending
+                }
+                answer?(nil, TransferCancelled())
+            }
+
+            var state: (cancels: Int, started: Bool) { lock.withLock { (cancels, started) } }
+
+            func reset() { lock.withLock { cancels = 0; started = false; pending = nil; silent = false } }
+        }
+
+        func outcome(_ task: Task<Int, any Error>) async -> String {
+            do {
+                return "\\(try await task.value)"
+            } catch {
+                if \(SwiftOnlySupport.recognises("error")) { return "neither value nor error" }
+                return "\\(type(of: error))"
+            }
+        }
+
+        func settle() async {
+            try? await Task.sleep(nanoseconds: 100_000_000)
+        }
+
+        // An await left waiting would hang the program: fail rather than hang.
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 30)
+            print("timed out")
+            exit(1)
+        }
+
+        // Cancelled before the original is called: it is not called.
+        let before = Task<Int, any Error> {
+            while !Task.isCancelled { await Task.yield() }
+            return try await fetchNumber(answer: "later")
+        }
+        before.cancel()
+        print("before: \\(await outcome(before))")
+        await settle()
+        print("before: started \\(Harness.shared.state.started), cancel() ran \\(Harness.shared.state.cancels) time(s)")
+
+        for answer in ["later", "silent"] {
+            Harness.shared.reset()
+            let during = Task<Int, any Error> { try await fetchNumber(answer: answer) }
+            while !Harness.shared.state.started { await Task.yield() }
+            during.cancel()
+            print("during, \\(answer): \\(await outcome(during))")
+            await settle()
+            print("during, \\(answer): cancel() ran \\(Harness.shared.state.cancels) time(s)")
+        }
+
+        Harness.shared.reset()
+        let after = Task<Int, any Error> { try await fetchNumber(answer: "now") }
+        print("after: \\(await outcome(after))")
+        after.cancel()
+        await settle()
+        print("after: cancel() ran \\(Harness.shared.state.cancels) time(s)")
+
+        Harness.shared.reset()
+        let nothing = Task<Int, any Error> { try await fetchNumber(answer: "nothing") }
+        print("nothing: \\(await outcome(nothing))")
+        """
+
+    /// Where the file imports Foundation, the alternative answers the Task's cancellation itself
+    /// (`CancellableAnswer`): a callee that stays silent once cancelled cannot leave the await
+    /// waiting, an answer after the cancellation is dropped (never a second resume), and a Task
+    /// cancelled before the call does not start the work.
+    func testWithFoundationACancelledAwaitThrowsAtOnceEvenWhenTheCalleeNeverAnswers() throws {
+        let migration = SourceMigrator.migrate(source: Self.foundationService, fileName: "Service.swift", options: MigrationOptions(target: .async))
+        XCTAssertEqual(migration.findings.map(\.kind), [.added], "\(migration.findings)")
+        XCTAssertTrue(migration.output.contains("fileprivate final class CancellableAnswer<Value>"), migration.output)
+        XCTAssertFalse(migration.output.contains("PendingCancellation"), migration.output)
+        XCTAssertFalse(migration.output.contains("import Vow"), migration.output)
+
+        let directory = try TestSupport.temporaryDirectory(self)
+        let service = directory.appendingPathComponent("Service.swift")
+        let main = directory.appendingPathComponent("main.swift")
+        try migration.output.write(to: service, atomically: true, encoding: .utf8)
+        try Self.foundationMain.write(to: main, atomically: true, encoding: .utf8)
+        let binary = directory.appendingPathComponent("program")
+        for mode in ["5", "6"] {
+            let build = try TestSupport.run(TestSupport.swiftc, ["-swift-version", mode, service.path, main.path, "-o", binary.path])
+            XCTAssertEqual(build.status, 0, build.standardError)
+            XCTAssertFalse(build.standardError.contains("warning:"), build.standardError)
+            guard build.status == 0 else { return }
+            let run = try TestSupport.run(binary, [])
+            XCTAssertEqual(run.status, 0, run.standardError)
+            // No continuation leaked or resumed twice.
+            XCTAssertFalse(run.standardError.contains("CONTINUATION MISUSE"), run.standardError)
+            XCTAssertEqual(run.standardOutput, """
+                before: CancellationError
+                before: started false, cancel() ran 0 time(s)
+                during, later: CancellationError
+                during, later: cancel() ran 1 time(s)
+                during, silent: CancellationError
+                during, silent: cancel() ran 1 time(s)
+                after: 42
+                after: cancel() ran 0 time(s)
+                nothing: neither value nor error
+
+                """, "Swift \(mode) mode")
+        }
+    }
+}
+
 private final class FailureCollector: @unchecked Sendable {
     // Appended to from `concurrentPerform`'s threads.
     private let lock = NSLock()

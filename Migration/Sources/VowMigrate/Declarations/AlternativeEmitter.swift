@@ -33,6 +33,21 @@ struct AlternativeEmitter {
     /// second resume, which would trap).
     var resumesOnce = false
 
+    /// The file imports Foundation: an async alternative of a function returning a cancellable
+    /// handle resumes through the file's `CancellableAnswer` (it locks with `NSLock`), which
+    /// throws `CancellationError` as soon as the awaiting Task is cancelled, whether or not the
+    /// original ever answers a cancelled request (see ``answersCancellationItself``).
+    var canLockWithFoundation = false
+
+    /// Whether the async form answers the awaiting Task's cancellation itself: the original
+    /// returns a cancellable handle, the form throws, and the file can lock. Many callees never
+    /// call their handler once their request is cancelled (`if error.code == NSURLErrorCancelled
+    /// { return }`), which would leave a continuation waiting on that handler forever.
+    var answersCancellationItself: Bool {
+        target == .async && function.cancellableHandle != nil && canLockWithFoundation && !resumesOnce
+            && (function.shape.canFail || function.isThrowing)
+    }
+
     /// How the async form spells `Task`: `Swift.Task` where the tree declares a type of that name
     /// (a to-do app's model), which a bare `Task { }` would mean.
     var taskType = "Task"
@@ -62,7 +77,8 @@ struct AlternativeEmitter {
     var needsVow: Bool {
         switch target {
         case .promise: return true
-        case .async: return !swiftOnly && !asyncNeeds.isEmpty
+        // The bridges are the file's own declarations, whether or not it imports Vow.
+        case .async: return !swiftOnly && !asyncNeeds.subtracting([.resumeOnce, .cancellableAnswer]).isEmpty
         }
     }
 
@@ -70,14 +86,19 @@ struct AlternativeEmitter {
     var support: Set<SwiftOnlySupport> {
         guard target == .async else { return [] }
         // The bridge is the file's own whether or not it imports Vow (Vow has none to offer).
-        return swiftOnly ? asyncNeeds : (resumesOnce ? [.resumeOnce] : [])
+        if swiftOnly { return asyncNeeds }
+        return resumesOnce ? [.resumeOnce] : answersCancellationItself ? [.cancellableAnswer] : []
     }
 
     /// What the async form needs beyond the standard library: Vow's types, or their stand-ins.
     private var asyncNeeds: Set<SwiftOnlySupport> {
         var needed = Set<SwiftOnlySupport>()
         if function.shape.asyncRejectsMissingAnswer { needed.insert(.neitherValueNorError) }
-        if function.cancellableHandle != nil { needed.insert(.pendingCancellation) }
+        if answersCancellationItself {
+            needed.insert(.cancellableAnswer)
+        } else if function.cancellableHandle != nil {
+            needed.insert(.pendingCancellation)
+        }
         if resumesOnce { needed.insert(.resumeOnce) }
         return needed
     }
@@ -473,6 +494,9 @@ struct AlternativeEmitter {
             ? "(\(names.continuation): CheckedContinuation<Void, \(throwing ? "any \(errorType)" : "Never")>)"
             : names.continuation
         continuationBlock.add("\(withContinuation) { \(continuationParameter) in", 0)
+        if answersCancellationItself {
+            return cancellableAnswerBody(awaitPrefix: awaitPrefix, head: continuationBlock)
+        }
         if resumesOnce {
             // Shadows the continuation: every resume below goes through the bridge.
             continuationBlock.add("let \(names.continuation) = \(SwiftOnlySupport.resumeOnce.typeName)(\(names.continuation), "
@@ -518,13 +542,46 @@ struct AlternativeEmitter {
         return lines
     }
 
+    /// The async form of a function returning a cancellable handle, in a file that can lock
+    /// (``answersCancellationItself``): the file's `CancellableAnswer` takes the continuation,
+    /// every answer and the Task's cancellation, and resumes once, with whichever comes first.
+    /// A Task cancelled before the original is called does not call it.
+    private func cancellableAnswerBody(awaitPrefix: String, head: CodeLines) -> CodeLines {
+        let answer = names.answer
+        var block = head
+        block.add("guard \(answer).start(\(names.continuation)) else { return }", 1)
+        var invocation = call(handlers: continuationHandlers(resuming: answer))
+        if let handle = function.cancellableHandle {
+            invocation.add("\(answer).store { \(names.task)\(handle.isOptional ? "?" : "").cancel() }", 0)
+        }
+        if function.isThrowing {
+            block.add("do {", 1)
+            block.add(invocation, indentedBy: 2)
+            block.add("} catch {", 1)
+            block.add("\(answer).resume(throwing: error)", 2)
+            block.add("}", 1)
+        } else {
+            block.add(invocation, indentedBy: 1)
+        }
+        block.add("}", 0)
+        var lines = CodeLines()
+        lines.add("let \(answer) = \(SwiftOnlySupport.cancellableAnswer.typeName)<\(valueType)>()", 0)
+        lines.add("return \(awaitPrefix) withTaskCancellationHandler {", 0)
+        lines.add(prefixFirstLine(block, with: awaitPrefix + " "), indentedBy: 1)
+        lines.add("} onCancel: {", 0)
+        lines.add("\(answer).cancel()", 1)
+        lines.add("}", 0)
+        return lines
+    }
+
     /// What the async form throws for an answer with neither a value nor an error.
     private var missingAnswerError: String {
         swiftOnly ? SwiftOnlySupport.neitherValueNorError(from: function.swiftName) : "PMKError.invalidCallingConvention"
     }
 
-    private func continuationHandlers() -> (CodeLines, CodeLines?) {
-        let continuation = names.continuation
+    /// The handler closures' code, resuming `resuming` (the continuation, or what stands for it).
+    private func continuationHandlers(resuming: String? = nil) -> (CodeLines, CodeLines?) {
+        let continuation = resuming ?? names.continuation
         var lines = CodeLines()
         let invalid = "\(continuation).resume(throwing: \(missingAnswerError))"
         switch function.shape {
@@ -657,6 +714,7 @@ struct GeneratedNames {
     var token: String
     var source: String
     var cancellation: String
+    var answer: String
     var outcome: String
     var type: String
 
@@ -677,6 +735,7 @@ struct GeneratedNames {
         token = fresh("token")
         source = fresh("cancellationSource")
         cancellation = fresh("cancellation")
+        answer = fresh("answer")
         outcome = fresh("outcome")
         type = fresh("type")
     }

@@ -178,6 +178,7 @@ struct FileRewrite {
                 emitter.requiresSendable = requiresSendable
                 emitter.tokenTypeIsShadowed = index.declaresType("CancellationToken")
                 emitter.swiftOnly = !importsVow
+                emitter.canLockWithFoundation = importsFoundation
                 if index.declaresType("Task") { emitter.taskType = "Swift.Task" }
                 emitter.errorType = errorType
                 emitter.runsOnCallersActor = runsOnCallersActor(site.actorContext)
