@@ -1,23 +1,71 @@
 import Foundation
 
-/// Cancels the handle an async alternative added by vow-migrate waits on, once the awaiting Task
-/// is cancelled: at once when the handle is stored, or as soon as it is if the Task was cancelled
-/// before, and at most once. An actor rather than a lock, so the file needs neither Foundation nor
-/// Vow; a cancellation that lands after the handler answered cancels a finished handle, which
-/// changes nothing (the continuation has resumed).
-fileprivate actor PendingCancellation {
-    private var storedCancel: (@Sendable () -> Void)?
+/// Resumes the continuation of an async alternative added by vow-migrate once: with the
+/// original's answer, or with `CancellationError` as soon as the awaiting Task is cancelled,
+/// whichever comes first, cancelling the handle the original returned; the other is dropped.
+/// A callee that never answers a cancelled request (`if error.code == NSURLErrorCancelled
+/// { return }`) cannot leave the await waiting.
+fileprivate final class CancellableAnswer<Value>: @unchecked Sendable {
+    // @unchecked: every stored property is read and written only under `lock`.
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Value, any Error>?
+    private var cancelHandle: (@Sendable () -> Void)?
     private var isCancelled = false
 
-    func store(_ cancelHandle: @escaping @Sendable () -> Void) {
-        if isCancelled { cancelHandle() } else { storedCancel = cancelHandle }
+    /// Keeps the continuation; false, the await throwing `CancellationError`, when the Task
+    /// was cancelled before the original is called (it is not called then).
+    func start(_ continuation: CheckedContinuation<Value, any Error>) -> Bool {
+        lock.lock()
+        let cancelled = isCancelled
+        if !cancelled { self.continuation = continuation }
+        lock.unlock()
+        if cancelled { continuation.resume(throwing: CancellationError()) }
+        return !cancelled
     }
 
-    func cancel() {
-        isCancelled = true
-        storedCancel?()
-        storedCancel = nil
+    fileprivate func take() -> CheckedContinuation<Value, any Error>? {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = continuation
+        continuation = nil
+        return taken
     }
+
+    func resume(returning value: sending Value) { take()?.resume(returning: value) }
+    func resume(throwing error: any Error) { take()?.resume(throwing: error) }
+    func resume<Failure: Error>(with result: sending Swift.Result<Value, Failure>) {
+        switch result {
+        case .success(let value): resume(returning: value)
+        case .failure(let error): resume(throwing: error)
+        }
+    }
+
+    /// Keeps how to cancel the handle, or cancels it at once when the Task was cancelled already.
+    func store(_ cancelHandle: @escaping @Sendable () -> Void) {
+        lock.lock()
+        let cancelled = isCancelled
+        if !cancelled { self.cancelHandle = cancelHandle }
+        lock.unlock()
+        if cancelled { cancelHandle() }
+    }
+
+    /// The awaiting Task was cancelled: unless the original answered first, the await throws
+    /// `CancellationError`; the handle is cancelled.
+    func cancel() {
+        lock.lock()
+        isCancelled = true
+        let cancelHandle = self.cancelHandle
+        self.cancelHandle = nil
+        let taken = continuation
+        continuation = nil
+        lock.unlock()
+        taken?.resume(throwing: CancellationError())
+        cancelHandle?()
+    }
+}
+
+extension CancellableAnswer where Value == Void {
+    func resume() { take()?.resume() }
 }
 
 open class OAuth1Swift: OAuthSwift {
@@ -30,16 +78,17 @@ open class OAuth1Swift: OAuthSwift {
 
     /// Async alternative to `authorize(withCallbackURL:completionHandler:)`, added by vow-migrate.
     open nonisolated(nonsending) func authorize(withCallbackURL url: URL) async throws -> TokenSuccess {
-        let cancellation = PendingCancellation()
+        let answer = CancellableAnswer<TokenSuccess>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                guard answer.start(continuation) else { return }
                 nonisolated(unsafe) let task = authorize(withCallbackURL: url) { result in
-                    continuation.resume(with: result)
+                    answer.resume(with: result)
                 }
-                Task { await cancellation.store { task?.cancel() } }
+                answer.store { task?.cancel() }
             }
         } onCancel: {
-            Task { await cancellation.cancel() }
+            answer.cancel()
         }
     }
 }
@@ -55,16 +104,17 @@ public final class OAuth2Swift: OAuth1Swift {
 
     /// Async alternative to `renewAccessToken(withRefreshToken:completionHandler:)`, added by vow-migrate.
     public nonisolated(nonsending) func renewAccessToken(withRefreshToken refreshToken: String) async throws -> TokenSuccess {
-        let cancellation = PendingCancellation()
+        let answer = CancellableAnswer<TokenSuccess>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                guard answer.start(continuation) else { return }
                 nonisolated(unsafe) let task = renewAccessToken(withRefreshToken: refreshToken) { result in
-                    continuation.resume(with: result)
+                    answer.resume(with: result)
                 }
-                Task { await cancellation.store { task?.cancel() } }
+                answer.store { task?.cancel() }
             }
         } onCancel: {
-            Task { await cancellation.cancel() }
+            answer.cancel()
         }
     }
 }
