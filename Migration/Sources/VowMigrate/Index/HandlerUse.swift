@@ -26,6 +26,20 @@ struct HandlerUse: Sendable, Equatable {
     /// returns: code after a call of it runs before the callback. False when it is called,
     /// handed on or stored anywhere else (a `guard` answering an invalid input at once).
     var callsBackOnlyLater = false
+    /// The same body read under other assumptions (``HandlerUseAnalyzer/Assumption``), where they
+    /// change what it reads; the index picks the one that holds (``MigrationIndex/resolveCalls``).
+    var readings: [Set<HandlerUseAnalyzer.Assumption>: HandlerUse] = [:]
+    /// For a function returning an optional: whether it calls the handler exactly on the paths
+    /// returning `nil` (once) and never on those returning a value, so that a caller's
+    /// `guard let data = filter(response, data, error, callback) else { return }` has the handler
+    /// answered on the `else` path and not yet after it. `.unlessCancelled`: so, where a cancelled
+    /// request counts as answered (``HandlerUseAnalyzer/Assumption/cancellationAnswers``).
+    var answersWhenReturningNil: NilAnswer?
+
+    enum NilAnswer: Sendable, Equatable {
+        case always
+        case unlessCancelled
+    }
 
     /// The handler passed by name to another function: `load(id: id, completion: completion)`.
     struct HandOff: Sendable, Equatable {
@@ -36,6 +50,10 @@ struct HandlerUse: Sendable, Equatable {
         /// The position of the handler among the call's arguments.
         var argumentPosition: Int?
         var location: MigrationIndex.Location
+        /// The call is the value of `guard let x = call(..., handler) else { return }`, read as
+        /// answering on the `else` path only (``HandlerUseAnalyzer/Assumption/helpersAnswerWhenNil``):
+        /// true only when the callee answers exactly when it returns `nil`.
+        var answersWhenNil = false
 
         func matches(_ callee: MigrationIndex.CompletionFunctionSummary) -> Bool {
             guard callee.argumentLabels.count == labels.count + trailingClosures else { return false }
@@ -91,6 +109,27 @@ struct HandlerUseAnalyzer {
     let reading: Reading
     /// Local names whose type the body shows (`let operation = FetchOperation()`).
     var localTypes: [String: String] = [:]
+    /// What this reading assumes beyond the plain one.
+    var assumptions: Set<Assumption> = []
+    /// Whether the body has a shape an assumption reads differently.
+    private(set) var sawNilAnswerGuard = false
+    private(set) var sawCancellationTest = false
+
+    /// Readings of a body beyond the plain one, each valid only where the index shows it holds.
+    enum Assumption: Hashable, Sendable, CaseIterable {
+        /// `guard let data = helper(..., handler) else { return }`: the helper answered on the
+        /// `else` path and has not on the path after it (it answers exactly when it returns nil).
+        case helpersAnswerWhenNil
+        /// A branch taken for a cancelled request (`if error.code != NSURLErrorCancelled {
+        /// completion(...) }`, `if error.code == NSURLErrorCancelled { return }`) that does not
+        /// call the handler counts as answering it: the function returns a cancellable handle and
+        /// its alternative answers the cancellation itself (the async form's `CancellableAnswer`,
+        /// the promise form's `Promise(cancellation:)`).
+        case cancellationAnswers
+        /// `return value` (not `return nil`) counts as a call: with it, "called once on every
+        /// path" says the handler is called exactly on the paths returning nil.
+        case valueReturnAnswers
+    }
 
     /// What the names stand for.
     enum Reading {
@@ -188,6 +227,38 @@ struct HandlerUseAnalyzer {
         return MigrationIndex.Location(file: fileName, line: location.line, column: location.column)
     }
 
+    /// The use of `names` by a function body: the plain reading, with the readings under the
+    /// assumptions the body's shapes call for (``HandlerUse/readings``), and for a function
+    /// returning an optional whether it answers exactly when it returns `nil`.
+    static func read(body: CodeBlockSyntax, names: Set<String>, fileName: String, converter: SourceLocationConverter,
+                     returnsOptional: Bool) -> HandlerUse {
+        var analyzer = HandlerUseAnalyzer(names: names, fileName: fileName, converter: converter)
+        var use = analyzer.analyze(body: body)
+        func reading(_ assumptions: Set<Assumption>) -> HandlerUse {
+            var other = HandlerUseAnalyzer(names: names, fileName: fileName, converter: converter)
+            other.assumptions = assumptions
+            return other.analyze(body: body)
+        }
+        var kinds: [Set<Assumption>] = []
+        if analyzer.sawNilAnswerGuard { kinds.append([.helpersAnswerWhenNil]) }
+        if analyzer.sawCancellationTest { kinds.append([.cancellationAnswers]) }
+        if kinds.count == 2 { kinds.append([.helpersAnswerWhenNil, .cancellationAnswers]) }
+        for kind in kinds { use.readings[kind] = reading(kind) }
+        if returnsOptional && use.referenced {
+            // Answered on the paths returning nil, and only there: once on every path when a
+            // returned value counts as a call. Its own direct calls only.
+            func answersWhenNil(_ reading: HandlerUse) -> Bool {
+                reading.verdict == .once && reading.handOffs.isEmpty && reading.stores.isEmpty
+            }
+            if answersWhenNil(reading([.valueReturnAnswers])) {
+                use.answersWhenReturningNil = .always
+            } else if analyzer.sawCancellationTest, answersWhenNil(reading([.valueReturnAnswers, .cancellationAnswers])) {
+                use.answersWhenReturningNil = .unlessCancelled
+            }
+        }
+        return use
+    }
+
     /// The use of the handler by a whole function body.
     mutating func analyze(body: CodeBlockSyntax) -> HandlerUse {
         analyze(statements: body.statements, rightBrace: body.rightBrace)
@@ -256,6 +327,10 @@ struct HandlerUseAnalyzer {
     private mutating func statement(_ node: StmtSyntax, inClosure: Bool) -> Paths {
         if let returnStatement = node.as(ReturnStmtSyntax.self) {
             var calls = returnStatement.expression.map { self.calls(in: $0, inClosure: inClosure) } ?? .zero
+            if assumptions.contains(.valueReturnAnswers), !inClosure, let value = returnStatement.expression,
+               !value.is(NilLiteralExprSyntax.self) {
+                calls = calls.then(.one(at: place(of: returnStatement)))
+            }
             if !inClosure && calls.minimum == 0 { calls.missingAt = calls.missingAt ?? place(of: returnStatement) }
             return Paths(falling: nil, exiting: calls)
         }
@@ -276,7 +351,27 @@ struct HandlerUseAnalyzer {
             // `guard let completion else { return }`: an alternative always passes a handler, so
             // the `else` never runs for it.
             if onlyUnwrapsHandler { return Paths(falling: conditions, exiting: nil) }
-            let elsePaths = block(Array(guardStatement.body.statements), inClosure: inClosure)
+            // The hand-off is the condition's only use of the handler.
+            if conditions.maximum == 1, conditions.minimum == 1, let answering = nilAnsweringHandOff(guardStatement) {
+                sawNilAnswerGuard = true
+                if assumptions.contains(.helpersAnswerWhenNil) {
+                    // The helper's call answers on the `else` path only.
+                    handOffs[answering].answersWhenNil = true
+                    let elsePaths = block(Array(guardStatement.body.statements), inClosure: inClosure)
+                    let leaving = Paths.join(elsePaths.exiting, elsePaths.falling).map { conditions.then($0) }
+                    var falling = conditions
+                    falling.minimum = 0
+                    falling.maximum = 0
+                    falling.firstCall = nil
+                    return Paths(falling: falling, exiting: leaving)
+                }
+            }
+            var elsePaths = block(Array(guardStatement.body.statements), inClosure: inClosure)
+            if cancellationBranch(of: guardStatement.conditions) == .otherwise, elsePaths.all.maximum == 0 {
+                sawCancellationTest = true
+                // `guard error.code != NSURLErrorCancelled else { return }`.
+                if assumptions.contains(.cancellationAnswers) { elsePaths = Self.answered(elsePaths, at: place(of: guardStatement)) }
+            }
             // The else branch leaves the scope, whichever way it does.
             let leaving = Paths.join(elsePaths.exiting, elsePaths.falling).map { conditions.then($0) }
             return Paths(falling: conditions, exiting: leaving)
@@ -438,14 +533,25 @@ struct HandlerUseAnalyzer {
             if onlyUnwrapsHandler {
                 return Paths(falling: paths.falling.map { conditions.then($0) }, exiting: paths.exiting.map { conditions.then($0) })
             }
+            let cancelled = cancellationBranch(of: ifExpression.conditions)
+            if cancelled == .body, paths.all.maximum == 0 {
+                sawCancellationTest = true
+                if assumptions.contains(.cancellationAnswers) { paths = Self.answered(paths, at: place(of: ifExpression)) }
+            }
+            var elsePaths: Paths
             switch ifExpression.elseBody {
             case .ifExpr(let elseIf):
-                paths = paths.or(expression(ExprSyntax(elseIf), inClosure: inClosure))
+                elsePaths = expression(ExprSyntax(elseIf), inClosure: inClosure)
             case .codeBlock(let elseBlock):
-                paths = paths.or(block(Array(elseBlock.statements), inClosure: inClosure))
+                elsePaths = block(Array(elseBlock.statements), inClosure: inClosure)
             case nil:
-                paths = paths.or(Paths(falling: .zero))
+                elsePaths = Paths(falling: .zero)
             }
+            if cancelled == .otherwise, elsePaths.all.maximum == 0 {
+                sawCancellationTest = true
+                if assumptions.contains(.cancellationAnswers) { elsePaths = Self.answered(elsePaths, at: place(of: ifExpression)) }
+            }
+            paths = paths.or(elsePaths)
             return Paths(falling: paths.falling.map { conditions.then($0) }, exiting: paths.exiting.map { conditions.then($0) })
         }
         if let switchExpression = node.as(SwitchExprSyntax.self) {
@@ -627,6 +733,47 @@ struct HandlerUseAnalyzer {
 
     private static let iterating: Set<String> = ["forEach", "map", "compactMap", "flatMap", "filter", "reduce", "sorted",
                                                   "first", "contains", "allSatisfy", "enumerateObjects"]
+
+    /// Paths that did not call the handler, counted as one call at `place` (a cancelled request,
+    /// which the alternative answers itself).
+    private static func answered(_ paths: Paths, at place: Int) -> Paths {
+        Paths(falling: paths.falling.map { $0.then(.one(at: place)) }, exiting: paths.exiting.map { $0.then(.one(at: place)) })
+    }
+
+    /// Which branch a one-condition `if` or `guard` takes for a cancelled request: `.body` for
+    /// `x.code == NSURLErrorCancelled` (or `URLError.cancelled`, `.cancelled`), `.otherwise` for `!=`.
+    private enum CancellationBranch { case body, otherwise }
+
+    private func cancellationBranch(of conditions: ConditionElementListSyntax) -> CancellationBranch? {
+        guard conditions.count == 1, case .expression(let expression) = conditions.first?.condition,
+              let sequence = expression.as(SequenceExprSyntax.self), sequence.elements.count == 3 else { return nil }
+        let elements = Array(sequence.elements)
+        guard let operation = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text,
+              operation == "==" || operation == "!=" else { return nil }
+        func isCancelled(_ side: ExprSyntax) -> Bool {
+            let text = side.trimmedDescription.filter { $0 != " " }
+            return ["NSURLErrorCancelled", "URLError.cancelled", "URLError.Code.cancelled", ".cancelled"].contains(text)
+        }
+        func readsCode(_ side: ExprSyntax) -> Bool {
+            side.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "code"
+        }
+        guard (isCancelled(elements[2]) && readsCode(elements[0])) || (isCancelled(elements[0]) && readsCode(elements[2])) else { return nil }
+        return operation == "==" ? .body : .otherwise
+    }
+
+    /// The position in ``handOffs`` of the hand-off `guard let x = helper(..., handler) else { ... }`
+    /// makes, the guard's one condition binding the value of that one call.
+    private func nilAnsweringHandOff(_ guardStatement: GuardStmtSyntax) -> Int? {
+        guard guardStatement.conditions.count == 1, case .optionalBinding(let binding) = guardStatement.conditions.first?.condition,
+              let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) else { return nil }
+        let start = call.positionAfterSkippingLeadingTrivia.utf8Offset
+        let end = call.endPositionBeforeTrailingTrivia.utf8Offset
+        let inside = handOffs.indices.filter { index in
+            let offset = converter.position(ofLine: handOffs[index].location.line, column: handOffs[index].location.column).utf8Offset
+            return offset >= start && offset < end
+        }
+        return inside.count == 1 ? inside[0] : nil
+    }
 
     /// Records `other(..., completion: handler)`; the index later counts it as `other` calls its own.
     private mutating func handOffIfArgument(_ reference: DeclReferenceExprSyntax) -> Calls {

@@ -195,9 +195,10 @@ final class IndexCollector: SyntaxVisitor {
         }
         var uses: [String: HandlerUse] = [:]
         if let body = node.body, !isAsync {
+            let returnsOptional = returnText.hasSuffix("?") || returnText.hasPrefix("Optional<")
             for index in closureLike {
-                var analyzer = HandlerUseAnalyzer(names: [names[index]], fileName: fileName, converter: converter)
-                uses[names[index]] = analyzer.analyze(body: body)
+                uses[names[index]] = HandlerUseAnalyzer.read(body: body, names: [names[index]], fileName: fileName, converter: converter,
+                                                             returnsOptional: returnsOptional)
             }
         }
         functions.append(.init(

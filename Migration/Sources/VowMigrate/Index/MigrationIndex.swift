@@ -314,6 +314,18 @@ public struct MigrationIndex: Sendable {
     var replacedPromiseFunctions = Set<Location>()
     /// The files importing PromiseKit, as read.
     var filesImportingPromiseKit = Set<String>()
+    /// The files importing Foundation (or a module exporting it), as read: where an async
+    /// alternative can lock (``AlternativeEmitter/canLockWithFoundation``).
+    var filesImportingFoundation = Set<String>()
+    /// Functions returning an optional that answer their handler exactly when they return `nil`,
+    /// by base name (``HandlerUse/answersWhenReturningNil``).
+    var nilAnsweringHelpers: [String: [NilAnsweringHelper]] = [:]
+
+    struct NilAnsweringHelper: Sendable {
+        var argumentLabels: [String?]
+        var handlerPosition: Int
+        var answer: HandlerUse.NilAnswer
+    }
     /// The variables and constants the tree declares at file scope.
     var globalVariables = Set<String>()
     /// The names some file uses as function values (``UncalledFunctionNames``).
@@ -717,6 +729,7 @@ extension MigrationIndex {
         summary.globalVariables = collector.globalVariables
         if readsForReplace { summary.uncalledFunctionNames = UncalledFunctionNames.names(in: tree) }
         summary.importsPromiseKit = tree.statements.contains { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text == "PromiseKit" }
+        summary.importsFoundation = FileSummary.importsFoundation(tree)
         summary.appEntryPoint = AppEntryPoint.first(in: tree, fileName: fileName, converter: collector.converter)
         return summary
     }
@@ -759,6 +772,7 @@ extension MigrationIndex {
         for summary in summaries {
             files.insert(summary.file)
             if summary.importsPromiseKit { filesImportingPromiseKit.insert(summary.file) }
+            if summary.importsFoundation { filesImportingFoundation.insert(summary.file) }
             globalVariables.formUnion(summary.globalVariables)
             uncalledFunctionNames.formUnion(summary.uncalledFunctionNames)
             if summary.readInPieces { filesReadInPieces.insert(summary.file) }
@@ -894,6 +908,15 @@ extension MigrationIndex {
         }
         for summary in summaries {
             for record in summary.functions where record.mayBeCompletionFunction {
+                for (position, name) in record.parameterNames.enumerated() {
+                    guard let answer = record.handlerUses[name]?.answersWhenReturningNil else { continue }
+                    nilAnsweringHelpers[Self.baseName(of: record.swiftName), default: []].append(
+                        .init(argumentLabels: Self.argumentLabels(of: record.swiftName), handlerPosition: position, answer: answer))
+                }
+            }
+        }
+        for summary in summaries {
+            for record in summary.functions where record.mayBeCompletionFunction {
                 // A function with a defaulted handler is read too: other files must know whether
                 // their calls that omit it are spelled out (``captureCheck(of:target:)``).
                 // So is one with overloads in its type: whether their alternatives collide
@@ -908,7 +931,7 @@ extension MigrationIndex {
                 if let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
                     function.callsBackLater = use.callsBackOnlyLater
                     if function.skipReason == nil {
-                        if use.stores.isEmpty && use.handOffs.isEmpty {
+                        if use.stores.isEmpty && use.handOffs.isEmpty && use.readings.isEmpty {
                             function.handlerCalls = use.verdict
                         } else {
                             uses[function.swiftName + "@" + function.location.description] = use
@@ -934,7 +957,8 @@ extension MigrationIndex {
             let summary = completionFunctionList[position]
             let key = summary.swiftName + "@" + summary.location.description
             if let use = uses[key] {
-                verdicts.append((position, resolveCalls(use, uses: uses, visiting: [key], scope: summary.scope)))
+                verdicts.append((position, resolveCalls(use, uses: uses, visiting: [key], scope: summary.scope,
+                                                        cancellationAnswered: answersCancellation(summary))))
             }
         }
         for (position, verdict) in verdicts {
@@ -1133,19 +1157,22 @@ extension MigrationIndex {
 
     /// Turns a body's handler use into a verdict, following hand-offs to functions of the tree,
     /// and stored handlers to the calls of their property (`scope`: the function's type).
-    func resolveCalls(_ use: HandlerUse, uses: [String: HandlerUse], visiting: Set<String>, scope: String = "") -> HandlerCalls {
-        var use = use
+    func resolveCalls(_ use: HandlerUse, uses: [String: HandlerUse], visiting: Set<String>, scope: String = "",
+                      cancellationAnswered: Bool = false) -> HandlerCalls {
+        var use = reading(of: use, cancellationAnswered: cancellationAnswered)
         for store in use.stores {
             use.settle(store, as: follow(store, scope: scope))
         }
-        for handOff in use.handOffs {
+        // A helper answering exactly when it returns nil was counted where it answers.
+        for handOff in use.handOffs where !handOff.answersWhenNil {
             // The callee's verdict counts as a call (or two) at the hand-off.
             var calls = 1
             if let callee = completionFunctions(baseName: handOff.baseName).first(where: { handOff.matches($0) }),
                let position = handOff.argumentPosition, position == callee.handlerIndex {
                 let key = callee.swiftName + "@" + callee.location.description
                 let verdict = if !visiting.contains(key), let calleeUse = uses[key] {
-                    resolveCalls(calleeUse, uses: uses, visiting: visiting.union([key]), scope: callee.scope)
+                    resolveCalls(calleeUse, uses: uses, visiting: visiting.union([key]), scope: callee.scope,
+                                 cancellationAnswered: cancellationAnswered || answersCancellation(callee))
                 } else {
                     callee.handlerCalls
                 }
@@ -1162,6 +1189,47 @@ extension MigrationIndex {
             use.settle(handOff, calls: calls)
         }
         return use.verdict
+    }
+}
+
+extension MigrationIndex {
+    /// The reading of a body (``HandlerUse/readings``) whose assumptions hold, the one assuming
+    /// most: a cancelled request counts as answered where `cancellationAnswered` (the function
+    /// returns a cancellable handle and its alternatives answer the cancellation themselves), and
+    /// `guard let x = helper(..., handler) else { return }` answers on its `else` path where every
+    /// such helper is one the index knows to answer exactly when it returns nil.
+    func reading(of use: HandlerUse, cancellationAnswered: Bool) -> HandlerUse {
+        guard !use.readings.isEmpty else { return use }
+        let kinds: [Set<HandlerUseAnalyzer.Assumption>] = cancellationAnswered
+            ? [[.helpersAnswerWhenNil, .cancellationAnswers], [.cancellationAnswers], [.helpersAnswerWhenNil]]
+            : [[.helpersAnswerWhenNil]]
+        for kind in kinds {
+            guard let candidate = use.readings[kind] else { continue }
+            let helpersHold = candidate.handOffs.allSatisfy { handOff in
+                !handOff.answersWhenNil || (nilAnsweringHelpers[handOff.baseName] ?? []).contains { helper in
+                    helper.argumentLabels.count == handOff.labels.count + handOff.trailingClosures
+                        && zip(helper.argumentLabels, handOff.labels).allSatisfy { $0.0 == $0.1 }
+                        && handOff.argumentPosition == helper.handlerPosition
+                        && (helper.answer == .always || cancellationAnswered)
+                }
+            }
+            if helpersHold { return candidate }
+        }
+        return use
+    }
+
+    /// Whether the alternatives of `function` answer a cancelled request themselves: it returns a
+    /// cancellable handle (the promise form's `Promise(cancellation:)`), in a file importing
+    /// Foundation (the async form's `CancellableAnswer` locks with `NSLock`).
+    func answersCancellation(_ function: CompletionFunctionSummary) -> Bool {
+        function.cancellableHandle != nil && filesImportingFoundation.contains(function.location.file)
+    }
+
+    /// The argument labels of a Swift name, `_` as nil: `filter(_:_:callback:)`.
+    static func argumentLabels(of swiftName: String) -> [String?] {
+        guard let open = swiftName.firstIndex(of: "("), swiftName.hasSuffix(")") else { return [] }
+        return swiftName[swiftName.index(after: open)..<swiftName.index(before: swiftName.endIndex)]
+            .split(separator: ":").map { $0 == "_" ? nil : String($0) }
     }
 }
 
@@ -1192,6 +1260,16 @@ public struct FileSummary: Sendable {
     public var inLibraryPackage = false
     /// The file imports PromiseKit.
     var importsPromiseKit = false
+    /// The file imports Foundation, or a module that exports it.
+    var importsFoundation = false
+
+    /// Whether the file imports Foundation, or a module that exports it.
+    static func importsFoundation(_ tree: SourceFileSyntax) -> Bool {
+        tree.statements.contains { statement in
+            guard let importDecl = statement.item.as(ImportDeclSyntax.self), let module = importDecl.path.first?.name.text else { return false }
+            return ["Foundation", "FoundationNetworking", "UIKit", "AppKit", "Cocoa", "SwiftUI", "WatchKit", "TVUIKit"].contains(module)
+        }
+    }
     /// The variables and constants it declares at file scope.
     var globalVariables: [String] = []
     /// The names it uses as function values (``UncalledFunctionNames``).

@@ -247,6 +247,7 @@ extension FileSummary {
         // not built again for each piece.
         let collector = IndexCollector(fileName: fileName, converter: converter)
         collector.walk(tree)
+        importsFoundation = importsFoundation || Self.importsFoundation(tree)
         let start = converter.location(for: AbsolutePosition(utf8Offset: owned.lowerBound))
         let end = converter.location(for: AbsolutePosition(utf8Offset: owned.upperBound))
         let known = Set(aliases.map(\.qualifiedName))

@@ -178,7 +178,7 @@ struct FileRewrite {
                 emitter.requiresSendable = requiresSendable
                 emitter.tokenTypeIsShadowed = index.declaresType("CancellationToken")
                 emitter.swiftOnly = !importsVow
-                emitter.canLockWithFoundation = importsFoundation
+                emitter.canLockWithFoundation = index.filesImportingFoundation.contains(fileName)
                 if index.declaresType("Task") { emitter.taskType = "Swift.Task" }
                 emitter.errorType = errorType
                 emitter.runsOnCallersActor = runsOnCallersActor(site.actorContext)
@@ -311,10 +311,11 @@ struct FileRewrite {
         guard let body = decl.body else { return nil }
         var names: Set<String> = [function.parameters[function.handlerIndex].name]
         if let failure = function.failureIndex { names.insert(function.parameters[failure].name) }
-        var analyzer = HandlerUseAnalyzer(names: names, fileName: fileName, converter: converter)
-        let use = analyzer.analyze(body: body)
+        let use = HandlerUseAnalyzer.read(body: body, names: names, fileName: fileName, converter: converter, returnsOptional: false)
         let handler = "`\(function.parameters[function.handlerIndex].name)`"
-        switch index.resolveCalls(use, uses: [:], visiting: [], scope: scope) {
+        // As the index decides it (``MigrationIndex/answersCancellation(_:)``): every file's run agrees.
+        let answersCancellation = function.cancellableHandle != nil && index.filesImportingFoundation.contains(fileName)
+        switch index.resolveCalls(use, uses: [:], visiting: [], scope: scope, cancellationAnswered: answersCancellation) {
         case .once, .unknown:
             return nil
         case .stored(let stored):
@@ -344,10 +345,7 @@ struct FileRewrite {
     /// The async form's resume-once bridge locks with Foundation's `NSLock`: only where the file
     /// imports Foundation, or a module that exports it.
     private var importsFoundation: Bool {
-        tree.statements.contains { statement in
-            guard let importDecl = statement.item.as(ImportDeclSyntax.self), let module = importDecl.path.first?.name.text else { return false }
-            return ["Foundation", "FoundationNetworking", "UIKit", "AppKit", "Cocoa", "SwiftUI", "WatchKit", "TVUIKit"].contains(module)
-        }
+        FileSummary.importsFoundation(tree)
     }
 
     func apply() -> String {
