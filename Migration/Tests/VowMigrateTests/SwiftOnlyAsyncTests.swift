@@ -131,138 +131,10 @@ final class SwiftOnlyAsyncTests: XCTestCase {
         }
         """
 
-    private static let main = """
-        import Foundation
-
-        struct TransferCancelled: Error {}
-
-        /// Answers at once (`now`: 42, `nothing`: nil and nil) or only when cancelled (`later`).
-        final class Harness: @unchecked Sendable {
-            static let shared = Harness()
-            private let lock = NSLock()
-            private var pending: (@Sendable (Int?, Error?) -> Void)?
-            private var cancels = 0
-            private var started = false
-
-            static func start(answer: String, completion: @escaping @Sendable (Int?, Error?) -> Void) -> Transfer {
-                switch answer {
-                case "now": completion(42, nil)
-                case "nothing": completion(nil, nil)
-                default: shared.lock.withLock { shared.pending = completion }
-                }
-                shared.lock.withLock { shared.started = true }
-                return Transfer { shared.cancel() }
-            }
-
-            func cancel() {
-                let answer = lock.withLock { () -> (@Sendable (Int?, Error?) -> Void)? in
-                    cancels += 1
-                    defer { pending = nil }
-                    return pending
-                }
-                answer?(nil, TransferCancelled())
-            }
-
-            var state: (cancels: Int, started: Bool) { lock.withLock { (cancels, started) } }
-
-            func reset() { lock.withLock { cancels = 0; started = false; pending = nil } }
-        }
-
-        func outcome(_ task: Task<Int, any Error>) async -> String {
-            do {
-                return "\\(try await task.value)"
-            } catch {
-                // Recognised by name, from a file that cannot see the `fileprivate` type.
-                if \(SwiftOnlySupport.recognises("error")) { return "neither value nor error" }
-                return "\\(type(of: error))"
-            }
-        }
-
-        func settle() async {
-            // Stray cancellations would land by now.
-            try? await Task.sleep(nanoseconds: 100_000_000)
-        }
-
-        // A handle never cancelled would leave its await waiting: fail rather than hang.
-        Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 30)
-            print("timed out")
-            exit(1)
-        }
-
-        // Cancelled before the handle exists: the cancellation handler runs first.
-        let before = Task<Int, any Error> {
-            while !Task.isCancelled { await Task.yield() }
-            return try await fetchNumber(answer: "later")
-        }
-        before.cancel()
-        print("before: \\(await outcome(before))")
-        await settle()
-        print("before: cancel() ran \\(Harness.shared.state.cancels) time(s)")
-
-        // Cancelled while the work is in flight, after the handle exists.
-        Harness.shared.reset()
-        let during = Task<Int, any Error> { try await fetchNumber(answer: "later") }
-        while !Harness.shared.state.started { await Task.yield() }
-        during.cancel()
-        print("during: \\(await outcome(during))")
-        await settle()
-        print("during: cancel() ran \\(Harness.shared.state.cancels) time(s)")
-
-        // Cancelled after the answer: nothing to cancel.
-        Harness.shared.reset()
-        let after = Task<Int, any Error> { try await fetchNumber(answer: "now") }
-        print("after: \\(await outcome(after))")
-        after.cancel()
-        await settle()
-        print("after: cancel() ran \\(Harness.shared.state.cancels) time(s)")
-
-        // Neither a value nor an error.
-        Harness.shared.reset()
-        let nothing = Task<Int, any Error> { try await fetchNumber(answer: "nothing") }
-        print("nothing: \\(await outcome(nothing))")
-        """
-
-    func testCancellingTheAwaitingTaskCancelsTheHandleOnceBeforeOrAfterItExists() throws {
-        let migration = SourceMigrator.migrate(source: Self.service, fileName: "Service.swift", options: MigrationOptions(target: .async))
-        XCTAssertEqual(migration.findings.map(\.kind), [.added], "\(migration.findings)")
-        XCTAssertTrue(migration.output.contains("fileprivate actor PendingCancellation"), migration.output)
-        XCTAssertFalse(migration.output.contains("import"), migration.output)
-
-        let directory = try TestSupport.temporaryDirectory(self)
-        let service = directory.appendingPathComponent("Service.swift")
-        let main = directory.appendingPathComponent("main.swift")
-        try migration.output.write(to: service, atomically: true, encoding: .utf8)
-        try Self.main.write(to: main, atomically: true, encoding: .utf8)
-        let binary = directory.appendingPathComponent("program")
-        // No Vow module, no Vow objects.
-        let build = try TestSupport.run(TestSupport.swiftc, ["-swift-version", "6", service.path, main.path, "-o", binary.path])
-        XCTAssertEqual(build.status, 0, build.standardError)
-        XCTAssertFalse(build.standardError.contains("warning:"), build.standardError)
-        guard build.status == 0 else { return }
-        let run = try TestSupport.run(binary, [])
-        XCTAssertEqual(run.status, 0, run.standardError)
-        XCTAssertEqual(run.standardOutput, """
-            before: TransferCancelled
-            before: cancel() ran 1 time(s)
-            during: TransferCancelled
-            during: cancel() ran 1 time(s)
-            after: 42
-            after: cancel() ran 0 time(s)
-            nothing: neither value nor error
-
-            """)
-    }
-}
-
-extension SwiftOnlyAsyncTests {
-    /// The same service in a file that imports Foundation, whose `Harness` can also stay silent
-    /// when cancelled (`silent`), as a callee does that returns early for `NSURLErrorCancelled`.
-    private static let foundationService = "import Foundation\n\n" + service.replacingOccurrences(
-        of: "func fetchNumber(answer: String, completion: @escaping @Sendable (Int?, Error?) -> Void) -> Transfer {",
-        with: "@discardableResult\nfunc fetchNumber(answer: String, completion: @escaping @Sendable (Int?, Error?) -> Void) -> Transfer {")
-
-    private static let foundationMain = """
+    /// The program around the service: a `Harness` answering at once (`now`: 42, `nothing`: nil
+    /// and nil), only when cancelled (`later`), or never (`silent`: its cancellation drops the
+    /// handler unanswered), with the helpers the scenarios below share.
+    private static let harness = """
         import Foundation
 
         struct TransferCancelled: Error {}
@@ -321,6 +193,88 @@ extension SwiftOnlyAsyncTests {
             exit(1)
         }
 
+        """
+
+    /// The scenarios both programs end with: cancelled after the answer (nothing to cancel), and
+    /// an answer with neither a value nor an error.
+    private static let afterAndNothing = """
+
+        Harness.shared.reset()
+        let after = Task<Int, any Error> { try await fetchNumber(answer: "now") }
+        print("after: \\(await outcome(after))")
+        after.cancel()
+        await settle()
+        print("after: cancel() ran \\(Harness.shared.state.cancels) time(s)")
+
+        Harness.shared.reset()
+        let nothing = Task<Int, any Error> { try await fetchNumber(answer: "nothing") }
+        print("nothing: \\(await outcome(nothing))")
+        """
+
+    private static let main = harness + """
+
+        // Cancelled before the handle exists: the cancellation handler runs first.
+        let before = Task<Int, any Error> {
+            while !Task.isCancelled { await Task.yield() }
+            return try await fetchNumber(answer: "later")
+        }
+        before.cancel()
+        print("before: \\(await outcome(before))")
+        await settle()
+        print("before: cancel() ran \\(Harness.shared.state.cancels) time(s)")
+
+        // Cancelled while the work is in flight, after the handle exists.
+        Harness.shared.reset()
+        let during = Task<Int, any Error> { try await fetchNumber(answer: "later") }
+        while !Harness.shared.state.started { await Task.yield() }
+        during.cancel()
+        print("during: \\(await outcome(during))")
+        await settle()
+        print("during: cancel() ran \\(Harness.shared.state.cancels) time(s)")
+
+        """ + afterAndNothing
+
+    func testCancellingTheAwaitingTaskCancelsTheHandleOnceBeforeOrAfterItExists() throws {
+        let migration = SourceMigrator.migrate(source: Self.service, fileName: "Service.swift", options: MigrationOptions(target: .async))
+        XCTAssertEqual(migration.findings.map(\.kind), [.added], "\(migration.findings)")
+        XCTAssertTrue(migration.output.contains("fileprivate actor PendingCancellation"), migration.output)
+        XCTAssertFalse(migration.output.contains("import"), migration.output)
+
+        let directory = try TestSupport.temporaryDirectory(self)
+        let service = directory.appendingPathComponent("Service.swift")
+        let main = directory.appendingPathComponent("main.swift")
+        try migration.output.write(to: service, atomically: true, encoding: .utf8)
+        try Self.main.write(to: main, atomically: true, encoding: .utf8)
+        let binary = directory.appendingPathComponent("program")
+        // No Vow module, no Vow objects.
+        let build = try TestSupport.run(TestSupport.swiftc, ["-swift-version", "6", service.path, main.path, "-o", binary.path])
+        XCTAssertEqual(build.status, 0, build.standardError)
+        XCTAssertFalse(build.standardError.contains("warning:"), build.standardError)
+        guard build.status == 0 else { return }
+        let run = try TestSupport.run(binary, [])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        XCTAssertEqual(run.standardOutput, """
+            before: TransferCancelled
+            before: cancel() ran 1 time(s)
+            during: TransferCancelled
+            during: cancel() ran 1 time(s)
+            after: 42
+            after: cancel() ran 0 time(s)
+            nothing: neither value nor error
+
+            """)
+    }
+}
+
+extension SwiftOnlyAsyncTests {
+    /// The same service in a file that imports Foundation; the `silent` answer is a callee's that
+    /// returns early for `NSURLErrorCancelled`.
+    private static let foundationService = "import Foundation\n\n" + service.replacingOccurrences(
+        of: "func fetchNumber(answer: String, completion: @escaping @Sendable (Int?, Error?) -> Void) -> Transfer {",
+        with: "@discardableResult\nfunc fetchNumber(answer: String, completion: @escaping @Sendable (Int?, Error?) -> Void) -> Transfer {")
+
+    private static let foundationMain = harness + """
+
         // Cancelled before the original is called: it is not called.
         let before = Task<Int, any Error> {
             while !Task.isCancelled { await Task.yield() }
@@ -341,17 +295,7 @@ extension SwiftOnlyAsyncTests {
             print("during, \\(answer): cancel() ran \\(Harness.shared.state.cancels) time(s)")
         }
 
-        Harness.shared.reset()
-        let after = Task<Int, any Error> { try await fetchNumber(answer: "now") }
-        print("after: \\(await outcome(after))")
-        after.cancel()
-        await settle()
-        print("after: cancel() ran \\(Harness.shared.state.cancels) time(s)")
-
-        Harness.shared.reset()
-        let nothing = Task<Int, any Error> { try await fetchNumber(answer: "nothing") }
-        print("nothing: \\(await outcome(nothing))")
-        """
+        """ + afterAndNothing
 
     /// Where the file imports Foundation, the alternative answers the Task's cancellation itself
     /// (`CancellableAnswer`): a callee that stays silent once cancelled cannot leave the await

@@ -511,15 +511,7 @@ struct AlternativeEmitter {
                 invocation.add("\(names.source).token.register \(cancel)", 0)
             }
         }
-        if function.isThrowing {
-            continuationBlock.add("do {", 1)
-            continuationBlock.add(invocation, indentedBy: 2)
-            continuationBlock.add("} catch {", 1)
-            continuationBlock.add("\(names.continuation).resume(throwing: error)", 2)
-            continuationBlock.add("}", 1)
-        } else {
-            continuationBlock.add(invocation, indentedBy: 1)
-        }
+        continuationBlock.add(catchingThrows(invocation, resuming: names.continuation), indentedBy: 1)
         continuationBlock.add("}", 0)
 
         if function.cancellableHandle != nil {
@@ -554,15 +546,7 @@ struct AlternativeEmitter {
         if let handle = function.cancellableHandle {
             invocation.add("\(answer).store { \(names.task)\(handle.isOptional ? "?" : "").cancel() }", 0)
         }
-        if function.isThrowing {
-            block.add("do {", 1)
-            block.add(invocation, indentedBy: 2)
-            block.add("} catch {", 1)
-            block.add("\(answer).resume(throwing: error)", 2)
-            block.add("}", 1)
-        } else {
-            block.add(invocation, indentedBy: 1)
-        }
+        block.add(catchingThrows(invocation, resuming: answer), indentedBy: 1)
         block.add("}", 0)
         var lines = CodeLines()
         lines.add("let \(answer) = \(SwiftOnlySupport.cancellableAnswer.typeName)<\(valueType)>()", 0)
@@ -570,6 +554,18 @@ struct AlternativeEmitter {
         lines.add(prefixFirstLine(block, with: awaitPrefix + " "), indentedBy: 1)
         lines.add("} onCancel: {", 0)
         lines.add("\(answer).cancel()", 1)
+        lines.add("}", 0)
+        return lines
+    }
+
+    /// The call to the original; for one that `throws`, inside `do`, its error resuming `resuming`.
+    private func catchingThrows(_ invocation: CodeLines, resuming: String) -> CodeLines {
+        guard function.isThrowing else { return invocation }
+        var lines = CodeLines()
+        lines.add("do {", 0)
+        lines.add(invocation, indentedBy: 1)
+        lines.add("} catch {", 0)
+        lines.add("\(resuming).resume(throwing: error)", 1)
         lines.add("}", 0)
         return lines
     }
