@@ -546,4 +546,44 @@ final class HandlerUseTests: XCTestCase {
                        "it hands its handler to `wait(completion:)`, which stores it in `handlers`; cannot tell how often it is called "
                        + "(--trust-stored-handlers adds a promise alternative anyway)")
     }
+
+    // MARK: - Cancelled requests
+
+    /// A function returning `Job` (cancellable) whose body answers every request but a cancelled
+    /// one, tested with `test`; `imports` heads the file.
+    private func cancellable(_ test: String, imports: String = "import Foundation\n") -> String {
+        imports + """
+        final class Job { func cancel() {} }
+        struct Order { enum Code { case open, cancelled }; let code: Code }
+        final class S {
+            func load(error: NSError?, order: Order, completion: @escaping (Int?, Error?) -> Void) -> Job {
+                if let error {
+                    \(test)
+                    return Job()
+                }
+                completion(1, nil)
+                return Job()
+            }
+        }
+        """
+    }
+
+    func testABranchACancelledRequestTakesWithoutAnsweringIsAnsweredByAHandleFunctionsAlternative() {
+        for test in ["if error.code != NSURLErrorCancelled { completion(nil, error) }",
+                     "if error.code == NSURLErrorCancelled { return Job() }\n completion(nil, error)",
+                     "guard error.code != NSURLErrorCancelled else { return Job() }\n completion(nil, error)",
+                     "if (error as Error as? URLError)?.code == .cancelled { return Job() }\n completion(nil, error)"] {
+            XCTAssertEqual(calls("load", in: cancellable(test)), .once, test)
+            // Without Foundation the async alternative could not answer it: a path without a call.
+            guard case .mayNotCall? = calls("load", in: cancellable(test, imports: "")) else {
+                return XCTFail("without Foundation: \(test)")
+            }
+        }
+        // `.cancelled` of something that is not an error is an app's own state, not a cancellation.
+        let status = cancellable("if order.code == .cancelled { return Job() }\n completion(nil, error)")
+        guard case .mayNotCall? = calls("load", in: status) else { return XCTFail("an order's status") }
+        // A branch that answers is counted as it is.
+        let answering = cancellable("if error.code == NSURLErrorCancelled { completion(nil, error) }\n completion(nil, error)")
+        guard case .mayRepeat? = calls("load", in: answering) else { return XCTFail("answering twice") }
+    }
 }

@@ -750,14 +750,19 @@ struct HandlerUseAnalyzer {
         let elements = Array(sequence.elements)
         guard let operation = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text,
               operation == "==" || operation == "!=" else { return nil }
-        func isCancelled(_ side: ExprSyntax) -> Bool {
+        // `.cancelled` alone only against an error's code (`(error as? URLError)?.code`), not
+        // an app's own status (`order.code == .cancelled`).
+        func isCancelled(_ side: ExprSyntax, against code: ExprSyntax) -> Bool {
             let text = side.trimmedDescription.filter { $0 != " " }
-            return ["NSURLErrorCancelled", "URLError.cancelled", "URLError.Code.cancelled", ".cancelled"].contains(text)
+            if ["NSURLErrorCancelled", "URLError.cancelled", "URLError.Code.cancelled"].contains(text) { return true }
+            guard text == ".cancelled", let base = code.as(MemberAccessExprSyntax.self)?.base else { return false }
+            return base.trimmedDescription.lowercased().contains("err")
         }
         func readsCode(_ side: ExprSyntax) -> Bool {
             side.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "code"
         }
-        guard (isCancelled(elements[2]) && readsCode(elements[0])) || (isCancelled(elements[0]) && readsCode(elements[2])) else { return nil }
+        guard (readsCode(elements[0]) && isCancelled(elements[2], against: elements[0]))
+                || (readsCode(elements[2]) && isCancelled(elements[0], against: elements[2])) else { return nil }
         return operation == "==" ? .body : .otherwise
     }
 
