@@ -40,18 +40,23 @@ final class SDKPackageTests: XCTestCase {
     // and no existing call reaches a generated function. Every skip is an unsafe shape: public API
     // whose defaulted handler (or trailing-closure call) external callers would lose to the
     // alternative, overloads differing only in the handler's error type, a handler stored in a
-    // property called from two methods.
+    // property called from two methods; and a helper that returns a response's body besides
+    // answering its failures (its caller, whose request cancelled underneath goes unanswered,
+    // gets both alternatives).
 
     private static let sharedSkips: [String: Int] = [
         "it is public and its handler has a default value: callers outside the tree that leave the handler out would call the alternative instead": 12,
         "it is public, and a caller outside the tree passing its handler as a trailing closure (`…`) would reach the alternative's other closure parameter instead": 1,
         "its alternative `…` would be the same as that of `…` at Sources/CloudKitchenSDK/Services/OrderService.swift:…:… (the two differ only in what the alternative drops): neither gets one": 2,
         "it stores its handler in `…`": 1,
+        // `checkedBody(of:answering:)`, the helper `ThumbnailLoader` answers through: it hands back
+        // the body of a success, and its callers' alternatives are added.
+        "it returns `…` besides calling its handler": 1,
     ]
 
-    private let asyncCounts = Counts(candidates: 63, added: 47, alreadyMigrated: 0, skipped: 16, skippedByReason: sharedSkips)
+    private let asyncCounts = Counts(candidates: 65, added: 48, alreadyMigrated: 0, skipped: 17, skippedByReason: sharedSkips)
 
-    private let promiseCounts = Counts(candidates: 63, added: 47, alreadyMigrated: 0, skipped: 16, skippedByReason: sharedSkips)
+    private let promiseCounts = Counts(candidates: 65, added: 48, alreadyMigrated: 0, skipped: 17, skippedByReason: sharedSkips)
 
     /// Errors (`file: message`) that stop a migrated copy's build; none today.
     private let asyncKnownBuildErrors: [String] = []
