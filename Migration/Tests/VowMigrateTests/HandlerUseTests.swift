@@ -582,6 +582,14 @@ final class HandlerUseTests: XCTestCase {
         // `.cancelled` of something that is not an error is an app's own state, not a cancellation.
         let status = cancellable("if order.code == .cancelled { return Job() }\n completion(nil, error)")
         guard case .mayNotCall? = calls("load", in: status) else { return XCTFail("an order's status") }
+        // A handler that cannot fail: its async form cannot throw `CancellationError`, so nothing
+        // would answer the cancellation.
+        let cannotFail = cancellable("if error.code != NSURLErrorCancelled { completion(nil, nil) }")
+            .replacingOccurrences(of: "completion: @escaping (Int?, Error?) -> Void", with: "completion: @escaping (Int?) -> Void")
+            .replacingOccurrences(of: "completion(nil, nil)", with: "completion(nil)")
+            .replacingOccurrences(of: "completion(1, nil)", with: "completion(1)")
+        XCTAssertTrue(cannotFail.contains("(Int?) -> Void"))
+        guard case .mayNotCall? = calls("load", in: cannotFail) else { return XCTFail("a handler that cannot fail") }
         // A branch that answers is counted as it is.
         let answering = cancellable("if error.code == NSURLErrorCancelled { completion(nil, error) }\n completion(nil, error)")
         guard case .mayRepeat? = calls("load", in: answering) else { return XCTFail("answering twice") }

@@ -33,19 +33,18 @@ struct AlternativeEmitter {
     /// second resume, which would trap).
     var resumesOnce = false
 
-    /// The file imports Foundation: an async alternative of a function returning a cancellable
-    /// handle resumes through the file's `CancellableAnswer` (it locks with `NSLock`), which
-    /// throws `CancellationError` as soon as the awaiting Task is cancelled, whether or not the
-    /// original ever answers a cancelled request (see ``answersCancellationItself``).
-    var canLockWithFoundation = false
+    /// The alternatives answer a cancelled request themselves, as the index decides it
+    /// (``MigrationIndex/answersCancellation(returnsHandle:canFail:file:)``): the async form
+    /// resumes through the file's `CancellableAnswer`, which throws `CancellationError` as soon as
+    /// the awaiting Task is cancelled, whether or not the original ever answers a cancelled request.
+    var answersCancellation = false
 
-    /// Whether the async form answers the awaiting Task's cancellation itself: the original
-    /// returns a cancellable handle, the form throws, and the file can lock. Many callees never
-    /// call their handler once their request is cancelled (`if error.code == NSURLErrorCancelled
-    /// { return }`), which would leave a continuation waiting on that handler forever.
+    /// Whether the async form answers the awaiting Task's cancellation itself
+    /// (``answersCancellation``). Many callees never call their handler once their request is
+    /// cancelled (`if error.code == NSURLErrorCancelled { return }`), which would leave a
+    /// continuation waiting on that handler forever.
     var answersCancellationItself: Bool {
-        target == .async && function.cancellableHandle != nil && canLockWithFoundation && !resumesOnce
-            && (function.shape.canFail || function.isThrowing)
+        target == .async && answersCancellation && !resumesOnce
     }
 
     /// How the async form spells `Task`: `Swift.Task` where the tree declares a type of that name

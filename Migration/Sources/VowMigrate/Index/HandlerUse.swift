@@ -56,8 +56,13 @@ struct HandlerUse: Sendable, Equatable {
         var answersWhenNil = false
 
         func matches(_ callee: MigrationIndex.CompletionFunctionSummary) -> Bool {
-            guard callee.argumentLabels.count == labels.count + trailingClosures else { return false }
-            return zip(callee.argumentLabels, labels).allSatisfy { $0.0 == $0.1 }
+            matches(argumentLabels: callee.argumentLabels)
+        }
+
+        /// Whether a function with these argument labels takes the call's arguments.
+        func matches(argumentLabels: [String?]) -> Bool {
+            guard argumentLabels.count == labels.count + trailingClosures else { return false }
+            return zip(argumentLabels, labels).allSatisfy { $0.0 == $0.1 }
         }
     }
 

@@ -908,15 +908,12 @@ extension MigrationIndex {
         }
         for summary in summaries {
             for record in summary.functions where record.mayBeCompletionFunction {
+                // Helpers are known before any verdict is resolved (below, once all are read).
                 for (position, name) in record.parameterNames.enumerated() {
                     guard let answer = record.handlerUses[name]?.answersWhenReturningNil else { continue }
                     nilAnsweringHelpers[Self.baseName(of: record.swiftName), default: []].append(
                         .init(argumentLabels: Self.argumentLabels(of: record.swiftName), handlerPosition: position, answer: answer))
                 }
-            }
-        }
-        for summary in summaries {
-            for record in summary.functions where record.mayBeCompletionFunction {
                 // A function with a defaulted handler is read too: other files must know whether
                 // their calls that omit it are spelled out (``captureCheck(of:target:)``).
                 // So is one with overloads in its type: whether their alternatives collide
@@ -1207,9 +1204,7 @@ extension MigrationIndex {
             guard let candidate = use.readings[kind] else { continue }
             let helpersHold = candidate.handOffs.allSatisfy { handOff in
                 !handOff.answersWhenNil || (nilAnsweringHelpers[handOff.baseName] ?? []).contains { helper in
-                    helper.argumentLabels.count == handOff.labels.count + handOff.trailingClosures
-                        && zip(helper.argumentLabels, handOff.labels).allSatisfy { $0.0 == $0.1 }
-                        && handOff.argumentPosition == helper.handlerPosition
+                    handOff.matches(argumentLabels: helper.argumentLabels) && handOff.argumentPosition == helper.handlerPosition
                         && (helper.answer == .always || cancellationAnswered)
                 }
             }
@@ -1218,11 +1213,20 @@ extension MigrationIndex {
         return use
     }
 
-    /// Whether the alternatives of `function` answer a cancelled request themselves: it returns a
-    /// cancellable handle (the promise form's `Promise(cancellation:)`), in a file importing
-    /// Foundation (the async form's `CancellableAnswer` locks with `NSLock`).
+    /// Whether the alternatives of `function` answer a cancelled request themselves
+    /// (``answersCancellation(returnsHandle:canFail:file:)``).
     func answersCancellation(_ function: CompletionFunctionSummary) -> Bool {
-        function.cancellableHandle != nil && filesImportingFoundation.contains(function.location.file)
+        answersCancellation(returnsHandle: function.cancellableHandle != nil, canFail: function.shape.canFail || function.isThrowing,
+                            file: function.location.file)
+    }
+
+    /// Whether the alternatives of a function answer a cancelled request themselves: it returns a
+    /// cancellable handle (the promise form's `Promise(cancellation:)`), its async form throws
+    /// (`CancellationError`), and its file imports Foundation (the async form's `CancellableAnswer`
+    /// locks with `NSLock`). The one rule for the index's verdicts, the declaration stage's and
+    /// the emitter's (``AlternativeEmitter/answersCancellation``).
+    func answersCancellation(returnsHandle: Bool, canFail: Bool, file: String) -> Bool {
+        returnsHandle && canFail && filesImportingFoundation.contains(file)
     }
 
     /// The argument labels of a Swift name, `_` as nil: `filter(_:_:callback:)`.

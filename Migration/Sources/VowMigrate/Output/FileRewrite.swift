@@ -178,7 +178,7 @@ struct FileRewrite {
                 emitter.requiresSendable = requiresSendable
                 emitter.tokenTypeIsShadowed = index.declaresType("CancellationToken")
                 emitter.swiftOnly = !importsVow
-                emitter.canLockWithFoundation = index.filesImportingFoundation.contains(fileName)
+                emitter.answersCancellation = answersCancellation(function)
                 if index.declaresType("Task") { emitter.taskType = "Swift.Task" }
                 emitter.errorType = errorType
                 emitter.runsOnCallersActor = runsOnCallersActor(site.actorContext)
@@ -313,9 +313,7 @@ struct FileRewrite {
         if let failure = function.failureIndex { names.insert(function.parameters[failure].name) }
         let use = HandlerUseAnalyzer.read(body: body, names: names, fileName: fileName, converter: converter, returnsOptional: false)
         let handler = "`\(function.parameters[function.handlerIndex].name)`"
-        // As the index decides it (``MigrationIndex/answersCancellation(_:)``): every file's run agrees.
-        let answersCancellation = function.cancellableHandle != nil && index.filesImportingFoundation.contains(fileName)
-        switch index.resolveCalls(use, uses: [:], visiting: [], scope: scope, cancellationAnswered: answersCancellation) {
+        switch index.resolveCalls(use, uses: [:], visiting: [], scope: scope, cancellationAnswered: answersCancellation(function)) {
         case .once, .unknown:
             return nil
         case .stored(let stored):
@@ -340,6 +338,13 @@ struct FileRewrite {
         case .never:
             return "its body never calls its handler \(handler)"
         }
+    }
+
+    /// Whether `function`'s alternatives answer a cancelled request themselves, as the index
+    /// decides it for every file's run.
+    private func answersCancellation(_ function: CompletionFunction) -> Bool {
+        index.answersCancellation(returnsHandle: function.cancellableHandle != nil,
+                                  canFail: function.shape.canFail || function.isThrowing, file: fileName)
     }
 
     /// The async form's resume-once bridge locks with Foundation's `NSLock`: only where the file
