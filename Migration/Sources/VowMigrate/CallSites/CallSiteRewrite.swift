@@ -32,6 +32,11 @@ struct CallSiteRewrite {
     /// The file imports Vow: its async alternatives throw `PMKError.invalidCallingConvention` for
     /// neither a value nor an error.
     var importsVow = false
+    /// Swift 6 mode: a `Task` may not capture non-`Sendable` state the code after it uses.
+    var checksSendable = false
+    /// The file imports XCTest: a wait for expectations right after a call is the test waiting
+    /// for its callback (``waitsForExpectations(_:)``).
+    private var importsXCTest = false
     /// Each type body's names, read once (the stage asks for them at every loop and callback).
     private let memberNames = MemberNameCache()
     /// The bodies of local functions a sequential loop replaced (``SequentialLoop``): not places
@@ -52,6 +57,9 @@ struct CallSiteRewrite {
     var needsVow: Bool { target == .promise && findings.contains { $0.kind == .callSiteConverted } }
 
     mutating func run(_ tree: SourceFileSyntax) {
+        importsXCTest = tree.statements.contains { item in
+            item.item.as(ImportDeclSyntax.self)?.path.first?.name.text == "XCTest"
+        }
         let finder = FunctionBodyFinder()
         finder.walk(tree)
         for function in finder.functions {
@@ -80,6 +88,9 @@ struct CallSiteRewrite {
         var startedCallback = false
         /// Names the function's body uses or converted chains declared in it (`tokenPromise`).
         var takenNames: Set<String>?
+        /// A callback started earlier fulfils no expectation: a wait for expectations does not
+        /// tell that it has run.
+        var startedUnwaited = false
     }
 
     private var reader: PyramidReader { PyramidReader(catalog: catalog, target: target) }
@@ -112,15 +123,74 @@ struct CallSiteRewrite {
             let rest = list[(index + 1)...]
             let leaving = outerCodeAfter || deferAbove
             let codeAfter = leaving || !(rest.isEmpty || (rest.count == 1 && Self.isBareReturn(rest.first!)))
-            processStatement(item, codeAfter: codeAfter, codeAfterLeaving: leaving, context: &context)
+            if importsXCTest && Self.waitsForExpectations(item) && !context.startedUnwaited {
+                // A test waiting for every callback started above to fulfil its expectation: once
+                // the wait is over they have run, as in the original.
+                context.startedCallback = false
+            }
+            let fulfils = Self.fulfilsExpectation(item)
+            // In Swift 6 mode the task shares the test's state only when both are on the main actor.
+            let waited = importsXCTest && !leaving && fulfils && rest.first.map(Self.waitsForExpectations) == true
+                && (!checksSendable || Self.isMainActor(item))
+            let before = context.startedCallback
+            processStatement(item, codeAfter: codeAfter, codeAfterLeaving: leaving, waitFollows: waited, context: &context)
+            if context.startedCallback && !fulfils && (!before || item.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .leftBrace }) {
+                context.startedUnwaited = true
+            }
             if item.item.is(DeferStmtSyntax.self) { deferAbove = true }
+        }
+    }
+
+    /// A test's wait for expectations: `waitForExpectations(timeout:)` or `wait(for:timeout:)`
+    /// (`self.` or not), which returns once the expectations are fulfilled or the time is out.
+    private static func waitsForExpectations(_ item: CodeBlockItemSyntax) -> Bool {
+        guard let call = PyramidReader.callStatement(item) else { return false }
+        let base: ExprSyntax?
+        let name: String
+        if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) {
+            (base, name) = (nil, reference.baseName.text)
+        } else if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+            (base, name) = (member.base, member.declName.baseName.text)
+        } else {
+            return false
+        }
+        guard base == nil || base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) else { return false }
+        let labels = call.arguments.map { $0.label?.text }
+        return (name == "waitForExpectations" && labels.first == "timeout")
+            || (name == "wait" && labels.first == "for" && labels.contains("timeout"))
+    }
+
+    /// The statement is in a function or type written `@MainActor`.
+    private static func isMainActor(_ item: CodeBlockItemSyntax) -> Bool {
+        func marked(_ attributes: AttributeListSyntax?) -> Bool {
+            attributes?.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" } ?? false
+        }
+        var node = item.parent
+        while let current = node {
+            if let function = current.as(FunctionDeclSyntax.self), marked(function.attributes) { return true }
+            if let type = current.as(ClassDeclSyntax.self), marked(type.attributes) { return true }
+            if let type = current.as(ExtensionDeclSyntax.self), marked(type.attributes) { return true }
+            if current.is(ClosureExprSyntax.self) { return false }
+            node = current.parent
+        }
+        return false
+    }
+
+    /// The statement fulfils an expectation somewhere in its closures (`done.fulfill()`).
+    private static func fulfilsExpectation(_ item: CodeBlockItemSyntax) -> Bool {
+        item.tokens(viewMode: .sourceAccurate).contains { token in
+            token.text == "fulfill" && token.parent?.parent?.as(MemberAccessExprSyntax.self)?.parent?.as(FunctionCallExprSyntax.self)?.arguments.isEmpty == true
         }
     }
 
     /// One statement of a place: a call to convert, a block whose statements are read in turn, or
     /// anything else, whose closures are places of their own. `codeAfterLeaving`: whether code
     /// runs after a `guard`'s `else` leaves the scope (the enclosing blocks' code, a `defer`).
-    private mutating func processStatement(_ item: CodeBlockItemSyntax, codeAfter: Bool, codeAfterLeaving: Bool, context: inout Context) {
+    /// `waitFollows`: the statement is a call whose callback fulfils an expectation, followed by
+    /// the test's wait for expectations: the task that a conversion starts runs while the test
+    /// waits, and the code after the wait still runs after the callback's code.
+    private mutating func processStatement(_ item: CodeBlockItemSyntax, codeAfter: Bool, codeAfterLeaving: Bool, waitFollows: Bool = false,
+                                           context: inout Context) {
         if target == .async, let (call, guarantee) = returnedChain(item) {
             if convertReturnedChain(item, call: call, guarantee: guarantee, context: &context) { return }
         }
@@ -129,7 +199,7 @@ struct CallSiteRewrite {
             case .call(let matched):
                 // Refused, its handler is not looked into: flattening a level there could make the
                 // call convertible, which a second run would then do.
-                convert(item, call: call, matched: matched, codeAfter: codeAfter, context: &context)
+                convert(item, call: call, matched: matched, codeAfter: codeAfter, waitFollows: waitFollows, context: &context)
                 context.startedCallback = true
                 return
             case .ambiguous:
@@ -274,7 +344,7 @@ struct CallSiteRewrite {
     /// Returns whether the call was converted (otherwise it is reported, with the reason).
     @discardableResult
     private mutating func convert(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, matched: PyramidReader.MatchedCall,
-                                  codeAfter: Bool, context: inout Context) -> Bool {
+                                  codeAfter: Bool, waitFollows: Bool = false, context: inout Context) -> Bool {
         let function = context.function
         let isAsync = context.isAsync
         var keptRefusal: Refusal?
@@ -304,7 +374,7 @@ struct CallSiteRewrite {
                     keptRefusal = kept
                 }
             case .async:
-                if codeAfter { throw orderRefusal(matched.callee, at: item, isAsync: isAsync) }
+                if codeAfter && !(waitFollows && !isAsync) { throw orderRefusal(matched.callee, at: item, isAsync: isAsync) }
                 if context.startedCallback && !isAsync {
                     throw Refusal("a callback started earlier in the function could run before the new `Task` makes its first call", at: item)
                 }

@@ -40,6 +40,9 @@ struct CalleeSummary: Equatable {
     enum AsyncFailure: Equatable {
         case untyped
         case typed(String)
+        /// `any Error`, but only this type unless the awaiting Task is cancelled
+        /// (``MigrationIndex/CompletionFunctionSummary/asyncFailureUnlessCancelled``).
+        case typedUnlessCancelled(String)
         case unknown
     }
     /// The callee calls its handler only after it returns, on every path (the index reads this
@@ -236,7 +239,8 @@ struct IndexCalleeCatalog: CalleeCatalog {
                 asyncFailure: {
                     guard case .result(_, _?) = function.shape else { return .untyped }
                     if case .existing = function.alternative(for: .async, trustingStoredHandlers: trustsStoredHandlers) { return .unknown }
-                    return function.asyncTypedFailure.map { CalleeSummary.AsyncFailure.typed($0) } ?? .untyped
+                    if let typed = function.asyncTypedFailure { return .typed(typed) }
+                    return function.asyncFailureUnlessCancelled.map { CalleeSummary.AsyncFailure.typedUnlessCancelled($0) } ?? .untyped
                 }(),
                 handlerIsActorIsolated: function.handlerIsActorIsolated,
                 callsBackLater: function.callsBackLater

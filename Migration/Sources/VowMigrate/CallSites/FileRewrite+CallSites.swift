@@ -36,6 +36,7 @@ extension FileRewrite {
         stage.spelledOutOffsets = spelledOutOffsets
         stage.otherPiecesMembers = otherPiecesMembers
         stage.importsVow = collector.importsVow || fileImportsVow
+        stage.checksSendable = options.languageMode.checksSendable
         stage.run(tree)
         edits += (functions?.edits ?? []) + stage.edits
         // A chain `--replace` could not make a function's body is refused again by the bridge

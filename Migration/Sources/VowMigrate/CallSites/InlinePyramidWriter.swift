@@ -457,6 +457,7 @@ struct InlinePyramidWriter {
                 break
             }
             lines.add("let \(constant): \(types[0])", 0)
+            var onlyFailure: String?
             switch callee.asyncFailure {
             case .untyped:
                 if let typed = callee.typedFailure {
@@ -467,12 +468,29 @@ struct InlinePyramidWriter {
             case .typed(let failure):
                 // A `do` infers no thrown type of its own: `catch` would get `any Error`.
                 lines.add("do throws(\(failure)) {", 0)
+            case .typedUnlessCancelled(let failure):
+                // In the new task nobody cancels, the alternative throws only the callback's
+                // failure type; a cancelled task (code moved later into one) ends quietly.
+                guard !enclosingIsAsync else {
+                    throw Refusal("the callback's `Result` fails with `\(failure)`, but the async alternative also throws "
+                                  + "`CancellationError` when the awaiting task is cancelled, which the callback never hears of; "
+                                  + "convert this call by hand", at: call)
+                }
+                lines.add("do {", 0)
+                onlyFailure = failure
             case .unknown:
                 throw Refusal("the callback's `Result` has its own failure type, and whether the existing async alternative throws it typed is not known", at: call)
             }
             lines.add("\(constant) = .success(\(awaited))", 1)
-            lines.add("} catch {", 0)
-            lines.add("\(constant) = .failure(error)", 1)
+            if let onlyFailure {
+                lines.add("} catch let error as \(onlyFailure) {", 0)
+                lines.add("\(constant) = .failure(error)", 1)
+                lines.add("} catch {", 0)
+                lines.add("return // `CancellationError`: nobody cancels this task", 1)
+            } else {
+                lines.add("} catch {", 0)
+                lines.add("\(constant) = .failure(error)", 1)
+            }
             lines.add("}", 0)
         case .errorOnly:
             guard constants[0] != nil else {

@@ -111,6 +111,17 @@ struct AlternativeEmitter {
         return nil
     }
 
+    /// The `E` of a `Result<T, E>` handler of a function returning a cancellable handle: its
+    /// async form throws `any Error`, but only `E`, or `CancellationError` when the awaiting Task
+    /// is cancelled (the original's own answer to a cancelled request is an `E`).
+    var typedFailureUnlessCancelled: String? {
+        if case .result(_, let failure) = function.shape, let failure, !function.isThrowing,
+           function.cancellableHandle != nil {
+            return failure
+        }
+        return nil
+    }
+
     /// Labels of the alternative, for `renamed:` and for spotting an existing one.
     var alternativeLabels: [String?] {
         var labels = function.keptParameters.map(\.label)

@@ -219,6 +219,9 @@ public struct MigrationIndex: Sendable {
         /// The `E` the generated async alternative throws typed (`throws(E)`), as its emitter
         /// writes it; nil when it throws `any Error`.
         public var asyncTypedFailure: String?
+        /// The `E` the generated async alternative throws besides `CancellationError`, which it
+        /// throws only when its Task is cancelled (a function returning a cancellable handle).
+        public var asyncFailureUnlessCancelled: String?
         /// The body calls its handler only inside closures that run after it returns (a queue hop,
         /// a new task: ``HandlerUse/callsBackOnlyLater``), never before it returns: code after a
         /// call runs before the callback, on every path.
@@ -1094,7 +1097,8 @@ extension MigrationIndex {
                     let parameters = Array(function.decl.signature.parameterClause.parameters)
                     return function.handlerIndices.contains { $0 < parameters.count && Self.namesGlobalActor(parameters[$0].type) }
                 }(),
-                asyncTypedFailure: asyncEmitter.typedFailure)
+                asyncTypedFailure: asyncEmitter.typedFailure,
+                asyncFailureUnlessCancelled: asyncEmitter.typedFailureUnlessCancelled)
             summary.collidingRivals = rivals.map(\.location)
             summary.collisionReason = rivals.first.map { "its alternative would be the same as that of `\($0.swiftName)` at \($0.location)" }
             // An alternative that would capture a call it cannot spell out is not added: callers
