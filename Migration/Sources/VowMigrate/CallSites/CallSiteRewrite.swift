@@ -69,6 +69,12 @@ struct CallSiteRewrite {
             if !madeAsync, excluded.contains(where: { $0.overlaps(range) }) || loopBodies.contains(where: { $0.overlaps(range) }) { continue }
             var context = Context(function: function, isAsync: function.isAsync || madeAsync, failureTypes: 0)
             context.skipsRewritten = madeAsync
+            if target == .async && !context.isAsync, let key = function.callKey {
+                // A caller running code after this function returns would run it before a new
+                // `Task` here makes its first call (and, where the callee answers at once, before
+                // the callback's code).
+                context.callerCodeAfter = catalog.callWithCodeAfter(key, typeName: Self.enclosingTypeName(function.body))
+            }
             if methodLoop(function, context: &context) { continue }
             process(function.body.statements, codeAfter: false, context: &context)
         }
@@ -88,6 +94,9 @@ struct CallSiteRewrite {
         var startedCallback = false
         /// Names the function's body uses or converted chains declared in it (`tokenPromise`).
         var takenNames: Set<String>?
+        /// A call of this synchronous function after which its caller runs more code
+        /// (``MigrationIndex/callWithCodeAfter(_:typeName:)``): code after every statement of it.
+        var callerCodeAfter: (location: MigrationIndex.Location, callee: String)?
         /// A callback started earlier fulfils no expectation: a wait for expectations does not
         /// tell that it has run.
         var startedUnwaited = false
@@ -103,12 +112,12 @@ struct CallSiteRewrite {
         var deferAbove = false
         var fanOutEnd = -1
         for (index, item) in list.enumerated() where index > fanOutEnd {
-            if let fanOut = fanOut(list, at: index, codeAfter: outerCodeAfter || deferAbove, context: context) {
+            if let fanOut = fanOut(list, at: index, codeAfter: outerCodeAfter || deferAbove || context.callerCodeAfter != nil, context: context) {
                 fanOutEnd = fanOut
                 context.startedCallback = true
                 continue
             }
-            if let loopEnd = sequentialLoop(list, at: index, codeAfterBlock: outerCodeAfter || deferAbove, context: &context) {
+            if let loopEnd = sequentialLoop(list, at: index, codeAfterBlock: outerCodeAfter || deferAbove || context.callerCodeAfter != nil, context: &context) {
                 fanOutEnd = loopEnd
                 context.startedCallback = true
                 continue
@@ -158,6 +167,20 @@ struct CallSiteRewrite {
         let labels = call.arguments.map { $0.label?.text }
         return (name == "waitForExpectations" && labels.first == "timeout")
             || (name == "wait" && labels.first == "for" && labels.contains("timeout"))
+    }
+
+    /// The name of the type (or extended type) a function body is in, for its initializers' calls.
+    static func enclosingTypeName(_ body: CodeBlockSyntax) -> String? {
+        var node = body.parent
+        while let current = node {
+            if let type = current.as(ClassDeclSyntax.self) { return type.name.text }
+            if let type = current.as(StructDeclSyntax.self) { return type.name.text }
+            if let type = current.as(EnumDeclSyntax.self) { return type.name.text }
+            if let type = current.as(ActorDeclSyntax.self) { return type.name.text }
+            if let type = current.as(ExtensionDeclSyntax.self) { return type.extendedType.trimmedDescription }
+            node = current.parent
+        }
+        return nil
     }
 
     /// The statement is in a function or type written `@MainActor`.
@@ -284,6 +307,7 @@ struct CallSiteRewrite {
             // A closure known to run after the statement returns runs after the code after it too;
             // any other may run at once, before that code.
             let runsLater = ClosureTiming.of(closure) == .later
+            if runsLater { inner.callerCodeAfter = nil }
             process(closure.statements, codeAfter: runsLater ? false : codeAfter, context: &inner)
             context.failureTypes = inner.failureTypes
             context.takenNames = inner.takenNames
@@ -374,18 +398,22 @@ struct CallSiteRewrite {
                     keptRefusal = kept
                 }
             case .async:
-                if codeAfter && !(waitFollows && !isAsync) { throw orderRefusal(matched.callee, at: item, isAsync: isAsync) }
-                if context.startedCallback && !isAsync {
-                    throw Refusal("a callback started earlier in the function could run before the new `Task` makes its first call", at: item)
-                }
-                if function.returnsValue, function.body.statements.count == 1, function.body.statements.first?.id == item.id {
-                    throw Refusal("the call's value is what the function returns", at: item)
-                }
                 if !isAsync, let handler = Self.forwardedHandler(in: item, names: function.closureParameterNames,
                                                                           parameters: function.parameterNames) {
                     throw Refusal("the callback hands its answer on to `\(handler.baseName.text)`, this function's own handler: a `Task` would make "
                                   + "the call after this function returns, later than its callers expect (this function's async alternative, "
                                   + "or --replace, migrates it)", at: handler)
+                }
+                if codeAfter && !(waitFollows && !isAsync) { throw orderRefusal(matched.callee, at: item, isAsync: isAsync) }
+                if !isAsync, let caller = context.callerCodeAfter, !callsBackLater(matched.callee), !Self.onlyHops(matched.handler) {
+                    throw orderRefusal(matched.callee, at: item, isAsync: isAsync,
+                                       caller: (caller.callee == function.swiftName ? "`\(function.swiftName)`" : "`\(function.swiftName)` (through `\(caller.callee)`)", caller.location))
+                }
+                if context.startedCallback && !isAsync {
+                    throw Refusal("a callback started earlier in the function could run before the new `Task` makes its first call", at: item)
+                }
+                if function.returnsValue, function.body.statements.count == 1, function.body.statements.first?.id == item.id {
+                    throw Refusal("the call's value is what the function returns", at: item)
                 }
                 do throws(Refusal) {
                     let pyramid = try reader.read(item, call: call, matched: matched)
@@ -639,10 +667,31 @@ struct CallSiteRewrite {
     /// callee calls back, before the code after the chain when that is before the call returns,
     /// after it when later. A `Task` makes the call only when it runs, after the code after it;
     /// `try await` runs the callback's code before the code after it.
-    private func orderRefusal(_ callee: CalleeSummary, at statement: CodeBlockItemSyntax, isAsync: Bool) -> Refusal {
-        // Every function the call may reach must call back later, not only the one picked.
+    /// The callback's code is one hop to a later turn (`DispatchQueue.main.async { }`): whenever the
+    /// callee answers, that code runs after the caller's code after the call, in both forms.
+    private static func onlyHops(_ handler: ClosureExprSyntax) -> Bool {
+        !handler.statements.isEmpty && handler.statements.allSatisfy { item in
+            guard let call = PyramidReader.callStatement(item), let closure = call.trailingClosure ?? call.arguments.last?.expression.as(ClosureExprSyntax.self)
+            else { return false }
+            return ClosureTiming.of(closure) == .later
+        }
+    }
+
+    /// Every function the call may reach calls back later, not only the one picked.
+    private func callsBackLater(_ callee: CalleeSummary) -> Bool {
         let namesakes = catalog.callees(named: callee.baseName).filter { $0.labels == callee.labels && $0.handlerIndex == callee.handlerIndex }
-        let later = !namesakes.isEmpty && namesakes.allSatisfy(\.callsBackLater)
+        return !namesakes.isEmpty && namesakes.allSatisfy(\.callsBackLater)
+    }
+
+    private func orderRefusal(_ callee: CalleeSummary, at statement: CodeBlockItemSyntax, isAsync: Bool,
+                              caller: (name: String, at: MigrationIndex.Location)? = nil) -> Refusal {
+        let later = callsBackLater(callee)
+        if let caller, !isAsync {
+            let file = caller.at.file.split(separator: "/").last.map(String.init) ?? caller.at.file
+            return Refusal("\(caller.name) is called at \(file):\(caller.at.line) with code after it, which would run before "
+                           + "the callback's code in a new `Task` here (the callee may answer before it returns); `--to promise` keeps the order",
+                           at: statement)
+        }
         switch (isAsync, later) {
         case (false, true):
             return Refusal("code after the call runs before its callback (the callee calls back later on every path), "
@@ -979,6 +1028,9 @@ final class FunctionBodyFinder: SyntaxVisitor {
         var returnsValue = false
         /// The parameters that take a closure (its own completion handler, typically).
         var closureParameterNames: Set<String> = []
+        /// How the index looks up its calls (``CallContinuation/key(_:_:)``); nil for an accessor,
+        /// which no call reaches.
+        var callKey: String?
     }
 
     /// The names of parameters whose type is a function type (through attributes, optionals and
@@ -1037,7 +1089,8 @@ final class FunctionBodyFinder: SyntaxVisitor {
                 typeNameStem: name.prefix(1).uppercased() + name.dropFirst(),
                 parameterNames: Set(node.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }),
                 returnsValue: node.signature.returnClause.map { !["Void", "()"].contains($0.type.trimmedDescription) } ?? false,
-                closureParameterNames: Self.closureParameterNames(node.signature.parameterClause.parameters)
+                closureParameterNames: Self.closureParameterNames(node.signature.parameterClause.parameters),
+                callKey: CallContinuation.key(node.name.text, node.signature.parameterClause.parameters)
             ))
         }
         return .visitChildren
@@ -1072,7 +1125,8 @@ final class FunctionBodyFinder: SyntaxVisitor {
                 isGeneric: node.genericParameterClause != nil || genericTypes.last == true,
                 typeNameStem: "Init",
                 parameterNames: Set(node.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }),
-                closureParameterNames: Self.closureParameterNames(node.signature.parameterClause.parameters)
+                closureParameterNames: Self.closureParameterNames(node.signature.parameterClause.parameters),
+                callKey: CallContinuation.key("init", node.signature.parameterClause.parameters)
             ))
         }
         return .visitChildren

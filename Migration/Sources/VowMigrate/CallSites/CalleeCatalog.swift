@@ -88,6 +88,9 @@ protocol CalleeCatalog {
     /// Whether `--replace` makes async the promise function whose `func` keyword is at `line`
     /// and `column` of this file.
     func replacesPromiseFunction(line: Int, column: Int) -> Bool
+    /// A call of the synchronous function `swiftName` after which its caller runs more code
+    /// (``MigrationIndex/callWithCodeAfter(_:typeName:)``).
+    func callWithCodeAfter(_ swiftName: String, typeName: String?) -> (location: MigrationIndex.Location, callee: String)?
 }
 
 extension CalleeCatalog {
@@ -95,6 +98,7 @@ extension CalleeCatalog {
     func promiseFunctionCall(named baseName: String, labels: [String?]) -> PromiseFunctionCall? { nil }
     func promiseFunctionCalls(named baseName: String) -> [ExistingCall] { [] }
     func replacesPromiseFunction(line: Int, column: Int) -> Bool { false }
+    func callWithCodeAfter(_ swiftName: String, typeName: String?) -> (location: MigrationIndex.Location, callee: String)? { nil }
 
     /// Without receivers to read, every function of the name.
     func callees(named baseName: String, calledBy call: FunctionCallExprSyntax) -> [CalleeSummary] {
@@ -113,6 +117,9 @@ struct IndexCalleeCatalog: CalleeCatalog {
 
     func replacesPromiseFunction(line: Int, column: Int) -> Bool {
         index.replacedPromiseFunctions.contains(MigrationIndex.Location(file: fileName, line: line, column: column))
+    }
+    func callWithCodeAfter(_ swiftName: String, typeName: String?) -> (location: MigrationIndex.Location, callee: String)? {
+        index.callWithCodeAfter(swiftName, typeName: typeName)
     }
     /// `--stage all`: the declarations stage runs on every file of the tree too.
     let addingAlternatives: Bool

@@ -55,6 +55,13 @@ public struct ExistingCall: Sendable, Equatable {
     public var resultUse: ResultUse = .other
     /// `try await load()`, `await load()`: the call's value is awaited where it is made.
     public var isAwaited = false
+    /// Code runs after the call where it is written, before that code's function returns: a later
+    /// statement, the rest of a loop, or the statement it is part of using its value
+    /// (``CallContinuation``).
+    public var followedByCode = true
+    /// The call is the last thing the function it is written in does (directly, not in a
+    /// closure): that function's Swift name (`reload()`, `init(store:)`).
+    public var endsFunction: String?
 
     /// How a call's result is used, as far as that decides which of two overloads returning
     /// `Promise<T>` and (async) `T` the call reaches in async code.
@@ -590,7 +597,8 @@ final class ExistingCallCollector: SyntaxVisitor {
             let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text ?? callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text
             guard let name, names.contains(name.filter({ $0 != "`" })) else { return .visitChildren }
         }
-        if let shape = shape(of: node, scope: scopes.last ?? ""), names?.contains(shape.baseName) ?? true {
+        if var shape = shape(of: node, scope: scopes.last ?? ""), names?.contains(shape.baseName) ?? true {
+            (shape.followedByCode, shape.endsFunction) = CallContinuation.after(node)
             recorded.append(shape)
             recordedFrames.append(openFrames.last)
         }

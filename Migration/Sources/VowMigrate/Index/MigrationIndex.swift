@@ -310,6 +310,9 @@ public struct MigrationIndex: Sendable {
     private(set) var callsByBaseName: [String: [ExistingCall]] = [:]
     /// Those base names.
     private var closureFunctionNames: Set<String> = []
+    /// Every call followed by code where it is written, or ending a function, by base name
+    /// (``callWithCodeAfter(_:typeName:)``).
+    private var continuedCalls: [String: [ExistingCall]] = [:]
     /// Functions returning a promise, by base name (``PromiseFunctionSummary``); their calls in
     /// async code are in ``callsByBaseName``.
     public private(set) var promiseFunctionsByBaseName: [String: [PromiseFunctionSummary]] = [:]
@@ -859,6 +862,12 @@ extension MigrationIndex {
             promiseFunctionsByBaseName[Self.baseName(of: function.swiftName), default: []].append(summary)
         }
         for summary in summaries {
+            // Only calls that may reach a function or initializer the tree declares (those joined
+            // so far: all of them for a run over a tree, whose index joins every file at once).
+            for call in summary.calls where (call.followedByCode || call.endsFunction != nil)
+                && (declaredShapes[call.baseName] != nil || typeNames.contains(call.baseName) || call.baseName == "init") {
+                continuedCalls[call.baseName, default: []].append(call)
+            }
             for call in summary.calls
             // Every call of a promise-returning function when whole functions are converted
             // (`--replace` reads `.all`): one not awaited keeps the function as it is.
@@ -991,6 +1000,61 @@ extension MigrationIndex {
     static func baseName(of swiftName: String) -> String {
         let name = swiftName.firstIndex(of: "(").map { String(swiftName[..<$0]) } ?? swiftName
         return name.filter { $0 != "`" }
+    }
+
+    /// A call of the function keyed `swiftName` (``CallContinuation/key(_:_:)``; an initializer's through `typeName`) after which
+    /// code runs before its caller returns, found directly or through a caller whose last
+    /// statement it is (a few levels up): where a new `Task` in that function would make its
+    /// first call later than that code expects. Matched by base name and labels, as syntax shows
+    /// (a call may leave defaulted arguments out), so a namesake's calls count too.
+    func callWithCodeAfter(_ swiftName: String, typeName: String?) -> (location: Location, callee: String)? {
+        var visited: Set<String> = []
+        func search(_ key: String, scope: String?, depth: Int) -> (location: Location, callee: String)? {
+            guard depth < 6, visited.insert(key + "|" + (scope ?? "?")).inserted else { return nil }
+            let parts = key.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            let defaulted = Set((parts.count > 1 ? parts[1] : "").split(separator: ",").compactMap { Int($0) })
+            let base = Self.baseName(of: name)
+            let labels = Self.argumentLabels(of: name).enumerated().map { (label: $0.element, defaulted: defaulted.contains($0.offset)) }
+            let callNames = base == "init" ? (depth == 0 ? typeName.map { [Self.lastComponent($0), "init"] } ?? [] : []) : [base]
+            for callName in callNames {
+                for call in continuedCalls[callName] ?? [] where Self.mayCall(call, labels: labels) && mayReach(call, memberOf: scope, isInitializer: base == "init") {
+                    if call.followedByCode { return (call.location, name) }
+                    if let outer = call.endsFunction, let found = search(outer, scope: call.scope, depth: depth + 1) { return found }
+                }
+            }
+            return nil
+        }
+        return search(swiftName, scope: typeName, depth: 0)
+    }
+
+    /// A call may reach a member of `scope` (nil: any scope), statically or by dynamic dispatch
+    /// to an override (`self.load()` in a superclass reaching a subclass's).
+    private func mayReach(_ call: ExistingCall, memberOf scope: String?, isInitializer: Bool) -> Bool {
+        guard let scope, !isInitializer else { return true }
+        if resolves(call, toMemberOf: scope) { return true }
+        switch call.receiver {
+        case .implicit, .selfOrSuper: return !call.scope.isEmpty && inherits(scope, from: call.scope)
+        case .type(let name), .typed(let name): return inherits(scope, from: name)
+        case .other: return true
+        }
+    }
+
+    /// The call's labels, in order, are among the function's (a call may leave defaulted
+    /// arguments out), and it passes no more arguments than the function takes.
+    private static func mayCall(_ call: ExistingCall, labels: [(label: String?, defaulted: Bool)]) -> Bool {
+        var next = 0
+        for label in call.labels {
+            while next < labels.count, labels[next].label != label {
+                guard labels[next].defaulted else { return false }
+                next += 1
+            }
+            guard next < labels.count else { return false }
+            next += 1
+        }
+        // Trailing closures take parameters left; those they do not take must be defaulted.
+        let left = labels[next...]
+        return call.trailingClosures.count <= left.count && left.filter { !$0.defaulted }.count <= call.trailingClosures.count
     }
 
     /// This index with one more file: rebuilt from every summary, or, for an index built
