@@ -152,6 +152,23 @@ final class ExpectationFlowTests: XCTestCase {
                 waitForExpectations(timeout: 0.3)
             }
 
+            /// A helper its tests call and then read: it returns after the callback, having waited.
+            func cachedValue(id: Int) -> Int? {
+                let done = expectation(description: "cached \\(id)")
+                var cachedValue: Int?
+                feed.cached(id: id) { value, _ in
+                    cachedValue = value
+                    done.fulfill()
+                }
+                wait(for: [done], timeout: 5)
+                return cachedValue
+            }
+
+            func testAHelperWaitingForItsCallback() {
+                XCTAssertEqual(cachedValue(id: 3), 3)
+                XCTAssertNil(cachedValue(id: -3))
+            }
+
             func testCodeBetweenTheCallAndTheWaitKeepsTheCallback() {
                 let done = expectation(description: "between")
                 var answered = false
@@ -176,6 +193,7 @@ final class ExpectationFlowTests: XCTestCase {
                 ("testDownloadFailsTyped", testDownloadFailsTyped),
                 ("testTwoLoadsInTurn", testTwoLoadsInTurn),
                 ("testAnExpectationNeverFulfilledStillTimesOut", testAnExpectationNeverFulfilledStillTimesOut),
+                ("testAHelperWaitingForItsCallback", testAHelperWaitingForItsCallback),
                 ("testCodeBetweenTheCallAndTheWaitKeepsTheCallback", testCodeBetweenTheCallAndTheWaitKeepsTheCallback),
             ]
         }
@@ -211,6 +229,7 @@ final class ExpectationFlowTests: XCTestCase {
             "FeedTests.testDownloadFailsTyped passed",
             "FeedTests.testTwoLoadsInTurn passed",
             "FeedTests.testAnExpectationNeverFulfilledStillTimesOut failed",
+            "FeedTests.testAHelperWaitingForItsCallback passed",
             "FeedTests.testCodeBetweenTheCallAndTheWaitKeepsTheCallback passed",
         ]
         let original = root.appendingPathComponent("original")
@@ -220,12 +239,12 @@ final class ExpectationFlowTests: XCTestCase {
 
         let migration = try TestSupport.migrate([tree.path, "--to", "async", "--stage", "all", "--swift-version", "5", "--in-place"])
         XCTAssertEqual(migration.status, 0, migration.standardError)
-        XCTAssertTrue(migration.standardError.contains("7 call sites converted, 1 left alone"), migration.standardError)
-        XCTAssertTrue(migration.standardError.contains("FeedTests.swift:84:9: call site left alone in `testCodeBetweenTheCallAndTheWaitKeepsTheCallback()`: code after the callbacks"),
+        XCTAssertTrue(migration.standardError.contains("8 call sites converted, 1 left alone"), migration.standardError)
+        XCTAssertTrue(migration.standardError.contains("FeedTests.swift:101:9: call site left alone in `testCodeBetweenTheCallAndTheWaitKeepsTheCallback()`: code after the callbacks"),
                       migration.standardError)
         let migrated = try String(contentsOf: tree.appendingPathComponent("FeedTests.swift"), encoding: .utf8)
         // Every wait is where it was, with its timeout; each converted call is one task.
-        XCTAssertEqual(migrated.components(separatedBy: "Task {").count - 1, 7)
+        XCTAssertEqual(migrated.components(separatedBy: "Task {").count - 1, 8)
         for wait in ["waitForExpectations(timeout: 5)", "wait(for: [done], timeout: 5)", "self.waitForExpectations(timeout: 5)",
                      "wait(for: [first], timeout: 5)", "wait(for: [second], timeout: 5)", "waitForExpectations(timeout: 0.3)"] {
             XCTAssertTrue(migrated.contains(wait), wait)
@@ -252,8 +271,8 @@ final class ExpectationFlowTests: XCTestCase {
                                                    options: MigrationOptions(target: .async, stage: .all, languageMode: mode))
             return migration.findings.filter { $0.kind == .callSiteConverted }.count
         }
-        XCTAssertEqual(converted("", .v5), 7)
+        XCTAssertEqual(converted("", .v5), 8)
         XCTAssertEqual(converted("", .v6), 0)
-        XCTAssertEqual(converted("@MainActor\n", .v6), 7)
+        XCTAssertEqual(converted("@MainActor\n", .v6), 8)
     }
 }

@@ -405,7 +405,8 @@ struct CallSiteRewrite {
                                   + "or --replace, migrates it)", at: handler)
                 }
                 if codeAfter && !(waitFollows && !isAsync) { throw orderRefusal(matched.callee, at: item, isAsync: isAsync) }
-                if !isAsync, let caller = context.callerCodeAfter, !callsBackLater(matched.callee), !Self.onlyHops(matched.handler) {
+                // A test waiting for the callback before it goes on returns after it, as before.
+                if !isAsync, !waitFollows, let caller = context.callerCodeAfter, !callsBackLater(matched.callee), !Self.onlyHops(matched.handler) {
                     throw orderRefusal(matched.callee, at: item, isAsync: isAsync,
                                        caller: (caller.callee == function.swiftName ? "`\(function.swiftName)`" : "`\(function.swiftName)` (through `\(caller.callee)`)", caller.location))
                 }
