@@ -275,4 +275,29 @@ final class ExpectationFlowTests: XCTestCase {
         XCTAssertEqual(converted("", .v6), 0)
         XCTAssertEqual(converted("@MainActor\n", .v6), 8)
     }
+
+    /// Alternatives added first (`--stage declarations`), call sites moved later (`--stage
+    /// call-sites`): the existing alternatives are read for what they throw (`throws(FeedError)`,
+    /// or the tool's own `throws` of a function returning its handle, which adds only
+    /// `CancellationError`), and the result is what one `--stage all` run writes.
+    func testTwoStepsWriteWhatOneRunWrites() throws {
+        let root = try TestSupport.temporaryDirectory(self)
+        var outputs: [String] = []
+        for stages in [["all"], ["declarations", "call-sites"]] {
+            let tree = root.appendingPathComponent(stages.joined(separator: "-"))
+            try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+            try Self.library.write(to: tree.appendingPathComponent("Feed.swift"), atomically: true, encoding: .utf8)
+            try Self.tests.write(to: tree.appendingPathComponent("FeedTests.swift"), atomically: true, encoding: .utf8)
+            for stage in stages {
+                let run = try TestSupport.migrate([tree.path, "--to", "async", "--stage", stage, "--swift-version", "5", "--in-place"])
+                XCTAssertEqual(run.status, 0, run.standardError)
+            }
+            outputs.append(try ["Feed.swift", "FeedTests.swift"].map {
+                try String(contentsOf: tree.appendingPathComponent($0), encoding: .utf8)
+            }.joined(separator: "\n"))
+        }
+        XCTAssertTrue(outputs[0].contains("} catch let error as FeedError {"), outputs[0])
+        XCTAssertTrue(outputs[0].contains("do throws(FeedError) {"), outputs[0])
+        XCTAssertEqual(outputs[0], outputs[1])
+    }
 }

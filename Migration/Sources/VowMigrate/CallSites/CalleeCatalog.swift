@@ -244,8 +244,13 @@ struct IndexCalleeCatalog: CalleeCatalog {
                 handlerParameterTypes: function.handlerParameterTypes.map { index.qualifiedType($0, in: function.scope) },
                 genericParameterNames: function.genericParameterNames,
                 asyncFailure: {
-                    guard case .result(_, _?) = function.shape else { return .untyped }
-                    if case .existing = function.alternative(for: .async, trustingStoredHandlers: trustsStoredHandlers) { return .unknown }
+                    guard case .result(_, let failure?) = function.shape else { return .untyped }
+                    if case .existing(let counterpart) = function.alternative(for: .async, trustingStoredHandlers: trustsStoredHandlers) {
+                        // Declared `throws(E)`; or one this tool added, which throws what it writes.
+                        if let thrown = counterpart.thrownType { return thrown == failure ? .typed(failure) : .unknown }
+                        guard counterpart.addedByTool else { return .unknown }
+                        return function.asyncFailureUnlessCancelled.map { CalleeSummary.AsyncFailure.typedUnlessCancelled($0) } ?? .unknown
+                    }
                     if let typed = function.asyncTypedFailure { return .typed(typed) }
                     return function.asyncFailureUnlessCancelled.map { CalleeSummary.AsyncFailure.typedUnlessCancelled($0) } ?? .untyped
                 }(),

@@ -226,6 +226,11 @@ final class IndexCollector: SyntaxVisitor {
             isPublic: Self.isPublic(node.modifiers, inPublicExtension: inPublicExtension.last == true)
         ))
         functions[functions.count - 1].isThrowing = node.signature.effectSpecifiers?.throwsClause != nil
+        functions[functions.count - 1].thrownType = node.signature.effectSpecifiers?.throwsClause?.type?.trimmedDescription
+        functions[functions.count - 1].addedByTool = isAsync && node.leadingTrivia.contains { piece in
+            if case .docLineComment(let text) = piece { return text.hasSuffix("added by vow-migrate.") }
+            return false
+        }
         // Local functions inside bodies are implementation details.
         return .skipChildren
     }

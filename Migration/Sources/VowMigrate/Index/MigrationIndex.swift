@@ -74,6 +74,11 @@ public struct MigrationIndex: Sendable {
         /// `fetchUser(id:)`.
         public var swiftName: String
         public var location: Location
+        /// The `E` of an async counterpart declared `throws(E)`.
+        public var thrownType: String?
+        /// Its doc comment says it was added by vow-migrate: it throws what the tool's
+        /// alternatives throw (``CompletionFunctionSummary/asyncFailureUnlessCancelled``).
+        public var addedByTool = false
 
         public init(kind: Kind, swiftName: String, location: Location) {
             self.kind = kind
@@ -411,6 +416,10 @@ public struct MigrationIndex: Sendable {
         var isProtocolRequirement = false
         /// Declared `throws`.
         var isThrowing = false
+        /// Declared `throws(E)`: `E`.
+        var thrownType: String?
+        /// Added by vow-migrate (its doc comment says so).
+        var addedByTool = false
     }
 
     /// An index that knows nothing.
@@ -848,7 +857,8 @@ extension MigrationIndex {
                 declarations[key, default: []].append(DeclaredFunction(isAsync: function.isAsync, returnsVowType: function.returnsVowType,
                                                                         location: function.location,
                                                                         isProtocolRequirement: function.isProtocolRequirement,
-                                                                        isThrowing: function.isThrowing))
+                                                                        isThrowing: function.isThrowing, thrownType: function.thrownType,
+                                                                        addedByTool: function.addedByTool))
             }
         }
         // `func perform() -> VoidPromise` with `typealias VoidPromise = Promise<Void>` in any file.
@@ -1127,7 +1137,10 @@ extension MigrationIndex {
                 let emitter = target == .promise ? promiseEmitter : asyncEmitter
                 for candidate in [name] + emitter.counterpartNames.dropFirst() {
                     if let found = existingAlternative(named: candidate, in: record.scope, for: target, throwing: target == .async ? asyncThrows : nil) {
-                        return Counterpart(kind: kind, swiftName: candidate, location: found.location)
+                        var counterpart = Counterpart(kind: kind, swiftName: candidate, location: found.location)
+                        counterpart.thrownType = found.thrownType
+                        counterpart.addedByTool = found.addedByTool
+                        return counterpart
                     }
                 }
                 return nil
@@ -1420,6 +1433,10 @@ public struct FileSummary: Sendable {
         var isPublic = false
         /// Declared `throws`.
         var isThrowing = false
+        /// Declared `throws(E)`: `E`.
+        var thrownType: String?
+        /// Added by vow-migrate (its doc comment says so).
+        var addedByTool = false
 
         /// A closure-like parameter with a default value: calls may omit it, so an alternative
         /// without it could capture them.
