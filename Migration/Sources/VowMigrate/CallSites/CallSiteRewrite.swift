@@ -57,9 +57,7 @@ struct CallSiteRewrite {
     var needsVow: Bool { target == .promise && findings.contains { $0.kind == .callSiteConverted } }
 
     mutating func run(_ tree: SourceFileSyntax) {
-        importsXCTest = tree.statements.contains { item in
-            item.item.as(ImportDeclSyntax.self)?.path.first?.name.text == "XCTest"
-        }
+        importsXCTest = FileSummary.imports("XCTest", tree)
         let finder = FunctionBodyFinder()
         finder.walk(tree)
         for function in finder.functions {
@@ -69,11 +67,12 @@ struct CallSiteRewrite {
             if !madeAsync, excluded.contains(where: { $0.overlaps(range) }) || loopBodies.contains(where: { $0.overlaps(range) }) { continue }
             var context = Context(function: function, isAsync: function.isAsync || madeAsync, failureTypes: 0)
             context.skipsRewritten = madeAsync
-            if target == .async && !context.isAsync, let key = function.callKey {
+            if target == .async && !context.isAsync, let parameters = function.parameters {
                 // A caller running code after this function returns would run it before a new
                 // `Task` here makes its first call (and, where the callee answers at once, before
                 // the callback's code).
-                context.callerCodeAfter = catalog.callWithCodeAfter(key, typeName: Self.enclosingTypeName(function.body))
+                context.callerCodeAfter = catalog.callWithCodeAfter(function.swiftName, parameters: parameters,
+                                                                    typeName: Self.enclosingTypeName(function.body))
             }
             if methodLoop(function, context: &context) { continue }
             process(function.body.statements, codeAfter: false, context: &context)
@@ -95,7 +94,7 @@ struct CallSiteRewrite {
         /// Names the function's body uses or converted chains declared in it (`tokenPromise`).
         var takenNames: Set<String>?
         /// A call of this synchronous function after which its caller runs more code
-        /// (``MigrationIndex/callWithCodeAfter(_:typeName:)``): code after every statement of it.
+        /// (``MigrationIndex/callWithCodeAfter(_:parameters:typeName:)``): code after every statement of it.
         var callerCodeAfter: (location: MigrationIndex.Location, callee: String)?
         /// A callback started earlier fulfils no expectation: a wait for expectations does not
         /// tell that it has run.
@@ -132,18 +131,23 @@ struct CallSiteRewrite {
             let rest = list[(index + 1)...]
             let leaving = outerCodeAfter || deferAbove
             let codeAfter = leaving || !(rest.isEmpty || (rest.count == 1 && Self.isBareReturn(rest.first!)))
-            if importsXCTest && Self.waitsForExpectations(item) && !context.startedUnwaited {
-                // A test waiting for every callback started above to fulfil its expectation: once
-                // the wait is over they have run, as in the original.
-                context.startedCallback = false
+            // Tests' expectation flows, read only in a file importing XCTest.
+            var fulfils = false, waited = false
+            if importsXCTest {
+                if Self.waitsForExpectations(item) && !context.startedUnwaited {
+                    // A test waiting for every callback started above to fulfil its expectation:
+                    // once the wait is over they have run, as in the original.
+                    context.startedCallback = false
+                }
+                fulfils = Self.fulfilsExpectation(item)
+                // In Swift 6 mode the task shares the test's state only when both are on the main actor.
+                waited = !leaving && fulfils && rest.first.map(Self.waitsForExpectations) == true
+                    && (!checksSendable || Self.isMainActor(item))
             }
-            let fulfils = Self.fulfilsExpectation(item)
-            // In Swift 6 mode the task shares the test's state only when both are on the main actor.
-            let waited = importsXCTest && !leaving && fulfils && rest.first.map(Self.waitsForExpectations) == true
-                && (!checksSendable || Self.isMainActor(item))
             let before = context.startedCallback
             processStatement(item, codeAfter: codeAfter, codeAfterLeaving: leaving, waitFollows: waited, context: &context)
-            if context.startedCallback && !fulfils && (!before || item.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .leftBrace }) {
+            if importsXCTest, context.startedCallback && !fulfils,
+               !before || item.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .leftBrace }) {
                 context.startedUnwaited = true
             }
             if item.item.is(DeferStmtSyntax.self) { deferAbove = true }
@@ -663,11 +667,6 @@ struct CallSiteRewrite {
         return index
     }
 
-    /// Why the async form cannot keep code after the pyramid where it was. The promise form can:
-    /// `firstly { }` makes the first call at once and each handler runs (`on: nil`) when its
-    /// callee calls back, before the code after the chain when that is before the call returns,
-    /// after it when later. A `Task` makes the call only when it runs, after the code after it;
-    /// `try await` runs the callback's code before the code after it.
     /// The callback's code is one hop to a later turn (`DispatchQueue.main.async { }`): whenever the
     /// callee answers, that code runs after the caller's code after the call, in both forms.
     private static func onlyHops(_ handler: ClosureExprSyntax) -> Bool {
@@ -684,6 +683,12 @@ struct CallSiteRewrite {
         return !namesakes.isEmpty && namesakes.allSatisfy(\.callsBackLater)
     }
 
+    /// Why the async form cannot keep code after the pyramid where it was. The promise form can:
+    /// `firstly { }` makes the first call at once and each handler runs (`on: nil`) when its
+    /// callee calls back, before the code after the chain when that is before the call returns,
+    /// after it when later. A `Task` makes the call only when it runs, after the code after it;
+    /// `try await` runs the callback's code before the code after it. `caller`: the code after is
+    /// a caller's, after a call of this function (``MigrationIndex/callWithCodeAfter(_:parameters:typeName:)``).
     private func orderRefusal(_ callee: CalleeSummary, at statement: CodeBlockItemSyntax, isAsync: Bool,
                               caller: (name: String, at: MigrationIndex.Location)? = nil) -> Refusal {
         let later = callsBackLater(callee)
@@ -1029,9 +1034,9 @@ final class FunctionBodyFinder: SyntaxVisitor {
         var returnsValue = false
         /// The parameters that take a closure (its own completion handler, typically).
         var closureParameterNames: Set<String> = []
-        /// How the index looks up its calls (``CallContinuation/key(_:_:)``); nil for an accessor,
-        /// which no call reaches.
-        var callKey: String?
+        /// Its parameters as its calls bind to them (``CallBinding``); nil for an accessor, which
+        /// no call reaches.
+        var parameters: [ParameterShape]?
     }
 
     /// The names of parameters whose type is a function type (through attributes, optionals and
@@ -1091,7 +1096,7 @@ final class FunctionBodyFinder: SyntaxVisitor {
                 parameterNames: Set(node.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }),
                 returnsValue: node.signature.returnClause.map { !["Void", "()"].contains($0.type.trimmedDescription) } ?? false,
                 closureParameterNames: Self.closureParameterNames(node.signature.parameterClause.parameters),
-                callKey: CallContinuation.key(node.name.text, node.signature.parameterClause.parameters)
+                parameters: node.signature.parameterClause.parameters.map(ParameterShape.init)
             ))
         }
         return .visitChildren
@@ -1127,7 +1132,7 @@ final class FunctionBodyFinder: SyntaxVisitor {
                 typeNameStem: "Init",
                 parameterNames: Set(node.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }),
                 closureParameterNames: Self.closureParameterNames(node.signature.parameterClause.parameters),
-                callKey: CallContinuation.key("init", node.signature.parameterClause.parameters)
+                parameters: node.signature.parameterClause.parameters.map(ParameterShape.init)
             ))
         }
         return .visitChildren

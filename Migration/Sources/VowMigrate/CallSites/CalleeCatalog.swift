@@ -89,8 +89,8 @@ protocol CalleeCatalog {
     /// and `column` of this file.
     func replacesPromiseFunction(line: Int, column: Int) -> Bool
     /// A call of the synchronous function `swiftName` after which its caller runs more code
-    /// (``MigrationIndex/callWithCodeAfter(_:typeName:)``).
-    func callWithCodeAfter(_ swiftName: String, typeName: String?) -> (location: MigrationIndex.Location, callee: String)?
+    /// (``MigrationIndex/callWithCodeAfter(_:parameters:typeName:)``).
+    func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?) -> (location: MigrationIndex.Location, callee: String)?
 }
 
 extension CalleeCatalog {
@@ -98,7 +98,7 @@ extension CalleeCatalog {
     func promiseFunctionCall(named baseName: String, labels: [String?]) -> PromiseFunctionCall? { nil }
     func promiseFunctionCalls(named baseName: String) -> [ExistingCall] { [] }
     func replacesPromiseFunction(line: Int, column: Int) -> Bool { false }
-    func callWithCodeAfter(_ swiftName: String, typeName: String?) -> (location: MigrationIndex.Location, callee: String)? { nil }
+    func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?) -> (location: MigrationIndex.Location, callee: String)? { nil }
 
     /// Without receivers to read, every function of the name.
     func callees(named baseName: String, calledBy call: FunctionCallExprSyntax) -> [CalleeSummary] {
@@ -118,8 +118,8 @@ struct IndexCalleeCatalog: CalleeCatalog {
     func replacesPromiseFunction(line: Int, column: Int) -> Bool {
         index.replacedPromiseFunctions.contains(MigrationIndex.Location(file: fileName, line: line, column: column))
     }
-    func callWithCodeAfter(_ swiftName: String, typeName: String?) -> (location: MigrationIndex.Location, callee: String)? {
-        index.callWithCodeAfter(swiftName, typeName: typeName)
+    func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?) -> (location: MigrationIndex.Location, callee: String)? {
+        index.callWithCodeAfter(swiftName, parameters: parameters, typeName: typeName)
     }
     /// `--stage all`: the declarations stage runs on every file of the tree too.
     let addingAlternatives: Bool
@@ -245,14 +245,14 @@ struct IndexCalleeCatalog: CalleeCatalog {
                 genericParameterNames: function.genericParameterNames,
                 asyncFailure: {
                     guard case .result(_, let failure?) = function.shape else { return .untyped }
+                    let unlessCancelled = function.asyncFailureUnlessCancelled.map(CalleeSummary.AsyncFailure.typedUnlessCancelled)
                     if case .existing(let counterpart) = function.alternative(for: .async, trustingStoredHandlers: trustsStoredHandlers) {
                         // Declared `throws(E)`; or one this tool added, which throws what it writes.
                         if let thrown = counterpart.thrownType { return thrown == failure ? .typed(failure) : .unknown }
-                        guard counterpart.addedByTool else { return .unknown }
-                        return function.asyncFailureUnlessCancelled.map { CalleeSummary.AsyncFailure.typedUnlessCancelled($0) } ?? .unknown
+                        return counterpart.addedByTool ? unlessCancelled ?? .unknown : .unknown
                     }
                     if let typed = function.asyncTypedFailure { return .typed(typed) }
-                    return function.asyncFailureUnlessCancelled.map { CalleeSummary.AsyncFailure.typedUnlessCancelled($0) } ?? .untyped
+                    return unlessCancelled ?? .untyped
                 }(),
                 handlerIsActorIsolated: function.handlerIsActorIsolated,
                 callsBackLater: function.callsBackLater

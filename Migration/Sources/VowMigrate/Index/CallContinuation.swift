@@ -4,15 +4,15 @@ import SwiftSyntax
 /// returns, or which function it ends. A synchronous function whose callback pyramid becomes a
 /// `Task` makes its first call only when the task runs: a caller running code after calling it
 /// (`model.refresh(); XCTAssertEqual(model.items, ["a"])`) would see the call not made yet, so the
-/// call-site stage asks the index for such callers (``MigrationIndex/callWithCodeAfter(_:typeName:)``).
+/// call-site stage asks the index for such callers (``MigrationIndex/callWithCodeAfter(_:)``).
 enum CallContinuation {
     /// `followed`: code runs after the call before the function (or closure, or file) it is in
-    /// ends; `ends`: the Swift name of the function the call ends, when it is directly in one.
+    /// ends; `ends`: the function the call ends, when it is directly in one.
     /// A call whose value the statement uses is followed by that use.
     /// Not calls of a function of the tree's, and so neither: `super.viewDidLoad()` (it reaches
     /// the superclass's method, not the override it is written in), `.postComment(id)` (an
     /// enum case, or a static member), a call in a pattern (`case .search(let query):`).
-    static func after(_ call: FunctionCallExprSyntax) -> (followed: Bool, ends: String?) {
+    static func after(_ call: FunctionCallExprSyntax) -> (followed: Bool, ends: ExistingCall.EndedFunction?) {
         if let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil || member.base?.is(SuperExprSyntax.self) == true {
             return (false, nil)
         }
@@ -36,10 +36,10 @@ enum CallContinuation {
             if let block = holder.as(CodeBlockSyntax.self) {
                 let owner = block.parent
                 if let function = owner?.as(FunctionDeclSyntax.self) {
-                    return (false, key(function.name.text, function.signature.parameterClause.parameters))
+                    return (false, ended(function.name.text, function.signature.parameterClause.parameters))
                 }
                 if let initializer = owner?.as(InitializerDeclSyntax.self) {
-                    return (false, key("init", initializer.signature.parameterClause.parameters))
+                    return (false, ended("init", initializer.signature.parameterClause.parameters))
                 }
                 if owner?.is(AccessorDeclSyntax.self) == true || owner?.is(DeinitializerDeclSyntax.self) == true
                     || owner?.is(GuardStmtSyntax.self) == true || owner?.is(DeferStmtSyntax.self) == true {
@@ -60,12 +60,9 @@ enum CallContinuation {
         }
     }
 
-    /// A function as ``MigrationIndex/callWithCodeAfter(_:typeName:)`` looks its calls up: its
-    /// Swift name, then `#` and the positions of its defaulted parameters (`load(id:force:)#1`),
-    /// which a call may leave out.
-    static func key(_ name: String, _ parameters: FunctionParameterListSyntax) -> String {
-        let defaulted = parameters.enumerated().filter { $0.element.defaultValue != nil }.map { String($0.offset) }
-        return CompletionFunction.swiftName(name, labels: CompletionFunction.labels(of: parameters)) + "#" + defaulted.joined(separator: ",")
+    private static func ended(_ name: String, _ parameters: FunctionParameterListSyntax) -> ExistingCall.EndedFunction {
+        ExistingCall.EndedFunction(swiftName: CompletionFunction.swiftName(name, labels: CompletionFunction.labels(of: parameters)),
+                                   parameters: parameters.map(ParameterShape.init))
     }
 
     /// The statement is the call, possibly tried, awaited, returned or discarded (`_ = load()`).

@@ -60,8 +60,16 @@ public struct ExistingCall: Sendable, Equatable {
     /// (``CallContinuation``).
     public var followedByCode = true
     /// The call is the last thing the function it is written in does (directly, not in a
-    /// closure): that function's Swift name (`reload()`, `init(store:)`).
-    public var endsFunction: String?
+    /// closure): that function (`reload()`, `init(store:)`).
+    public var endsFunction: EndedFunction?
+    // Both read only for the index (``ExistingCallCollector/calls(in:fileName:converter:)``).
+
+    /// The function a call ends (``endsFunction``): its Swift name and parameters, for finding its
+    /// own calls (``CallBinding``).
+    public struct EndedFunction: Sendable, Equatable {
+        public var swiftName: String
+        public var parameters: [ParameterShape]
+    }
 
     /// How a call's result is used, as far as that decides which of two overloads returning
     /// `Promise<T>` and (async) `T` the call reaches in async code.
@@ -128,6 +136,8 @@ final class ExistingCallCollector: SyntaxVisitor {
     /// The base names of every call, kept or not, when asked for (``calls(in:fileName:converter:)``).
     private(set) var calledNames: Set<String> = []
     private var collectsCalledNames = false
+    /// Reads what runs after each call (``CallContinuation``), for the index.
+    private var readsContinuations = false
     private var scopes: [String] = []
     /// Names with the type syntax gives them, innermost last: a type's properties, then each
     /// function's parameters and locals. A name given two different types maps to nil (unknown).
@@ -574,6 +584,7 @@ final class ExistingCallCollector: SyntaxVisitor {
         -> (calls: [ExistingCall], calledNames: Set<String>) {
         let collector = ExistingCallCollector(fileName: fileName, converter: converter)
         collector.collectsCalledNames = true
+        collector.readsContinuations = true
         collector.walk(tree)
         let calls = collector.calls.map { call in
             var call = call
@@ -598,7 +609,7 @@ final class ExistingCallCollector: SyntaxVisitor {
             guard let name, names.contains(name.filter({ $0 != "`" })) else { return .visitChildren }
         }
         if var shape = shape(of: node, scope: scopes.last ?? ""), names?.contains(shape.baseName) ?? true {
-            (shape.followedByCode, shape.endsFunction) = CallContinuation.after(node)
+            if readsContinuations { (shape.followedByCode, shape.endsFunction) = CallContinuation.after(node) }
             recorded.append(shape)
             recordedFrames.append(openFrames.last)
         }

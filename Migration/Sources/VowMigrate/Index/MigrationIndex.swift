@@ -316,7 +316,7 @@ public struct MigrationIndex: Sendable {
     /// Those base names.
     private var closureFunctionNames: Set<String> = []
     /// Every call followed by code where it is written, or ending a function, by base name
-    /// (``callWithCodeAfter(_:typeName:)``).
+    /// (``callWithCodeAfter(_:parameters:typeName:)``).
     private var continuedCalls: [String: [ExistingCall]] = [:]
     /// Functions returning a promise, by base name (``PromiseFunctionSummary``); their calls in
     /// async code are in ``callsByBaseName``.
@@ -743,7 +743,7 @@ extension MigrationIndex {
                                   types: collector.types, functions: collector.functions, calls: read.calls, calledNames: read.calledNames)
         summary.globalVariables = collector.globalVariables
         if readsForReplace { summary.uncalledFunctionNames = UncalledFunctionNames.names(in: tree) }
-        summary.importsPromiseKit = tree.statements.contains { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text == "PromiseKit" }
+        summary.importsPromiseKit = FileSummary.imports("PromiseKit", tree)
         summary.importsFoundation = FileSummary.importsFoundation(tree)
         summary.appEntryPoint = AppEntryPoint.first(in: tree, fileName: fileName, converter: collector.converter)
         return summary
@@ -1012,30 +1012,34 @@ extension MigrationIndex {
         return name.filter { $0 != "`" }
     }
 
-    /// A call of the function keyed `swiftName` (``CallContinuation/key(_:_:)``; an initializer's through `typeName`) after which
-    /// code runs before its caller returns, found directly or through a caller whose last
-    /// statement it is (a few levels up): where a new `Task` in that function would make its
-    /// first call later than that code expects. Matched by base name and labels, as syntax shows
-    /// (a call may leave defaulted arguments out), so a namesake's calls count too.
-    func callWithCodeAfter(_ swiftName: String, typeName: String?) -> (location: Location, callee: String)? {
+    /// A call of the synchronous function `swiftName` (taking `parameters`, declared in
+    /// `typeName`; an initializer's called through `typeName`) after which code runs before its
+    /// caller returns, found directly or through a caller whose last statement it is (a few levels
+    /// up): where a new `Task` in that function would make its first call later than that code
+    /// expects. Calls are matched as syntax shows them (``CallBinding``, defaulted arguments left
+    /// out; the receiver's type where it says), so a namesake's calls may count too. Returns the
+    /// call's place and the Swift name of the function it calls.
+    func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?) -> (location: Location, callee: String)? {
         var visited: Set<String> = []
-        func search(_ key: String, scope: String?, depth: Int) -> (location: Location, callee: String)? {
-            guard depth < 6, visited.insert(key + "|" + (scope ?? "?")).inserted else { return nil }
-            let parts = key.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
-            let defaulted = Set((parts.count > 1 ? parts[1] : "").split(separator: ",").compactMap { Int($0) })
+        func search(_ name: String, parameters: [ParameterShape], scope: String?, depth: Int) -> (location: Location, callee: String)? {
+            guard depth < 6, visited.insert(name + "|" + (scope ?? "?")).inserted else { return nil }
             let base = Self.baseName(of: name)
-            let labels = Self.argumentLabels(of: name).enumerated().map { (label: $0.element, defaulted: defaulted.contains($0.offset)) }
-            let callNames = base == "init" ? (depth == 0 ? typeName.map { [Self.lastComponent($0), "init"] } ?? [] : []) : [base]
+            let isInitializer = base == "init"
+            let callNames = isInitializer ? typeName.map { [Self.lastComponent($0), "init"] } ?? [] : [base]
             for callName in callNames {
-                for call in continuedCalls[callName] ?? [] where Self.mayCall(call, labels: labels) && mayReach(call, memberOf: scope, isInitializer: base == "init") {
+                for call in continuedCalls[callName] ?? []
+                where CallBinding.bind(call, to: parameters) != nil && mayReach(call, memberOf: scope, isInitializer: isInitializer) {
                     if call.followedByCode { return (call.location, name) }
-                    if let outer = call.endsFunction, let found = search(outer, scope: call.scope, depth: depth + 1) { return found }
+                    // An initializer a call ends is not followed up: its calls name its type, which the call does not give.
+                    if let outer = call.endsFunction, Self.baseName(of: outer.swiftName) != "init",
+                       let found = search(outer.swiftName, parameters: outer.parameters, scope: call.scope, depth: depth + 1) {
+                        return found
+                    }
                 }
             }
             return nil
         }
-        return search(swiftName, scope: typeName, depth: 0)
+        return search(swiftName, parameters: parameters, scope: typeName, depth: 0)
     }
 
     /// A call may reach a member of `scope` (nil: any scope), statically or by dynamic dispatch
@@ -1048,23 +1052,6 @@ extension MigrationIndex {
         case .type(let name), .typed(let name): return inherits(scope, from: name)
         case .other: return true
         }
-    }
-
-    /// The call's labels, in order, are among the function's (a call may leave defaulted
-    /// arguments out), and it passes no more arguments than the function takes.
-    private static func mayCall(_ call: ExistingCall, labels: [(label: String?, defaulted: Bool)]) -> Bool {
-        var next = 0
-        for label in call.labels {
-            while next < labels.count, labels[next].label != label {
-                guard labels[next].defaulted else { return false }
-                next += 1
-            }
-            guard next < labels.count else { return false }
-            next += 1
-        }
-        // Trailing closures take parameters left; those they do not take must be defaulted.
-        let left = labels[next...]
-        return call.trailingClosures.count <= left.count && left.filter { !$0.defaulted }.count <= call.trailingClosures.count
     }
 
     /// This index with one more file: rebuilt from every summary, or, for an index built
@@ -1347,6 +1334,11 @@ public struct FileSummary: Sendable {
     var importsPromiseKit = false
     /// The file imports Foundation, or a module that exports it.
     var importsFoundation = false
+
+    /// Whether the file imports `module` (a declaration of it, `import struct Vow.Promise`, too).
+    static func imports(_ module: String, _ tree: SourceFileSyntax) -> Bool {
+        tree.statements.contains { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text == module }
+    }
 
     /// Whether the file imports Foundation, or a module that exports it.
     static func importsFoundation(_ tree: SourceFileSyntax) -> Bool {
