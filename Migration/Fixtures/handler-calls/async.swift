@@ -31,9 +31,24 @@ final class ProfileStore: @unchecked Sendable {
     }
 
     // A path of its own body ends without calling it.
+    @available(*, renamed: "save(_:)")
     func save(_ profile: Profile, completion: @escaping @Sendable (Error?) -> Void) {
         guard profile.id > 0 else { return }
         completion(nil)
+    }
+
+    /// Async alternative to `save(_:completion:)`, added by vow-migrate.
+    /// Like the original, which ends without calling its handler on some path, it answers nothing there: the awaiting task stays suspended.
+    nonisolated(nonsending) func save(_ profile: Profile) async throws {
+        try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+            save(profile) { error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume()
+                }
+            }
+        }
     }
 
     // Never calls it.

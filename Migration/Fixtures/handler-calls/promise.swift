@@ -29,6 +29,16 @@ final class ProfileStore: @unchecked Sendable {
         completion(nil)
     }
 
+    /// Promise-based alternative to `save(_:completion:)`, added by vow-migrate.
+    /// Where the original ends without calling its handler (on some path), the promise is rejected with `VowError.abandoned`.
+    func save(_ profile: Profile) -> Promise<Void> {
+        Promise { seal in
+            save(profile) { error in
+                seal.resolve(error)
+            }
+        }
+    }
+
     // Never calls it.
     func forget(completion: @escaping @Sendable (Error?) -> Void) {
         cached = nil

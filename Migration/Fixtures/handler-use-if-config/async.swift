@@ -121,9 +121,24 @@ final class ItemClient: @unchecked Sendable {
     }
 
     // No `#else`: a build without DEBUG never calls it.
+    @available(*, renamed: "debugOnly()")
     func debugOnly(completion: @escaping @Sendable (Error?) -> Void) {
         #if DEBUG
         completion(nil)
         #endif
+    }
+
+    /// Async alternative to `debugOnly(completion:)`, added by vow-migrate.
+    /// Like the original, which ends without calling its handler on some path, it answers nothing there: the awaiting task stays suspended.
+    nonisolated(nonsending) func debugOnly() async throws {
+        try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+            debugOnly { error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume()
+                }
+            }
+        }
     }
 }

@@ -114,4 +114,14 @@ final class ItemClient: @unchecked Sendable {
         completion(nil)
         #endif
     }
+
+    /// Promise-based alternative to `debugOnly(completion:)`, added by vow-migrate.
+    /// Where the original ends without calling its handler (on some path), the promise is rejected with `VowError.abandoned`.
+    func debugOnly() -> Promise<Void> {
+        Promise { seal in
+            debugOnly { error in
+                seal.resolve(error)
+            }
+        }
+    }
 }

@@ -71,9 +71,20 @@ final class Dispatcher: @unchecked Sendable {
     }
 
     /// Another condition beside the unwrapping: its `else` can still run without a call.
+    @available(*, renamed: "flag(enabled:)")
     func flag(enabled: Bool, completion: (@Sendable (Bool) -> Void)?) {
         if let completion, enabled {
             completion(true)
+        }
+    }
+
+    /// Async alternative to `flag(enabled:completion:)`, added by vow-migrate.
+    /// Like the original, which ends without calling its handler on some path, it answers nothing there: the awaiting task stays suspended.
+    nonisolated(nonsending) func flag(enabled: Bool) async -> Bool {
+        await withUnsafeContinuation { continuation in
+            flag(enabled: enabled) { value in
+                continuation.resume(returning: value)
+            }
         }
     }
 }

@@ -60,4 +60,14 @@ final class Dispatcher: @unchecked Sendable {
             completion(true)
         }
     }
+
+    /// Promise-based alternative to `flag(enabled:completion:)`, added by vow-migrate.
+    /// Like the original, which ends without calling its handler on some path, it answers nothing there: the guarantee stays pending.
+    func flag(enabled: Bool) -> Guarantee<Bool> {
+        Guarantee { resolve in
+            flag(enabled: enabled) { value in
+                resolve(value)
+            }
+        }
+    }
 }

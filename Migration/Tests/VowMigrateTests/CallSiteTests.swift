@@ -350,11 +350,13 @@ final class CallSiteTests: XCTestCase {
         """
         // In async code the compiler flags a call of a function marked `renamed:` to its async
         // alternative (defaulted `retries` left out or not). And a callback answering the
-        // function's own handler stays: a `Task` would make `load` after `pull` returned.
+        // function's own handler off the main queue stays: in a `Task` its callers' code would
+        // run on the task's thread.
         let async = migrate(input, .async, .all)
         XCTAssertEqual(refusals(async), [
-            "10:46 pull(completion:): the callback hands its answer on to `completion`, this function's own handler: a `Task` would make "
-                + "the call after this function returns, later than its callers expect (this function's async alternative, or --replace, migrates it)",
+            "10:46 pull(completion:): the callback hands its answer on to `completion`, this function's own handler, on the queue the callee "
+                + "answers on: in a `Task` its callers' code would run on the task's thread instead (and only after this function returns); "
+                + "hand it on inside `DispatchQueue.main.async { }`, or `--to promise` keeps both",
             "21:17 push(): the callback's code calls `save` with a completion handler, which the compiler flags in async code (it has an async alternative)",
         ])
         // A promise chain's handlers are not async code.

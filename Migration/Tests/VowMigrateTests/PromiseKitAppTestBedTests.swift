@@ -119,8 +119,10 @@ final class PromiseKitAppTestBedTests: XCTestCase {
             "the chain starts through `?.` (`loading?`), so it may not run at all; unwrap it first (`guard let` or `if let`)": 1,
         ]), "\(outcome.summary)")
         // An async alternative beside 100 of the 101 promise-returning functions, two of them
-        // returning the typealias `VoidPromise` (the other is a local function inside `retry`).
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 100, chains: 52, nestedChains: 5), "after")
+        // returning the typealias `VoidPromise` (the other is a local function inside `retry`),
+        // and one beside `StoreListViewController.open(at:then:)`, a callback function that
+        // answers nothing for an index out of range (its alternative does not either).
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 101, chains: 52, nestedChains: 5), "after")
         XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
         try assertBuildsAndBehavesTheSame(outcome, form: "without --replace", knownFirstError: nil)
     }

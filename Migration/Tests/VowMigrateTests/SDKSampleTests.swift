@@ -11,7 +11,9 @@ import XCTest
 final class SDKSampleTests: XCTestCase {
     private var sample: URL { TestSupport.samplesDirectory.appendingPathComponent("SDK") }
 
-    /// Skipped in both forms: `file:line: function` and a part of the reason.
+    /// Skipped in both forms: `file:line: function` and a part of the reason. (`Storage.migrateFormat`,
+    /// whose `guard version > 1 else { return }` answers nothing, gets alternatives that answer
+    /// nothing there either.)
     private let skippedInBothForms: [(String, String)] = [
         ("Auth.swift:138: cachedThenFreshUser(completion:)", "more than once (again at line 142)"),
         ("Backend.swift:150: remoteConfig(key:completion:)", "more than once (again at line 154)"),
@@ -20,7 +22,6 @@ final class SDKSampleTests: XCTestCase {
         ("ImageLoading.swift:76: progressiveImage(from:completion:)", "more than once (again at line 78)"),
         ("Networking.swift:167: retrying(_:attempts:completion:)", "more than once"),
         ("Purchases.swift:113: track(_:completion:)", "it returns `Int` besides calling its handler"),
-        ("Storage.swift:129: migrateFormat(version:completion:)", "ends without calling its handler `completion` (line 130)"),
     ]
 
     func testTheSampleIsLargeAndTypechecksAsWritten() throws {
@@ -59,7 +60,7 @@ final class SDKSampleTests: XCTestCase {
     /// in a queue hop is the array's, not the tree's `removeAll(completion:)`, whose handler takes
     /// no `$0`.
     func testStageAllInBothFormsConvertsCallSitesAndTypechecks() throws {
-        for (target, converted, leftAlone) in [("promise", 22, 46), ("async", 4, 62)] {
+        for (target, converted, leftAlone) in [("promise", 22, 46), ("async", 5, 61)] {
             let directory = try TestSupport.temporaryDirectory(self)
             let copy = directory.appendingPathComponent("SDK")
             try FileManager.default.copyItem(at: sample, to: copy)

@@ -382,7 +382,9 @@ struct CallSiteRewrite {
             var message: String
             switch target {
             case .promise:
+                try CalleeSummary.checkAnswers(matched.callee, at: call, target: .promise)
                 let pyramid = try reader.read(item, call: call, matched: matched)
+                for level in pyramid.levels { try CalleeSummary.checkAnswers(level.callee, at: level.call, target: .promise) }
                 let count = pyramid.levels.count
                 let calls = count == 1 ? "1 callback" : "\(count) nested callbacks"
                 // Each chain that declares a local error type in this function gets its own name.
@@ -404,9 +406,7 @@ struct CallSiteRewrite {
             case .async:
                 if !isAsync, let handler = Self.forwardedHandler(in: item, names: function.closureParameterNames,
                                                                           parameters: function.parameterNames) {
-                    throw Refusal("the callback hands its answer on to `\(handler.baseName.text)`, this function's own handler: a `Task` would make "
-                                  + "the call after this function returns, later than its callers expect (this function's async alternative, "
-                                  + "or --replace, migrates it)", at: handler)
+                    try checkForwardingOrder(handler, at: item, context: context)
                 }
                 if codeAfter && !(waitFollows && !isAsync) { throw orderRefusal(matched.callee, at: item, isAsync: isAsync) }
                 // A test waiting for the callback before it goes on returns after it, as before.
@@ -420,8 +420,12 @@ struct CallSiteRewrite {
                 if function.returnsValue, function.body.statements.count == 1, function.body.statements.first?.id == item.id {
                     throw Refusal("the call's value is what the function returns", at: item)
                 }
+                if isAsync { try CalleeSummary.checkAnswers(matched.callee, at: call) }
                 do throws(Refusal) {
                     let pyramid = try reader.read(item, call: call, matched: matched)
+                    if isAsync, let silent = pyramid.levels.first(where: { $0.callee.answersNothingAt != nil }) {
+                        try CalleeSummary.checkAnswers(silent.callee, at: silent.call)
+                    }
                     if let (call, name) = callWithAsyncAlternative(in: pyramid) {
                         throw Refusal("the callback's code calls `\(name)` with a completion handler, which the compiler flags in async code (it has an async alternative)", at: call)
                     }
@@ -468,6 +472,7 @@ struct CallSiteRewrite {
         }
         var writer = InlinePyramidWriter(reader: reader, bytes: bytes, unit: unit, enclosingIsAsync: context.isAsync || loop != nil,
                                          enclosingReturnsValue: loop == nil && function.returnsValue, importsVow: importsVow, taken: taken)
+        writer.inAsyncFunction = context.isAsync
         // A sequential loop's turn is the block the code goes into: its parameters and the
         // statements before the call.
         var loopNames: SequentialLoop.Names?
@@ -554,8 +559,10 @@ struct CallSiteRewrite {
         let codeAfter = codeAfterBlock || !(rest.isEmpty || (rest.count == 1 && Self.isBareReturn(rest.first!)))
         // The order rules of any call site in synchronous code (``convert``).
         if !context.isAsync && (codeAfter || context.startedCallback) { return nil }
-        if !context.isAsync, Self.forwardedHandler(in: list[index], names: context.function.closureParameterNames,
-                                                   parameters: context.function.parameterNames) != nil { return nil }
+        if !context.isAsync, let handler = Self.forwardedHandler(in: list[index], names: context.function.closureParameterNames,
+                                                                 parameters: context.function.parameterNames) {
+            do throws(Refusal) { try checkForwardingOrder(handler, at: list[index], context: context) } catch { return nil }
+        }
         guard convertLoop(loop, replacing: list[index], through: list[index + 1], context: &context) else { return nil }
         if let body = loop.declaration.body { loopBodies.append(body.position.utf8Offset..<body.endPosition.utf8Offset) }
         return index + 1
@@ -689,6 +696,37 @@ struct CallSiteRewrite {
     /// after it when later. A `Task` makes the call only when it runs, after the code after it;
     /// `try await` runs the callback's code before the code after it. `caller`: the code after is
     /// a caller's, after a call of this function (``MigrationIndex/callWithCodeAfter(_:parameters:typeName:)``).
+    /// A callback answering the function's own handler, in a new `Task`: the function returns
+    /// before the task makes its first call, so a caller running code after calling it would
+    /// run that code first (`model.sync { }; XCTAssertEqual(fake.calls, ["load"])`), whether the
+    /// callee answers at once or later. Converted only where every caller is in the tree
+    /// (the function is not `public` or `open`) and none runs code after the call.
+    /// And the handler's own callers' code runs where the callback called it: only a callback
+    /// handing its answer on from the main queue (`DispatchQueue.main.async { completion(x) }`)
+    /// keeps that place in a task; otherwise it would move from the queue the callee answers on
+    /// (a serial queue whose order the callers may rely on) to the task's thread.
+    private func checkForwardingOrder(_ handler: DeclReferenceExprSyntax, at item: CodeBlockItemSyntax, context: Context) throws(Refusal) {
+        let function = context.function
+        let references = Self.forwardedHandlers(in: item, names: function.closureParameterNames, parameters: function.parameterNames)
+        if let offQueue = references.first(where: { !Self.isInMainQueueHop($0, within: item) }) {
+            throw Refusal("the callback hands its answer on to `\(offQueue.baseName.text)`, this function's own handler, on the queue the callee "
+                          + "answers on: in a `Task` its callers' code would run on the task's thread instead (and only after this function "
+                          + "returns); hand it on inside `DispatchQueue.main.async { }`, or `--to promise` keeps both", at: offQueue)
+        }
+        let start = "the callback hands its answer on to `\(handler.baseName.text)`, this function's own handler, on the main queue: a `Task` would make "
+            + "the call after this function returns"
+        if function.isPublic {
+            throw Refusal(start + ", and callers outside the tree may run code after calling it (it is public); "
+                          + "its async alternative is there for them, or `--to promise` keeps the order", at: handler)
+        }
+        if let caller = context.callerCodeAfter {
+            let file = caller.location.file.split(separator: "/").last.map(String.init) ?? caller.location.file
+            let name = caller.callee == function.swiftName ? "`\(function.swiftName)`" : "`\(function.swiftName)` (through `\(caller.callee)`)"
+            throw Refusal(start + ", but \(name) is called at \(file):\(caller.location.line) with code after it, which would run first; "
+                          + "`--to promise` keeps the order", at: handler)
+        }
+    }
+
     private func orderRefusal(_ callee: CalleeSummary, at statement: CodeBlockItemSyntax, isAsync: Bool,
                               caller: (name: String, at: MigrationIndex.Location)? = nil) -> Refusal {
         let later = callsBackLater(callee)
@@ -833,15 +871,35 @@ struct CallSiteRewrite {
     /// call of any of its parameters (a handler typed through an alias), in the statement: the
     /// pyramid answers the function's callers.
     static func forwardedHandler(in item: CodeBlockItemSyntax, names: Set<String>, parameters: Set<String>) -> DeclReferenceExprSyntax? {
-        guard !parameters.isEmpty else { return nil }
+        forwardedHandlers(in: item, names: names, parameters: parameters).first
+    }
+
+    /// Every such read or call in the statement (``forwardedHandler(in:names:parameters:)``).
+    static func forwardedHandlers(in item: CodeBlockItemSyntax, names: Set<String>, parameters: Set<String>) -> [DeclReferenceExprSyntax] {
+        guard !parameters.isEmpty else { return [] }
+        var found: [DeclReferenceExprSyntax] = []
         for token in item.tokens(viewMode: .sourceAccurate) {
             guard case .identifier(let name) = token.tokenKind, parameters.contains(name),
                   let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
             if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
             let isCalled = reference.parent?.as(FunctionCallExprSyntax.self)?.calledExpression.id == reference.id
-            if names.contains(name) || isCalled { return reference }
+            if names.contains(name) || isCalled { found.append(reference) }
         }
-        return nil
+        return found
+    }
+
+    /// The reference is inside a closure handed to the main queue (`DispatchQueue.main.async { }`,
+    /// `asyncAfter`, `OperationQueue.main.addOperation { }`) within `item`.
+    static func isInMainQueueHop(_ reference: some SyntaxProtocol, within item: CodeBlockItemSyntax) -> Bool {
+        var node = reference.parent
+        while let current = node, current.id != item.id {
+            if let closure = current.as(ClosureExprSyntax.self), let call = ClosureTiming.call(taking: closure) {
+                let called = call.calledExpression.trimmedDescription.filter { !$0.isWhitespace }
+                if ["DispatchQueue.main.async", "DispatchQueue.main.asyncAfter", "OperationQueue.main.addOperation"].contains(called) { return true }
+            }
+            node = current.parent
+        }
+        return false
     }
 
     /// The statement holds a call whose omitted handler this run spells out.
@@ -1037,6 +1095,8 @@ final class FunctionBodyFinder: SyntaxVisitor {
         /// Its parameters as its calls bind to them (``CallBinding``); nil for an accessor, which
         /// no call reaches.
         var parameters: [ParameterShape]?
+        /// It is `public` or `open` (or in a `public extension`): callers outside the tree call it.
+        var isPublic = false
     }
 
     /// The names of parameters whose type is a function type (through attributes, optionals and
@@ -1096,10 +1156,26 @@ final class FunctionBodyFinder: SyntaxVisitor {
                 parameterNames: Set(node.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }),
                 returnsValue: node.signature.returnClause.map { !["Void", "()"].contains($0.type.trimmedDescription) } ?? false,
                 closureParameterNames: Self.closureParameterNames(node.signature.parameterClause.parameters),
-                parameters: node.signature.parameterClause.parameters.map(ParameterShape.init)
+                parameters: node.signature.parameterClause.parameters.map(ParameterShape.init),
+                isPublic: Self.isPublic(node.modifiers, node)
             ))
         }
         return .visitChildren
+    }
+
+    /// `public` or `open` on the declaration or on the extension holding it.
+    static func isPublic(_ modifiers: DeclModifierListSyntax, _ node: some SyntaxProtocol) -> Bool {
+        let visible: Set<String> = ["public", "open"]
+        if modifiers.contains(where: { visible.contains($0.name.text) }) { return true }
+        var parent = node.parent
+        while let current = parent {
+            if let ext = current.as(ExtensionDeclSyntax.self) { return ext.modifiers.contains { visible.contains($0.name.text) } }
+            if current.is(ClassDeclSyntax.self) || current.is(StructDeclSyntax.self) || current.is(EnumDeclSyntax.self) || current.is(ActorDeclSyntax.self) {
+                return false
+            }
+            parent = current.parent
+        }
+        return false
     }
 
     /// `didSet`, `willSet`, `get`, `set` of a property or subscript: reported as `status.didSet`.
@@ -1132,7 +1208,8 @@ final class FunctionBodyFinder: SyntaxVisitor {
                 typeNameStem: "Init",
                 parameterNames: Set(node.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }),
                 closureParameterNames: Self.closureParameterNames(node.signature.parameterClause.parameters),
-                parameters: node.signature.parameterClause.parameters.map(ParameterShape.init)
+                parameters: node.signature.parameterClause.parameters.map(ParameterShape.init),
+                isPublic: Self.isPublic(node.modifiers, node)
             ))
         }
         return .visitChildren

@@ -48,6 +48,29 @@ struct CalleeSummary: Equatable {
     /// The callee calls its handler only after it returns, on every path (the index reads this
     /// from its body: ``MigrationIndex/CompletionFunctionSummary/callsBackLater``).
     var callsBackLater = false
+    /// A path of the callee's body ends without calling its handler (``MigrationIndex/CompletionFunctionSummary/answersNothingAt``):
+    /// its alternatives answer nothing there either. Awaited in a new `Task`, that is the
+    /// callback never running, as before; awaited in an async function, the function would
+    /// stop there where it returned before.
+    var answersNothingAt: MigrationIndex.Location?
+
+    /// Refuses a call whose callee answers nothing on some path, awaited in an async function's
+    /// own body (``answersNothingAt``).
+    /// In promise form any call of such a callee is refused: Vow rejects a promise whose resolver
+    /// is released unsettled (`VowError.abandoned`), which would run failure code the callback
+    /// never ran.
+    static func checkAnswers(_ callee: CalleeSummary, at call: some SyntaxProtocol, target: MigrationTarget = .async) throws(Refusal) {
+        guard let place = callee.answersNothingAt else { return }
+        let file = place.file.split(separator: "/").last.map(String.init) ?? place.file
+        switch target {
+        case .async:
+            throw Refusal("the callee ends without calling its handler on a path (\(file):\(place.line)): awaited in this async function, "
+                          + "the function would stop there instead of returning as it did", at: call)
+        case .promise:
+            throw Refusal("the callee ends without calling its handler on a path (\(file):\(place.line)): its promise is rejected there "
+                          + "(`VowError.abandoned`), which would run failure code the callback never ran; `--to async` keeps it", at: call)
+        }
+    }
 
     func hasAlternative(for target: MigrationTarget) -> Bool {
         target == .promise ? hasPromiseAlternative : hasAsyncAlternative
@@ -66,6 +89,7 @@ struct CalleeSummary: Equatable {
         labels == other.labels && handlerIndex == other.handlerIndex && shape == other.shape
             && producesGuarantee == other.producesGuarantee
             && hasPromiseAlternative == other.hasPromiseAlternative && hasAsyncAlternative == other.hasAsyncAlternative
+            && (answersNothingAt == nil) == (other.answersNothingAt == nil)
     }
 }
 
@@ -255,7 +279,8 @@ struct IndexCalleeCatalog: CalleeCatalog {
                     return unlessCancelled ?? .untyped
                 }(),
                 handlerIsActorIsolated: function.handlerIsActorIsolated,
-                callsBackLater: function.callsBackLater
+                callsBackLater: function.callsBackLater,
+                answersNothingAt: function.answersNothingAt
             )
         }
     }

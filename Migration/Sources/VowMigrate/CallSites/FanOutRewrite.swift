@@ -68,6 +68,7 @@ struct FanOutRewrite {
                 throw Refusal("the callbacks use the local `var \(name)`, which a promise handler (`@Sendable`) cannot share; "
                               + "keep it in a property, or use --to async", at: fanOut.call)
             }
+            try CalleeSummary.checkAnswers(fanOut.callee, at: fanOut.call, target: .promise)
             return FanOutPromiseWriter(fanOut: fanOut, bytes: bytes).write()
         case .async:
             let rest = list[(lastIndex + 1)...]
@@ -78,6 +79,7 @@ struct FanOutRewrite {
             if codeAfter {
                 throw Refusal("code after the callbacks would run after them once they are awaited", at: list[index])
             }
+            if place.enclosingIsAsync { try CalleeSummary.checkAnswers(fanOut.callee, at: fanOut.call) }
             if place.startedCallback && !place.enclosingIsAsync {
                 throw Refusal("a callback started earlier in the function could run before the new `Task` makes its first call", at: list[index])
             }

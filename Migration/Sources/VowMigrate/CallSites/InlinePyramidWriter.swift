@@ -44,6 +44,9 @@ struct InlinePyramidWriter {
     let bytes: [UInt8]
     let unit: String
     let enclosingIsAsync: Bool
+    /// The code is written in an async function's own body (not a new `Task`, not a loop's task):
+    /// a callee that answers nothing on some path would stop the function there.
+    var inAsyncFunction = false
     /// The enclosing async function returns a value: a callback's bare `return` cannot stay.
     let enclosingReturnsValue: Bool
     /// The file imports Vow: an alternative in a Vow file throws `PMKError.invalidCallingConvention`
@@ -156,6 +159,7 @@ struct InlinePyramidWriter {
                                 scope: Scope) throws(Refusal) -> CodeLines {
         let callee = matched.callee
         let closure = matched.handler
+        if inAsyncFunction { try CalleeSummary.checkAnswers(callee, at: call) }
         guard callee.hasAlternative(for: .async) else {
             if let reason = callee.noAlternativeReasons[.async] { throw Refusal("the callee gets no alternative: \(reason)", at: call) }
             throw Refusal("the callee has no async alternative yet (add them first: --stage declarations, or --stage all)", at: call)

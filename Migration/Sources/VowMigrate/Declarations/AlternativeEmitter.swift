@@ -33,6 +33,13 @@ struct AlternativeEmitter {
     /// second resume, which would trap).
     var resumesOnce = false
 
+    /// The line where a path of the original ends without calling its handler: the alternative
+    /// answers nothing there either, as its doc comment says. The async form waits on an
+    /// unchecked continuation, which a checked one would report as leaked at run time (the
+    /// awaiting task stays suspended, as the callback never ran); the index has checked that no
+    /// path calls the handler twice.
+    var answersNothingAt: Int?
+
     /// The alternatives answer a cancelled request themselves, as the index decides it
     /// (``MigrationIndex/answersCancellation(returnsHandle:canFail:file:)``): the async form
     /// resumes through the file's `CancellableAnswer`, which throws `CancellationError` as soon as
@@ -343,6 +350,19 @@ struct AlternativeEmitter {
         case .async:
             lines.add("/// Async alternative to `\(function.swiftName)`, added by vow-migrate.", 0)
         }
+        if answersNothingAt != nil {
+            switch target {
+            case .async:
+                lines.add("/// Like the original, which ends without calling its handler on some path, it answers nothing there: "
+                          + "the awaiting task stays suspended.", 0)
+            case .promise where producesGuarantee:
+                lines.add("/// Like the original, which ends without calling its handler on some path, it answers nothing there: "
+                          + "the guarantee stays pending.", 0)
+            case .promise:
+                lines.add("/// Where the original ends without calling its handler (on some path), the promise is rejected "
+                          + "with `VowError.abandoned`.", 0)
+            }
+        }
         if let generic = typeOnlyGenericParameters.first {
             lines.add("/// `\(generic)` comes from the call's context, or from `as:` (`as: SomeType.self`).", 0)
         }
@@ -377,7 +397,11 @@ struct AlternativeEmitter {
     func body() -> CodeLines {
         switch target {
         case .promise: return promiseBody()
-        case .async: return asyncBody()
+        case .async:
+            guard answersNothingAt != nil, !resumesOnce, !answersCancellationItself else { return asyncBody() }
+            return asyncBody().replacing("withCheckedThrowingContinuation", with: "withUnsafeThrowingContinuation")
+                .replacing("withCheckedContinuation", with: "withUnsafeContinuation")
+                .replacing("CheckedContinuation<", with: "UnsafeContinuation<")
         }
     }
 

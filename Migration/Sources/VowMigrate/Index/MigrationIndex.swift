@@ -241,9 +241,18 @@ public struct MigrationIndex: Sendable {
         var bodyAllowsAlternative: Bool {
             guard skipReason == nil else { return false }
             switch handlerCalls {
-            case .mayRepeat, .mayNotCall, .never: return false
-            case .once, .unknown, .stored: return true
+            case .mayRepeat, .never: return false
+            case .once, .unknown, .stored, .mayNotCall: return true
             }
+        }
+
+        /// Where a path of its body ends without calling its handler: the callback never runs
+        /// there, and its alternatives never answer there either (an awaiting caller stays
+        /// suspended, a promise pending), which only an awaiting *function* turns into a change:
+        /// it would not return where it returned before.
+        public var answersNothingAt: Location? {
+            if case .mayNotCall(let place) = handlerCalls { return place }
+            return nil
         }
 
         /// The handler's position, and the failure handler's for a split pair.
@@ -259,12 +268,11 @@ public struct MigrationIndex: Sendable {
             if let skipReason { return .none(reason: skipReason) }
             switch handlerCalls {
             case .mayRepeat: return .none(reason: "its handler can be called more than once")
-            case .mayNotCall: return .none(reason: "a path through its body ends without calling its handler")
             case .never: return .none(reason: "its body never calls its handler")
             case .stored(let stored):
                 if !trustingStoredHandlers { return .none(reason: stored.reason) }
                 if target == .async { return .none(reason: stored.asyncReason) }
-            case .once, .unknown: break
+            case .once, .unknown, .mayNotCall: break
             }
             if let blocker = target == .promise ? promiseBlocker : asyncBlocker { return .none(reason: blocker) }
             return .generated(swiftName: target == .promise ? promiseAlternativeName : asyncAlternativeName)

@@ -199,8 +199,9 @@ struct FileRewrite {
                 }
                 if collides, let rival = rivals.first {
                     var unused: MigrationIndex.StoredHandler?
+                    var unusedPath: MigrationIndex.Location?
                     let own = index.bodyAllowsAlternative(at: location, baseName: baseName)
-                        ? nil : handlerCallsReason(function, site.decl, scope: site.scope, trusted: &unused)
+                        ? nil : handlerCallsReason(function, site.decl, scope: site.scope, trusted: &unused, silentPath: &unusedPath)
                     report(.skipped, function.swiftName, site.decl,
                            own ?? "its alternative `\(emitter.alternativeSwiftName)` would be the same as that of `\(rival.swiftName)` at \(rival.location) "
                            + "(the two differ only in what the alternative drops): neither gets one")
@@ -219,11 +220,13 @@ struct FileRewrite {
                     continue
                 }
                 var trusted: MigrationIndex.StoredHandler?
-                if let reason = handlerCallsReason(function, site.decl, scope: site.scope, trusted: &trusted) {
+                var silentPath: MigrationIndex.Location?
+                if let reason = handlerCallsReason(function, site.decl, scope: site.scope, trusted: &trusted, silentPath: &silentPath) {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
                 }
                 if trusted != nil && target == .async { emitter.resumesOnce = true }
+                emitter.answersNothingAt = silentPath?.line
                 if let reason = index.compileBlocker(of: emitter, valueType: function.shape.valueType, languageMode: options.languageMode) {
                     report(.skipped, function.swiftName, site.decl, reason)
                     continue
@@ -271,7 +274,20 @@ struct FileRewrite {
                 if target == .async { markRenamed(site.decl, to: emitter.alternativeSwiftName) }
                 needsVow = needsVow || emitter.needsVow
                 neededSupport.formUnion(emitter.support)
-                report(.added, function.swiftName, site.decl, "added `\(emitter.summary)`" + spelledOut + (trusted.map { "; \($0.trustedNote)" } ?? ""))
+                let silentNote = silentPath.map { place -> String in
+                    switch target {
+                    case .async:
+                        return "; like the original, which ends without calling its handler on the path at line \(place.line), it answers nothing there "
+                            + "(the awaiting task stays suspended)"
+                    case .promise where emitter.producesGuarantee:
+                        return "; like the original, which ends without calling its handler on the path at line \(place.line), it answers nothing there "
+                            + "(the guarantee stays pending)"
+                    case .promise:
+                        return "; where the original ends without calling its handler (the path at line \(place.line)), the promise is rejected "
+                            + "with `VowError.abandoned`"
+                    }
+                } ?? ""
+                report(.added, function.swiftName, site.decl, "added `\(emitter.summary)`" + spelledOut + silentNote + (trusted.map { "; \($0.trustedNote)" } ?? ""))
             }
         }
 
@@ -304,10 +320,13 @@ struct FileRewrite {
 
     /// Why the body's use of its handler rules out an alternative: a handler called twice would
     /// trap a continuation ("resumed more than once") and be lost to a promise; one never called
-    /// would leave an awaiting caller waiting forever.
-    /// `trusted`: the stored handler `--trust-stored-handlers` let through, for the finding to say so.
+    /// by the body at all leaves nothing to convert; one missed on some path only rules out
+    /// `--replace` (an added alternative answers nothing there, like the original).
+    /// `trusted`: the stored handler `--trust-stored-handlers` let through, for the finding to say so;
+    /// `silentPath`: where a path ends without calling the handler, which an added alternative
+    /// keeps (it answers nothing there either).
     private func handlerCallsReason(_ function: CompletionFunction, _ decl: FunctionDeclSyntax, scope: String,
-                                    trusted: inout MigrationIndex.StoredHandler?) -> String? {
+                                    trusted: inout MigrationIndex.StoredHandler?, silentPath: inout MigrationIndex.Location?) -> String? {
         guard let body = decl.body else { return nil }
         var names: Set<String> = [function.parameters[function.handlerIndex].name]
         if let failure = function.failureIndex { names.insert(function.parameters[failure].name) }
@@ -334,7 +353,14 @@ struct FileRewrite {
             }
             return "it can call its handler \(handler) more than once (again at line \(place.line)); \(consequence)"
         case .mayNotCall(let place):
-            return "a path through its body ends without calling its handler \(handler) (line \(place.line)); an awaiting caller would wait forever"
+            // An alternative added beside it answers nothing there either, as the callback never
+            // ran; a function made async itself would have to return something there.
+            guard options.replace else {
+                silentPath = place
+                return nil
+            }
+            return "a path through its body ends without calling its handler \(handler) (line \(place.line)); "
+                + "made async itself, it would have to return something there (the default mode adds an alternative that, like it, answers nothing)"
         case .never:
             return "its body never calls its handler \(handler)"
         }
