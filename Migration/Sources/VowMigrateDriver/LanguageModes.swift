@@ -26,10 +26,14 @@ public struct LanguageModes: Sendable {
 
     /// Finds the manifest of each file by walking up from its folder; a folder's manifest (or its
     /// absence) is looked up once, and each manifest read once.
-    public init(files: [String], fallback: SwiftLanguageMode, fallbackIsolation: DefaultIsolation = .nonisolated) {
+    /// `readsProjectModes`: a file no manifest holds takes the mode its Xcode project's
+    /// `SWIFT_VERSION` says (``xcodeSettings(above:cache:)``) rather than `fallback`; false when
+    /// `--swift-version` chose the mode.
+    public init(files: [String], fallback: SwiftLanguageMode, fallbackIsolation: DefaultIsolation = .nonisolated,
+                readsProjectModes: Bool = false) {
         self.fallback = fallback
         self.fallbackIsolation = fallbackIsolation
-        var xcodeIsolationOfFolder: [String: DefaultIsolation?] = [:]
+        var xcodeSettingsOfFolder: [String: XcodeSettings?] = [:]
         var manifestOfFolder: [String: String?] = [:]
         var manifests: [String: PackageManifest] = [:]
         let currentDirectory = FileManager.default.currentDirectoryPath
@@ -38,7 +42,10 @@ public struct LanguageModes: Sendable {
             let path = (absolute as NSString).standardizingPath
             let folder = (path as NSString).deletingLastPathComponent
             guard let manifestFolder = Self.manifestFolder(above: folder, cache: &manifestOfFolder) else {
-                if let isolation = Self.xcodeIsolation(above: folder, cache: &xcodeIsolationOfFolder) { isolations[file] = isolation }
+                if let settings = Self.xcodeSettings(above: folder, cache: &xcodeSettingsOfFolder) {
+                    isolations[file] = settings.isolation
+                    if readsProjectModes, let mode = settings.mode, mode != fallback { modes[file] = mode }
+                }
                 continue
             }
             let manifestPath = manifestFolder == "/" ? "/Package.swift" : manifestFolder + "/Package.swift"
@@ -73,26 +80,46 @@ public struct LanguageModes: Sendable {
         isolations[file] ?? fallbackIsolation
     }
 
-    /// What the nearest Xcode project at or above `folder` sets `SWIFT_DEFAULT_ACTOR_ISOLATION`
-    /// to: `MainActor` when any of its build settings says so (new app targets in Xcode 26 do),
-    /// since which target holds a file is not read; nil without a project. A project is an
-    /// `.xcodeproj` (its `project.pbxproj`), or the spec a generator makes one from (XcodeGen's
-    /// `project.yml`, Tuist's `Project.swift`), with the `.xcconfig` files beside it.
-    private static func xcodeIsolation(above folder: String, cache: inout [String: DefaultIsolation?]) -> DefaultIsolation? {
+    /// What an Xcode project's build settings decide for its files.
+    private struct XcodeSettings {
+        var isolation: DefaultIsolation
+        /// Swift 5 when every `SWIFT_VERSION` it sets is below 6 (which target holds a file is not
+        /// read, so a project setting 6 anywhere keeps the stricter mode); nil when none is set.
+        var mode: SwiftLanguageMode?
+    }
+
+    /// What the nearest Xcode project at or above `folder` sets: `SWIFT_DEFAULT_ACTOR_ISOLATION`
+    /// (`MainActor` when any of its build settings says so, as new app targets in Xcode 26 do,
+    /// since which target holds a file is not read) and `SWIFT_VERSION`; nil without a project.
+    /// A project is an `.xcodeproj` (its `project.pbxproj`), or the spec a generator makes one
+    /// from (XcodeGen's `project.yml`, Tuist's `Project.swift`), with the `.xcconfig` files beside it.
+    private static func xcodeSettings(above folder: String, cache: inout [String: XcodeSettings?]) -> XcodeSettings? {
         if let known = cache[folder] { return known }
-        var found: DefaultIsolation?
+        var found: XcodeSettings?
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "/" : folder)) ?? []
         let projects = entries.filter { $0.hasSuffix(".xcodeproj") }.map { $0 + "/project.pbxproj" }
             + entries.filter { ["project.yml", "project.yaml", "Project.swift"].contains($0) }
         if !projects.isEmpty {
             let settings = (projects + entries.filter { $0.hasSuffix(".xcconfig") }).sorted()
                 .compactMap { try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }
-            found = settings.contains(where: setsMainActorByDefault) ? .mainActor : .nonisolated
+            let versions = settings.flatMap(swiftVersions)
+            found = XcodeSettings(isolation: settings.contains(where: setsMainActorByDefault) ? .mainActor : .nonisolated,
+                                  mode: versions.isEmpty ? nil : versions.allSatisfy { $0 < 6 } ? .v5 : .v6)
         } else if folder != "/" && !folder.isEmpty {
-            found = xcodeIsolation(above: (folder as NSString).deletingLastPathComponent, cache: &cache)
+            found = xcodeSettings(above: (folder as NSString).deletingLastPathComponent, cache: &cache)
         }
         cache[folder] = found
         return found
+    }
+
+    /// The major versions of `SWIFT_VERSION = 5.0;` (pbxproj, xcconfig), `SWIFT_VERSION: "5.9"`
+    /// (YAML), `"SWIFT_VERSION": "6.0"` (Swift) in `text`.
+    private static func swiftVersions(_ text: String) -> [Int] {
+        guard let pattern = try? NSRegularExpression(pattern: #"SWIFT_VERSION"?\s*[=:]\s*"?([0-9]+)"#) else { return [] }
+        let range = NSRange(text.startIndex..., in: text)
+        return pattern.matches(in: text, range: range).compactMap { match in
+            Range(match.range(at: 1), in: text).flatMap { Int(text[$0]) }
+        }
     }
 
     /// `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor;` (pbxproj, xcconfig),

@@ -169,7 +169,9 @@ struct VowMigrateCommand: ParsableCommand {
     var verbose = false
 
     @Option(name: .customLong("swift-version"), help: ArgumentHelp(
-        "The language mode of files no Package.swift decides (an Xcode project, or a file outside every target): 5 or 6 (default: 6). "
+        "The language mode of files no Package.swift decides (an Xcode project, or a file outside every target): 5 or 6. "
+            + "Without it, a file under an Xcode project takes the project's SWIFT_VERSION (Swift 5 mode when every SWIFT_VERSION "
+            + "it sets is below 6), and any other file Swift 6. "
             + "A file in a package target gets its mode from the nearest Package.swift (swift-tools-version before 6.0 is Swift 5 mode; "
             + "swiftLanguageModes / swiftLanguageVersions; a target's .swiftLanguageMode(.v5)); this flag overrides none of that. "
             + "In Swift 5 mode a promise's value need not be Sendable, so no promise alternative is refused for it and none adds a Sendable requirement.",
@@ -250,7 +252,8 @@ struct VowMigrateCommand: ParsableCommand {
         // Each file's language mode from its package manifest, each manifest read once; what a
         // manifest does not say as a literal is noted once and falls back.
         let languageModes = to == nil ? LanguageModes(fallback: fallbackMode)
-            : LanguageModes(files: discovery.paths + contextPaths, fallback: fallbackMode, fallbackIsolation: defaultIsolation ?? .nonisolated)
+            : LanguageModes(files: discovery.paths + contextPaths, fallback: fallbackMode, fallbackIsolation: defaultIsolation ?? .nonisolated,
+                            readsProjectModes: swiftVersion == nil)
         migrationRun.languageModes = languageModes
         if !languageModes.notes.isEmpty {
             standardError.write(Data(languageModes.notes.map { $0 + "\n" }.joined().utf8))

@@ -182,6 +182,34 @@ final class LanguageModeTests: XCTestCase {
         XCTAssertTrue(five.standardOutput.contains("+    public func first<T>(of items: [T]) -> Guarantee<T?> {"), five.standardOutput)
     }
 
+    /// An Xcode project's `SWIFT_VERSION` decides the files below it: Swift 5 mode when every
+    /// value it sets is below 6; `--swift-version` wins over it, as it decides files no manifest holds.
+    func testAnXcodeProjectsSwiftVersionDecidesTheFilesBelowItUnlessSwiftVersionIsGiven() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let app = directory.appendingPathComponent("App")
+        let project = app.appendingPathComponent("App.xcodeproj")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: app.appendingPathComponent("Sources"), withIntermediateDirectories: true)
+        let file = app.appendingPathComponent("Sources/Loader.swift")
+        try String(contentsOf: tree.appendingPathComponent("Sources/Legacy/Catalog.swift"), encoding: .utf8)
+            .write(to: file, atomically: true, encoding: .utf8)
+        let pbxproj = project.appendingPathComponent("project.pbxproj")
+        try "// !$*UTF8*$!\n{ Debug = { buildSettings = { SWIFT_VERSION = 5.0; }; }; Release = { buildSettings = { SWIFT_VERSION = 5.0; }; }; }\n"
+            .write(to: pbxproj, atomically: true, encoding: .utf8)
+        XCTAssertEqual(LanguageModes(files: [file.path], fallback: .v6, readsProjectModes: true).mode(of: file.path), .v5)
+        XCTAssertEqual(LanguageModes(files: [file.path], fallback: .v6).mode(of: file.path), .v6)
+        let five = try TestSupport.migrate([file.path, "--to", "promise"])
+        XCTAssertEqual(five.status, 0, five.standardError)
+        XCTAssertFalse(five.standardError.contains("skipped `"), five.standardError)
+        XCTAssertTrue(five.standardOutput.contains("+    public func page(number: Int) -> Promise<Page> {"), five.standardOutput)
+        let given = try TestSupport.migrate([file.path, "--to", "promise", "--swift-version", "6", "--check"])
+        XCTAssertTrue(given.standardError.contains("skipped `page(number:completion:)`: its value type `Page` is a class"), given.standardError)
+        // A target set to 6 anywhere in the project: which target holds the file is not read.
+        try "{ A = { SWIFT_VERSION = 5.0; }; B = { SWIFT_VERSION = 6.0; }; }\n".write(to: pbxproj, atomically: true, encoding: .utf8)
+        XCTAssertEqual(LanguageModes(files: [file.path], fallback: .v6, readsProjectModes: true).mode(of: file.path), .v6)
+        XCTAssertEqual(LanguageModes(files: [file.path], fallback: .v5, readsProjectModes: true).mode(of: file.path), .v6)
+    }
+
     func testTheManifestWinsOverSwiftVersion() throws {
         let directory = try TestSupport.temporaryDirectory(self)
         let package = directory.appendingPathComponent("Catalog")
