@@ -364,6 +364,65 @@ extension PyramidReader {
         return (binding.name, body + other, failure, [(conditions: rest, statements: body), (conditions: [], statements: other)])
     }
 
+    /// `if case .failure(let error) = result, case .parseError(_) = error { A } else { B }` for a
+    /// `Result<T, E>` handler whose `E` the tree names (a test waiting for one error, as SDK suites
+    /// do): A when that error came, B (often nothing) for a value and for any other error. The
+    /// `catch` matches `E.parseError(_)` for A. And `if case .success(let v) = result { A } else
+    /// if case .failure(let e) = result { B }`: A for the value, B for any error. Neither A nor B
+    /// reads `result`; A does not read the error (only its pattern did), B reads no value.
+    func ifCaseFailureSplit(_ statements: [CodeBlockItemSyntax], subject: String, typedFailure: String?)
+        -> (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure, successCases: [(conditions: [Syntax], statements: [CodeBlockItemSyntax])])? {
+        guard statements.count == 1, let ifExpression = Self.expression(statements[0])?.as(IfExprSyntax.self),
+              let first = ifExpression.conditions.first?.condition.as(MatchingPatternConditionSyntax.self),
+              first.initializer.value.trimmedDescription == subject else { return nil }
+        let body = Array(ifExpression.body.statements)
+        if let success = Self.caseBinding(first.pattern, "success") {
+            // `else if case .failure(let e) = result { B }`, nothing after it.
+            guard ifExpression.conditions.count == 1, case .ifExpr(let elseIf)? = ifExpression.elseBody, elseIf.elseBody == nil,
+                  elseIf.conditions.count == 1, let second = elseIf.conditions.first?.condition.as(MatchingPatternConditionSyntax.self),
+                  second.initializer.value.trimmedDescription == subject, let failure = Self.caseBinding(second.pattern, "failure") else { return nil }
+            let other = Array(elseIf.body.statements)
+            if mentionsName(body, subject) || mentionsName(other, subject) { return nil }
+            if let name = success.name, mentionsName(other, name) { return nil }
+            return (success.name, body, Pyramid.Failure(statements: other, errorName: failure.name), [])
+        }
+        guard let failure = Self.caseBinding(first.pattern, "failure"), let errorName = failure.name, let typedFailure,
+              typedFailure.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }),
+              ifExpression.conditions.count == 2,
+              let test = ifExpression.conditions.last?.condition.as(MatchingPatternConditionSyntax.self),
+              test.initializer.value.trimmedDescription == errorName,
+              let pattern = Self.errorCasePattern(test.pattern, typedFailure: typedFailure) else { return nil }
+        var other: [CodeBlockItemSyntax] = []
+        switch ifExpression.elseBody {
+        case nil: break
+        case .codeBlock(let block): other = Array(block.statements)
+        case .ifExpr: return nil
+        }
+        if mentionsName(body, subject) || mentionsName(other, subject) || mentionsName(body, errorName) || mentionsName(other, errorName) { return nil }
+        var caught = Pyramid.Failure(statements: other, errorName: nil)
+        caught.patterned = [(pattern, body)]
+        return (nil, other, caught, [])
+    }
+
+    /// `.parseError(_)`, `.unknownError`, `.unexpectedResponse(500)` (no binding) of an error of
+    /// type `typedFailure`: `TaxonomyError.parseError(_)`, the type named as a `catch` needs.
+    static func errorCasePattern(_ pattern: PatternSyntax, typedFailure: String) -> String? {
+        guard let expression = pattern.as(ExpressionPatternSyntax.self)?.expression else { return nil }
+        let member: MemberAccessExprSyntax?
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            guard call.trailingClosure == nil,
+                  call.arguments.allSatisfy({ !$0.expression.is(PatternExprSyntax.self) }) else { return nil }
+            member = call.calledExpression.as(MemberAccessExprSyntax.self)
+        } else {
+            member = expression.as(MemberAccessExprSyntax.self)
+        }
+        guard let member, member.base == nil, member.declName.argumentNames == nil else { return nil }
+        for token in expression.tokens(viewMode: .sourceAccurate) where token.tokenKind == .keyword(.let) || token.tokenKind == .keyword(.var) {
+            return nil
+        }
+        return typedFailure + expression.trimmedDescription
+    }
+
     /// `.failure(SyncError.cancelled)`: `SyncError.cancelled` (a type named, as a `catch` needs).
     /// `.failure(.notFound)` of a `Result<User, APIError>`: `APIError.notFound`, the callee's
     /// failure type named (the alternative rejects with that error as it came).

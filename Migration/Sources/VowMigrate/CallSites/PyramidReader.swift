@@ -287,7 +287,8 @@ struct PyramidReader {
             }
         case .result:
             let split: (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure)
-            if target == .promise, let patterned = patternedResultSplit(statements, subject: names[0], typedFailure: callee.typedFailure) ?? ifCaseResultSplit(statements, subject: names[0]) {
+            if target == .promise, let patterned = patternedResultSplit(statements, subject: names[0], typedFailure: callee.typedFailure) ?? ifCaseResultSplit(statements, subject: names[0])
+                ?? ifCaseFailureSplit(statements, subject: names[0], typedFailure: callee.typedFailure) {
                 split = (patterned.valueName, patterned.success, patterned.failure)
                 level.successCases = patterned.successCases
             } else if let guarded = guardCase {
