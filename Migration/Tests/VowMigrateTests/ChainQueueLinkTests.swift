@@ -274,4 +274,62 @@ final class ChainQueueLinkTests: XCTestCase {
         ])
         XCTAssertNil(try TestSupport.typecheck(result.output, as: "Fetcher.swift", self))
     }
+
+    /// Without `--replace` a returned chain becomes the code of Vow's bridge, an escaping closure:
+    /// a bare `on: queue` is taken in the bridge's capture list where the chain was built, a
+    /// property or a local alike. A `recover` naming its error `e` and calling a global
+    /// `error(value:)` logger stays: the `catch` block's `error` would hide the logger.
+    func testReturnedChainsBridgedTakeTheirQueueInTheBridgesCaptureList() throws {
+        let input = #"""
+            import Dispatch
+            import Vow
+
+            func error(value: Error) {
+                print("logged \(value)")
+            }
+
+            enum Network {
+                static func points() -> Promise<Int> { .value(3) }
+            }
+
+            final class Fetcher: @unchecked Sendable {
+                let queue = DispatchQueue(label: "balances")
+
+                func positive() -> Promise<Bool?> {
+                    return Network.points().then(on: queue, { points -> Promise<Bool?> in
+                        .value(points > 0)
+                    }).recover(on: queue, { _ -> Guarantee<Bool?> in
+                        return .value(nil)
+                    })
+                }
+
+                func scaled(by factor: Int) -> Promise<Int> {
+                    let worker = DispatchQueue(label: "scaling")
+                    return Network.points().map(on: worker) { points in
+                        points * factor
+                    }
+                }
+
+                func logged() -> Promise<Int> {
+                    Network.points().recover(on: queue, { e -> Promise<Int> in
+                        error(value: e)
+                        throw e
+                    })
+                }
+            }
+
+            """#
+        let result = SourceMigrator.migrate(source: input, fileName: "Fetcher.swift", options: MigrationOptions(target: .async, stage: .all))
+        XCTAssertTrue(result.output.contains("""
+                    return Promise { @MainActor @Sendable [queue] in
+                        do {
+                            let points = try await pointsPromise.value
+                            return try await queue.async(.promise) { () -> Promise<Bool?> in
+            """), result.output)
+        XCTAssertTrue(result.output.contains("return Promise { @MainActor @Sendable [worker] in"), result.output)
+        XCTAssertEqual(result.findings.filter { $0.kind == .callSiteRefused }.map(\.message), [
+            "a `recover` handler naming its error `e` reads another `error`, which the `catch` block's own `error` would hide in straight-line code",
+        ])
+        XCTAssertNil(try TestSupport.typecheck(result.output, as: "Fetcher.swift", self))
+    }
 }

@@ -70,7 +70,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
 
     func testWithReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: true)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 156, leftAlone: 23, reasons: [
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 157, leftAlone: 22, reasons: [
             // Promise-returning functions --replace keeps (their calls keep the promise type).
             "its body calls `lock()`, `unlock()` or `wait()`, which async code cannot (they block its thread)": 3,
             "a link the app defines on promises: its callers chain on it": 7,
@@ -81,8 +81,6 @@ final class PromiseKitAppTestBedTests: XCTestCase {
             "its name is used as a value somewhere in the tree (handed on, not called), which the async function would not fit": 1,
             "a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type": 1,
             "a chain handler that leaves early (`guard`)": 1,
-            // `on: worker` in the bridge: a property or a local, which syntax cannot tell apart.
-            "a chain link with `on: worker` inside a closure, where syntax cannot tell a property (`self.worker`) from a local": 1,
             "a promise chain inside a handler of another: convert them together by hand, or move the inner one into a function of its own": 1,
             // A chain used as a value on a call made async (`.value` of one in `cheapest`).
             "a chain handler using `$1`, or `$0` both in it and in a closure inside it": 1,
@@ -95,22 +93,20 @@ final class PromiseKitAppTestBedTests: XCTestCase {
         // (awaited, or `Promise.immediate { try await f() }` where the promise is used; a chain on
         // such a call used as a value, that and Vow's `Promise { }` bridge around its code). Issue
         // 18 asks for at most 20% of each left: 20 of the 101 functions, 31 of the 156 chains.
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 15, asyncFunctions: 86, chains: 25, nestedChains: 1), "after --replace")
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 15, asyncFunctions: 86, chains: 24, nestedChains: 1), "after --replace")
         XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
         try assertBuildsAndBehavesTheSame(outcome, form: "--replace", knownFirstError: nil)
     }
 
     func testWithoutReplaceTheFreshCartCountsStayPinnedAndTheFormBuildsAndBehavesTheSame() throws {
         let outcome = try migrateAndBuild(replace: false)
-        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 97, leftAlone: 14, reasons: [
+        XCTAssertEqual(outcome.summary, CallSiteSummary(converted: 98, leftAlone: 13, reasons: [
             // Chains, in statements and in the functions returning them (kept promise functions,
             // their chains in the `Promise { }` bridge).
             "its first promise comes from `load`, which may return one it kept (other chains may wait on it too): their links take turns on the main queue, which one task's straight-line code would not": 3,
             "a `compactMap` whose result type syntax does not show (the `PMKError.compactMap` it throws names it): write `-> T?` on its handler": 2,
             "a `recover` handler ending in a call: syntax cannot tell a promise (cancellations passed on) from the `Void` form (cancellations seen); write its return type": 1,
             "a `tap` handler that reads the `Result`": 1,
-            // `on: worker` in the bridge: a property or a local, which syntax cannot tell apart.
-            "a chain link with `on: worker` inside a closure, where syntax cannot tell a property (`self.worker`) from a local": 1,
             "a promise chain inside a handler of another: convert them together by hand, or move the inner one into a function of its own": 1,
             "its first promise comes from `requestPermission`, which may return one it kept (other chains may wait on it too): their links take turns on the main queue, which one task's straight-line code would not": 1,
             "its first promise, `list`, is a stored one, which other chains may wait on too: their links take turns on the main queue, which one task's straight-line code would not": 1,
@@ -122,7 +118,7 @@ final class PromiseKitAppTestBedTests: XCTestCase {
         // returning the typealias `VoidPromise` (the other is a local function inside `retry`),
         // and one beside `StoreListViewController.open(at:then:)`, a callback function that
         // answers nothing for an index out of range (its alternative does not either).
-        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 101, chains: 52, nestedChains: 5), "after")
+        XCTAssertEqual(outcome.after, PromiseShapes.Count(promiseFunctions: 101, asyncFunctions: 101, chains: 51, nestedChains: 5), "after")
         XCTAssertEqual(outcome.changedBySecondRun, [], "a second run would change these")
         try assertBuildsAndBehavesTheSame(outcome, form: "without --replace", knownFirstError: nil)
     }

@@ -374,6 +374,17 @@ struct ChainToAsync {
         } else {
             throw Refusal("a chain handler names its parameters implicitly (`$0`)", at: closure)
         }
+        // A `catch`/`recover` handler's error becomes the `catch` block's `error`: a handler naming
+        // it otherwise and reading something else called `error` (a global `error(value:)` logger)
+        // would read the caught error instead.
+        if kind == .catch || kind == .recover, let name = names.first, name != "error", name != "_",
+           closure.statements.flatMap({ $0.tokens(viewMode: .sourceAccurate) }).contains(where: { token in
+               guard token.tokenKind == .identifier("error"), let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { return false }
+               return reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != reference.id
+           }) {
+            throw Refusal("a `\(kind.rawValue)` handler naming its error `\(name)` reads another `error`, which the `catch` block's own "
+                          + "`error` would hide in straight-line code", at: closure)
+        }
         let tupleAllowed: Set<Kind> = [.then, .map, .compactMap, .done, .get]
         if names.count > 1 && !tupleAllowed.contains(kind) {
             throw Refusal("a `\(kind.rawValue)` handler with several parameters", at: closure)
@@ -712,12 +723,7 @@ struct ChainToAsync {
                                handlers: [Link]) throws(Refusal) -> [String] {
         var names: [String] = []
         func capture(_ link: inout Link) throws(Refusal) {
-            guard let queue = link.queue, let name = Self.bareName(queue) else { return }
-            if let declaring = handlers.first(where: { $0.parameters.contains(name) || Self.declaredNameTokens($0.statements).contains { $0.text == name } }) {
-                throw Refusal("a chain link `on: \(name)` after a handler declaring `\(name)`, which straight-line code would read instead", at: declaring.node)
-            }
-            link.hoistedQueue = name
-            if !names.contains(name) { names.append(name) }
+            try hoistQueue(&link, handlers: handlers, into: &names)
         }
         for index in links.indices { try capture(&links[index]) }
         try capture(&catchLink)
@@ -889,6 +895,7 @@ struct ChainToAsync {
             throw Refusal(reason, at: link.node)
         }
         let selfCapture = try selfCapture(of: links)
+        let queues = try hoistQueues(&links)
         let started = Self.rootName(links, taken: taken)
         var writer = try straightLine(links, from: "\(isGuarantee(root) ? "await" : "try await") \(started).value", returningValue: true)
         if let value = writer.valueExpression {
@@ -902,7 +909,7 @@ struct ChainToAsync {
         // `@Sendable`: Swift 6.3 cannot check a `@MainActor` closure that awaits, given to the
         // bridge's `sending @isolated(any)` parameter ("pattern that the region-based isolation
         // checker does not understand"); a `@Sendable` one it can.
-        lines.add("return \(guarantee ? "Guarantee" : "Promise") { @MainActor @Sendable\(Self.bridgeCapture(selfCapture, links)) in", 0)
+        lines.add("return \(guarantee ? "Guarantee" : "Promise") { @MainActor @Sendable\(Self.bridgeCapture(selfCapture, links, queues: queues)) in", 0)
         lines.add(writer.body, indentedBy: 1)
         lines.add("}", 0)
         return (lines, started)
@@ -924,7 +931,7 @@ struct ChainToAsync {
     /// settled: the bridge's task starts then too). Nil for a chain not starting on such a wrapper,
     /// or ending in `catch`, `finally` or `cauterize()` (a statement's, converted as one).
     func wrappedValue(_ call: FunctionCallExprSyntax, inPlace: Bool, taken: Set<String>) throws(Refusal) -> (declaration: String, lines: CodeLines)? {
-        let (root, links) = try read(call)
+        var (root, links) = try read(call)
         guard !links.isEmpty, ReplacedPromiseCalls.unwrapped(root) != nil,
               !links.contains(where: { [.catch, .finally, .cauterize].contains($0.kind) }) else { return nil }
         let guarantee = try answersGuarantee(links, startingOnGuarantee: isGuarantee(root))
@@ -940,6 +947,7 @@ struct ChainToAsync {
         try requireNoInnerChain(links)
         // The wrapper holds `self` while the call runs, as it did; the bridge as the handlers did.
         let selfCapture = try selfCapture(of: links)
+        let queues = try hoistQueues(&links)
         let started = Self.rootName(links, taken: taken.union(call.identifierNames))
         var writer = try straightLine(links, from: "\(isGuarantee(root) ? "await" : "try await") \(started).value", returningValue: true)
         if let value = writer.valueExpression {
@@ -952,7 +960,7 @@ struct ChainToAsync {
         let type = (qualified ? "Vow." : "") + (guarantee ? "Guarantee" : "Promise")
         let wrapper = StatementText(bytes: bytes).text(of: root)
         var lines = CodeLines()
-        lines.add("\(type) { @MainActor @Sendable\(Self.bridgeCapture(selfCapture, links)) in", 0)
+        lines.add("\(type) { @MainActor @Sendable\(Self.bridgeCapture(selfCapture, links, queues: queues)) in", 0)
         lines.add(writer.body, indentedBy: 1)
         lines.add("}", 0)
         return ("let \(started) = \(wrapper)", lines)
@@ -1073,9 +1081,31 @@ struct ChainToAsync {
     /// The capture list of a bridge's closure (` [weak self]`, or ` [self]` where a handler said
     /// so: its code may use `self` implicitly, which a `Task`'s closure allows and a bridge's does
     /// not without it), or nothing.
-    private static func bridgeCapture(_ selfCapture: String?, _ links: [Link]) -> String {
-        if let selfCapture { return " [\(selfCapture)]" }
-        return links.contains(where: \.strongSelf) ? " [self]" : ""
+    /// The bridge closure's capture list: `self` as the handlers took it, and the queues of
+    /// `on: worker` links (``hoistQueues(_:)``), read where the chain was built.
+    private static func bridgeCapture(_ selfCapture: String?, _ links: [Link], queues: [String] = []) -> String {
+        let own = selfCapture ?? (links.contains(where: \.strongSelf) ? "self" : nil)
+        let all = (own.map { [$0] } ?? []) + queues
+        return all.isEmpty ? "" : " [\(all.joined(separator: ", "))]"
+    }
+
+    /// `map(on: worker)` in a chain that becomes the code of Vow's bridge (an escaping closure):
+    /// the bridge takes the queue in its capture list where the chain was built, a property or
+    /// a local alike, as a statement's task does (``captureQueues(_:_:_:handlers:)``).
+    private func hoistQueues(_ links: inout [Link]) throws(Refusal) -> [String] {
+        var names: [String] = []
+        let handlers = links
+        for index in links.indices { try hoistQueue(&links[index], handlers: handlers, into: &names) }
+        return names
+    }
+
+    private func hoistQueue(_ link: inout Link, handlers: [Link], into names: inout [String]) throws(Refusal) {
+        guard let queue = link.queue, let name = Self.bareName(queue) else { return }
+        if let declaring = handlers.first(where: { $0.parameters.contains(name) || Self.declaredNameTokens($0.statements).contains { $0.text == name } }) {
+            throw Refusal("a chain link `on: \(name)` after a handler declaring `\(name)`, which straight-line code would read instead", at: declaring.node)
+        }
+        link.hoistedQueue = name
+        if !names.contains(name) { names.append(name) }
     }
 
     /// `firstly { }`, `when(...)`, `race(...)`, `after(...)`, `Promise(...)`, `Promise.value(...)`,
