@@ -353,7 +353,8 @@ extension CommandLineTests {
         let result = try TestSupport.migrate(["--help"])
         let help = result.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         XCTAssertTrue(help.contains("--swift-version <5|6>"), help)
-        XCTAssertTrue(help.contains("(default: 6)"), help)
+        XCTAssertTrue(help.contains("Without it, a file under an Xcode project takes the project's SWIFT_VERSION"), help)
+        XCTAssertTrue(help.contains("and any other file Swift 6."), help)
         XCTAssertTrue(help.contains("this flag overrides none of that"), help)
     }
 

@@ -86,6 +86,26 @@ final class SDKPackageTests: XCTestCase {
         try assertMigration(to: "promise", counts: promiseCounts, knownBuildErrors: promiseKnownBuildErrors)
     }
 
+    /// `--stage all` in async form over Sources and Tests: the suite's own waits convert too,
+    /// expectation flows and the `waitFor { done in sdk.signIn(...) { done(($0, $1)) } }` helper
+    /// of `SDKTestCase` (it waits for its closure's answer before it returns: ``WaitingHelper``),
+    /// and the package still builds and passes every test.
+    func testStageAllInAsyncFormConvertsTheSuitesWaitsAndThePackagePasses() throws {
+        let copy = try copyOfTestBed(named: "async-all")
+        let arguments = ["Sources", "Tests", "--to", "async", "--stage", "all"]
+        let run = try TestSupport.migrate(arguments + ["--in-place", "--report", "json"], in: copy)
+        XCTAssertEqual(run.status, 0, run.standardError)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let summary = try XCTUnwrap(report["summary"] as? [String: Any])
+        XCTAssertEqual(summary["callSitesConverted"] as? Int, 20, "\(summary)")
+        XCTAssertEqual(summary["callSitesRefused"] as? Int, 44, "\(summary)")
+        let auth = try String(contentsOf: copy.appendingPathComponent("Tests/CloudKitchenSDKTests/AuthSessionTests.swift"), encoding: .utf8)
+        XCTAssertTrue(auth.contains("value = try await sdk.signIn(email: \"ada@example.com\", password: \"\")"), auth)
+        let again = try TestSupport.migrate(arguments + ["--check"], in: copy)
+        XCTAssertEqual(again.status, 0, "a second run changes the output again:\n\(again.standardOutput)\(again.standardError)")
+        try assertBuildsAndPasses(copy, knownBuildErrors: [])
+    }
+
     /// The check itself, on a tiny package whose "generated" function (written by hand here, so the
     /// check is tested whatever the tool does) takes over a call that omits a defaulted handler.
     func testTheCaptureCheckFindsACallThatAGeneratedFunctionTookOver() throws {

@@ -99,6 +99,10 @@ struct CallSiteRewrite {
         /// A callback started earlier fulfils no expectation: a wait for expectations does not
         /// tell that it has run.
         var startedUnwaited = false
+        /// The code is the closure a test helper waits on before it returns (``WaitingHelper``),
+        /// and this is the name of the closure's answer (`done` of `waitFor { done in ... }`):
+        /// its last statement, a call whose callback answers it, converts as an expectation flow.
+        var helperAnswer: String?
     }
 
     private var reader: PyramidReader { PyramidReader(catalog: catalog, target: target) }
@@ -143,6 +147,11 @@ struct CallSiteRewrite {
                 // In Swift 6 mode the task shares the test's state only when both are on the main actor.
                 waited = !leaving && fulfils && rest.first.map(Self.waitsForExpectations) == true
                     && (!checksSendable || Self.isMainActor(item))
+                // The last statement of a closure a helper waits on, answering it from its callback.
+                if let answer = context.helperAnswer, !leaving, rest.isEmpty, StatementText.mentions([item], answer),
+                   !checksSendable || Self.isMainActor(item) {
+                    waited = true
+                }
             }
             let before = context.startedCallback
             processStatement(item, codeAfter: codeAfter, codeAfterLeaving: leaving, waitFollows: waited, context: &context)
@@ -156,7 +165,7 @@ struct CallSiteRewrite {
 
     /// A test's wait for expectations: `waitForExpectations(timeout:)` or `wait(for:timeout:)`
     /// (`self.` or not), which returns once the expectations are fulfilled or the time is out.
-    private static func waitsForExpectations(_ item: CodeBlockItemSyntax) -> Bool {
+    static func waitsForExpectations(_ item: CodeBlockItemSyntax) -> Bool {
         guard let call = PyramidReader.callStatement(item) else { return false }
         let base: ExprSyntax?
         let name: String
@@ -204,7 +213,7 @@ struct CallSiteRewrite {
     }
 
     /// The statement fulfils an expectation somewhere in its closures (`done.fulfill()`).
-    private static func fulfilsExpectation(_ item: CodeBlockItemSyntax) -> Bool {
+    static func fulfilsExpectation(_ item: CodeBlockItemSyntax) -> Bool {
         item.tokens(viewMode: .sourceAccurate).contains { token in
             token.text == "fulfill" && token.parent?.parent?.as(MemberAccessExprSyntax.self)?.parent?.as(FunctionCallExprSyntax.self)?.arguments.isEmpty == true
         }
@@ -308,6 +317,20 @@ struct CallSiteRewrite {
             var inner = context
             inner.isAsync = ClosurePlaceFinder.isAsync(closure)
             inner.startedCallback = context.startedCallback || started
+            inner.helperAnswer = nil
+            // A closure a test helper waits on: the helper returns once the closure's answer came,
+            // so the code after the helper's call runs after it, and the callbacks started in it
+            // have answered by then.
+            if target == .async, importsXCTest, let call = ClosureTiming.call(taking: closure),
+               catalog.waitedClosure(of: call)?.id == closure.id,
+               let names = PyramidReader.parameterNames(closure), names.count == 1, names[0] != "_" {
+                inner.helperAnswer = names[0]
+                inner.callerCodeAfter = nil
+                process(closure.statements, codeAfter: false, context: &inner)
+                context.failureTypes = inner.failureTypes
+                context.takenNames = inner.takenNames
+                continue
+            }
             // A closure known to run after the statement returns runs after the code after it too;
             // any other may run at once, before that code.
             let runsLater = ClosureTiming.of(closure) == .later

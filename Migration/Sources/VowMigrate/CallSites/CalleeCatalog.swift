@@ -115,6 +115,9 @@ protocol CalleeCatalog {
     /// A call of the synchronous function `swiftName` after which its caller runs more code
     /// (``MigrationIndex/callWithCodeAfter(_:parameters:typeName:)``).
     func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?) -> (location: MigrationIndex.Location, callee: String)?
+    /// The closure argument of `call` that a test helper of the tree waits on before returning
+    /// (``MigrationIndex/waitedClosure(of:)``).
+    func waitedClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax?
 }
 
 extension CalleeCatalog {
@@ -123,6 +126,7 @@ extension CalleeCatalog {
     func promiseFunctionCalls(named baseName: String) -> [ExistingCall] { [] }
     func replacesPromiseFunction(line: Int, column: Int) -> Bool { false }
     func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?) -> (location: MigrationIndex.Location, callee: String)? { nil }
+    func waitedClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? { nil }
 
     /// Without receivers to read, every function of the name.
     func callees(named baseName: String, calledBy call: FunctionCallExprSyntax) -> [CalleeSummary] {
@@ -144,6 +148,9 @@ struct IndexCalleeCatalog: CalleeCatalog {
     }
     func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?) -> (location: MigrationIndex.Location, callee: String)? {
         index.callWithCodeAfter(swiftName, parameters: parameters, typeName: typeName)
+    }
+    func waitedClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
+        index.waitedClosure(of: call)
     }
     /// `--stage all`: the declarations stage runs on every file of the tree too.
     let addingAlternatives: Bool

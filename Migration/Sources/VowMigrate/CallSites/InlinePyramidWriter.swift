@@ -323,7 +323,9 @@ struct InlinePyramidWriter {
             let occurrences = call.tokens(viewMode: .sourceAccurate).filter { $0.tokenKind == .identifier(name) }.count
             let local = earlierNames.contains(name) || occurrences > 1 ? fresh(name) : name
             taken.insert(local)
-            let read = receiver.is(DeclReferenceExprSyntax.self) ? "self." + receiver.trimmedDescription : receiver.trimmedDescription
+            var read = receiver.is(DeclReferenceExprSyntax.self) ? "self." + receiver.trimmedDescription : receiver.trimmedDescription
+            // `var loader: ThumbnailLoader!`: a copy would be optional; the call unwrapped it there.
+            if Self.isImplicitlyUnwrapped(name, around: call) { read += "!" }
             hoisted.append("let \(local) = \(read)")
             hoistedReceiver = (receiver.id, local)
         } else if capture == "[weak self]", let use = Self.selfRead(in: [Syntax(call.calledExpression)], members: selfMembers) {
@@ -338,6 +340,17 @@ struct InlinePyramidWriter {
             let local = fresh(argument.label?.text ?? "argument")
             hoisted.append("let \(local) = \(text.text(of: argument.expression))")
             hoistedArguments[argument.expression.id] = local
+        }
+    }
+
+    /// The type around `node` declares `name` as an implicitly unwrapped optional (`var loader: Loader!`).
+    static func isImplicitlyUnwrapped(_ name: String, around node: some SyntaxProtocol) -> Bool {
+        guard let block = CallSiteRewrite.memberBlock(around: node) else { return false }
+        return block.members.contains { member in
+            member.decl.as(VariableDeclSyntax.self)?.bindings.contains { binding in
+                binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name
+                    && binding.typeAnnotation?.type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) == true
+            } == true
         }
     }
 

@@ -326,6 +326,8 @@ public struct MigrationIndex: Sendable {
     /// Every call followed by code where it is written, or ending a function, by base name
     /// (``callWithCodeAfter(_:parameters:typeName:)``).
     private var continuedCalls: [String: [ExistingCall]] = [:]
+    /// Test helpers waiting for their closure's answer, by base name (``WaitingHelper``).
+    private var waitingHelpers: [String: [WaitingHelper]] = [:]
     /// Functions returning a promise, by base name (``PromiseFunctionSummary``); their calls in
     /// async code are in ``callsByBaseName``.
     public private(set) var promiseFunctionsByBaseName: [String: [PromiseFunctionSummary]] = [:]
@@ -753,6 +755,7 @@ extension MigrationIndex {
         if readsForReplace { summary.uncalledFunctionNames = UncalledFunctionNames.names(in: tree) }
         summary.importsPromiseKit = FileSummary.imports("PromiseKit", tree)
         summary.importsFoundation = FileSummary.importsFoundation(tree)
+        if FileSummary.imports("XCTest", tree) { summary.waitingHelpers = WaitingHelper.helpers(in: tree) }
         summary.appEntryPoint = AppEntryPoint.first(in: tree, fileName: fileName, converter: collector.converter)
         return summary
     }
@@ -880,6 +883,7 @@ extension MigrationIndex {
             promiseFunctionsByBaseName[Self.baseName(of: function.swiftName), default: []].append(summary)
         }
         for summary in summaries {
+            for helper in summary.waitingHelpers { waitingHelpers[helper.baseName, default: []].append(helper) }
             // Only calls that may reach a function or initializer the tree declares (those joined
             // so far: all of them for a run over a tree, whose index joins every file at once).
             for call in summary.calls where (call.followedByCode || call.endsFunction != nil)
@@ -1027,6 +1031,20 @@ extension MigrationIndex {
     /// expects. Calls are matched as syntax shows them (``CallBinding``, defaulted arguments left
     /// out; the receiver's type where it says), so a namesake's calls may count too. Returns the
     /// call's place and the Swift name of the function it calls.
+    /// The closure argument of `call` that a test helper of the tree waits on before it
+    /// returns (``WaitingHelper``): every helper of that name binds it alike.
+    func waitedClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
+        guard let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+                ?? call.calledExpression.as(MemberAccessExprSyntax.self).flatMap({ member in
+                    member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) ? member.declName.baseName.text : nil
+                }),
+              let helpers = waitingHelpers[name], !helpers.isEmpty,
+              declaredShapes[name] == nil || helpers.count == declaredShapes[name]?.count else { return nil }
+        let closures = helpers.map { $0.waitedClosure(in: call) }
+        guard let first = closures.first ?? nil, closures.allSatisfy({ $0?.id == first.id }) else { return nil }
+        return first
+    }
+
     func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?) -> (location: Location, callee: String)? {
         var visited: Set<String> = []
         func search(_ name: String, parameters: [ParameterShape], scope: String?, depth: Int) -> (location: Location, callee: String)? {
@@ -1342,6 +1360,9 @@ public struct FileSummary: Sendable {
     var importsPromiseKit = false
     /// The file imports Foundation, or a module that exports it.
     var importsFoundation = false
+    /// Its test helpers that wait for their closure's answer (``WaitingHelper``), in a file
+    /// importing XCTest.
+    var waitingHelpers: [WaitingHelper] = []
 
     /// Whether the file imports `module` (a declaration of it, `import struct Vow.Promise`, too).
     static func imports(_ module: String, _ tree: SourceFileSyntax) -> Bool {
