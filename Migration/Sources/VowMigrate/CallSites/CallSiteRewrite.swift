@@ -713,12 +713,6 @@ struct CallSiteRewrite {
         return !namesakes.isEmpty && namesakes.allSatisfy(\.callsBackLater)
     }
 
-    /// Why the async form cannot keep code after the pyramid where it was. The promise form can:
-    /// `firstly { }` makes the first call at once and each handler runs (`on: nil`) when its
-    /// callee calls back, before the code after the chain when that is before the call returns,
-    /// after it when later. A `Task` makes the call only when it runs, after the code after it;
-    /// `try await` runs the callback's code before the code after it. `caller`: the code after is
-    /// a caller's, after a call of this function (``MigrationIndex/callWithCodeAfter(_:parameters:typeName:)``).
     /// A callback answering the function's own handler, in a new `Task`: the function returns
     /// before the task makes its first call, so a caller running code after calling it would
     /// run that code first (`model.sync { }; XCTAssertEqual(fake.calls, ["load"])`), whether the
@@ -750,6 +744,12 @@ struct CallSiteRewrite {
         }
     }
 
+    /// Why the async form cannot keep code after the pyramid where it was. The promise form can:
+    /// `firstly { }` makes the first call at once and each handler runs (`on: nil`) when its
+    /// callee calls back, before the code after the chain when that is before the call returns,
+    /// after it when later. A `Task` makes the call only when it runs, after the code after it;
+    /// `try await` runs the callback's code before the code after it. `caller`: the code after is
+    /// a caller's, after a call of this function (``MigrationIndex/callWithCodeAfter(_:parameters:typeName:)``).
     private func orderRefusal(_ callee: CalleeSummary, at statement: CodeBlockItemSyntax, isAsync: Bool,
                               caller: (name: String, at: MigrationIndex.Location)? = nil) -> Refusal {
         let later = callsBackLater(callee)

@@ -33,11 +33,12 @@ struct AlternativeEmitter {
     /// second resume, which would trap).
     var resumesOnce = false
 
-    /// The line where a path of the original ends without calling its handler: the alternative
-    /// answers nothing there either, as its doc comment says. The async form waits on an
-    /// unchecked continuation, which a checked one would report as leaked at run time (the
-    /// awaiting task stays suspended, as the callback never ran); the index has checked that no
-    /// path calls the handler twice.
+    /// The line where a path of the original ends without calling its handler, which the
+    /// alternative's doc comment states. The async form answers nothing there either: it waits on
+    /// an unchecked continuation, which a checked one would report as leaked at run time (the
+    /// awaiting task stays suspended, as the callback never ran; the index has checked that no
+    /// path calls the handler twice). The promise form's promise is rejected there as abandoned
+    /// (a guarantee stays pending).
     var answersNothingAt: Int?
 
     /// The alternatives answer a cancelled request themselves, as the index decides it

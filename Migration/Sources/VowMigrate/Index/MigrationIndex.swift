@@ -237,7 +237,8 @@ public struct MigrationIndex: Sendable {
         var collisionReason: String?
 
         /// Whether its body lets it have an alternative, as far as the index knows: nothing in its
-        /// declaration rules one out and every path calls its handler once (or stores it).
+        /// declaration rules one out and no path calls its handler twice (a path may store it, or
+        /// end without calling it: ``answersNothingAt``), and some path calls it.
         var bodyAllowsAlternative: Bool {
             guard skipReason == nil else { return false }
             switch handlerCalls {
@@ -247,9 +248,10 @@ public struct MigrationIndex: Sendable {
         }
 
         /// Where a path of its body ends without calling its handler: the callback never runs
-        /// there, and its alternatives never answer there either (an awaiting caller stays
-        /// suspended, a promise pending), which only an awaiting *function* turns into a change:
-        /// it would not return where it returned before.
+        /// there, and its async alternative never answers there either (the awaiting task stays
+        /// suspended), which only an awaiting *function* turns into a change: it would not return
+        /// where it returned before. (Vow rejects the promise alternative's promise there as
+        /// abandoned: its call sites stay callbacks.)
         public var answersNothingAt: Location? {
             if case .mayNotCall(let place) = handlerCalls { return place }
             return nil
