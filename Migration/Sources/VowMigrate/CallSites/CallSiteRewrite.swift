@@ -407,7 +407,7 @@ struct CallSiteRewrite {
             case .promise:
                 try CalleeSummary.checkAnswers(matched.callee, at: call, target: .promise)
                 let pyramid = try reader.read(item, call: call, matched: matched)
-                for level in pyramid.levels { try CalleeSummary.checkAnswers(level.callee, at: level.call, target: .promise) }
+                for level in pyramid.levels.dropFirst() { try CalleeSummary.checkAnswers(level.callee, at: level.call, target: .promise) }
                 let count = pyramid.levels.count
                 let calls = count == 1 ? "1 callback" : "\(count) nested callbacks"
                 // Each chain that declares a local error type in this function gets its own name.
@@ -427,15 +427,11 @@ struct CallSiteRewrite {
                     keptRefusal = kept
                 }
             case .async:
-                if !isAsync, let handler = Self.forwardedHandler(in: item, names: function.closureParameterNames,
-                                                                          parameters: function.parameterNames) {
-                    try checkForwardingOrder(handler, at: item, context: context)
-                }
+                if !isAsync { try checkForwardingOrder(at: item, context: context) }
                 if codeAfter && !(waitFollows && !isAsync) { throw orderRefusal(matched.callee, at: item, isAsync: isAsync) }
                 // A test waiting for the callback before it goes on returns after it, as before.
                 if !isAsync, !waitFollows, let caller = context.callerCodeAfter, !callsBackLater(matched.callee), !Self.onlyHops(matched.handler) {
-                    throw orderRefusal(matched.callee, at: item, isAsync: isAsync,
-                                       caller: (caller.callee == function.swiftName ? "`\(function.swiftName)`" : "`\(function.swiftName)` (through `\(caller.callee)`)", caller.location))
+                    throw orderRefusal(matched.callee, at: item, isAsync: isAsync, caller: (Self.callerName(caller, of: function), caller.location))
                 }
                 if context.startedCallback && !isAsync {
                     throw Refusal("a callback started earlier in the function could run before the new `Task` makes its first call", at: item)
@@ -446,7 +442,7 @@ struct CallSiteRewrite {
                 if isAsync { try CalleeSummary.checkAnswers(matched.callee, at: call) }
                 do throws(Refusal) {
                     let pyramid = try reader.read(item, call: call, matched: matched)
-                    if isAsync, let silent = pyramid.levels.first(where: { $0.callee.answersNothingAt != nil }) {
+                    if isAsync, let silent = pyramid.levels.dropFirst().first(where: { $0.callee.answersNothingAt != nil }) {
                         try CalleeSummary.checkAnswers(silent.callee, at: silent.call)
                     }
                     if let (call, name) = callWithAsyncAlternative(in: pyramid) {
@@ -582,9 +578,8 @@ struct CallSiteRewrite {
         let codeAfter = codeAfterBlock || !(rest.isEmpty || (rest.count == 1 && Self.isBareReturn(rest.first!)))
         // The order rules of any call site in synchronous code (``convert``).
         if !context.isAsync && (codeAfter || context.startedCallback) { return nil }
-        if !context.isAsync, let handler = Self.forwardedHandler(in: list[index], names: context.function.closureParameterNames,
-                                                                 parameters: context.function.parameterNames) {
-            do throws(Refusal) { try checkForwardingOrder(handler, at: list[index], context: context) } catch { return nil }
+        if !context.isAsync {
+            do throws(Refusal) { try checkForwardingOrder(at: list[index], context: context) } catch { return nil }
         }
         guard convertLoop(loop, replacing: list[index], through: list[index + 1], context: &context) else { return nil }
         if let body = loop.declaration.body { loopBodies.append(body.position.utf8Offset..<body.endPosition.utf8Offset) }
@@ -722,9 +717,11 @@ struct CallSiteRewrite {
     /// handing its answer on from the main queue (`DispatchQueue.main.async { completion(x) }`)
     /// keeps that place in a task; otherwise it would move from the queue the callee answers on
     /// (a serial queue whose order the callers may rely on) to the task's thread.
-    private func checkForwardingOrder(_ handler: DeclReferenceExprSyntax, at item: CodeBlockItemSyntax, context: Context) throws(Refusal) {
+    /// Nothing to check where the statement does not hand its answer on.
+    private func checkForwardingOrder(at item: CodeBlockItemSyntax, context: Context) throws(Refusal) {
         let function = context.function
         let references = Self.forwardedHandlers(in: item, names: function.closureParameterNames, parameters: function.parameterNames)
+        guard let handler = references.first else { return }
         if let offQueue = references.first(where: { !Self.isInMainQueueHop($0, within: item) }) {
             throw Refusal("the callback hands its answer on to `\(offQueue.baseName.text)`, this function's own handler, on the queue the callee "
                           + "answers on: in a `Task` its callers' code would run on the task's thread instead (and only after this function "
@@ -737,11 +734,15 @@ struct CallSiteRewrite {
                           + "its async alternative is there for them, or `--to promise` keeps the order", at: handler)
         }
         if let caller = context.callerCodeAfter {
-            let file = caller.location.file.split(separator: "/").last.map(String.init) ?? caller.location.file
-            let name = caller.callee == function.swiftName ? "`\(function.swiftName)`" : "`\(function.swiftName)` (through `\(caller.callee)`)"
-            throw Refusal(start + ", but \(name) is called at \(file):\(caller.location.line) with code after it, which would run first; "
-                          + "`--to promise` keeps the order", at: handler)
+            throw Refusal(start + ", but \(Self.callerName(caller, of: function)) is called at \(caller.location.fileName):\(caller.location.line) "
+                          + "with code after it, which would run first; `--to promise` keeps the order", at: handler)
         }
+    }
+
+    /// `` `refresh()` ``, or `` `refresh()` (through `reload()`) `` where the call with code after
+    /// it is of a function that ends by calling this one.
+    private static func callerName(_ caller: (location: MigrationIndex.Location, callee: String), of function: FunctionBodyFinder.Function) -> String {
+        caller.callee == function.swiftName ? "`\(function.swiftName)`" : "`\(function.swiftName)` (through `\(caller.callee)`)"
     }
 
     /// Why the async form cannot keep code after the pyramid where it was. The promise form can:
@@ -754,8 +755,7 @@ struct CallSiteRewrite {
                               caller: (name: String, at: MigrationIndex.Location)? = nil) -> Refusal {
         let later = callsBackLater(callee)
         if let caller, !isAsync {
-            let file = caller.at.file.split(separator: "/").last.map(String.init) ?? caller.at.file
-            return Refusal("\(caller.name) is called at \(file):\(caller.at.line) with code after it, which would run before "
+            return Refusal("\(caller.name) is called at \(caller.at.fileName):\(caller.at.line) with code after it, which would run before "
                            + "the callback's code in a new `Task` here (the callee may answer before it returns); `--to promise` keeps the order",
                            at: statement)
         }
@@ -890,14 +890,9 @@ struct CallSiteRewrite {
         return nil
     }
 
-    /// A read of one of the function's closure parameters (its own completion handler), or a
+    /// Each read of one of the function's closure parameters (its own completion handler), or
     /// call of any of its parameters (a handler typed through an alias), in the statement: the
     /// pyramid answers the function's callers.
-    static func forwardedHandler(in item: CodeBlockItemSyntax, names: Set<String>, parameters: Set<String>) -> DeclReferenceExprSyntax? {
-        forwardedHandlers(in: item, names: names, parameters: parameters).first
-    }
-
-    /// Every such read or call in the statement (``forwardedHandler(in:names:parameters:)``).
     static func forwardedHandlers(in item: CodeBlockItemSyntax, names: Set<String>, parameters: Set<String>) -> [DeclReferenceExprSyntax] {
         guard !parameters.isEmpty else { return [] }
         var found: [DeclReferenceExprSyntax] = []

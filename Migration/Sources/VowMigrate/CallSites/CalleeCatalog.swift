@@ -61,7 +61,7 @@ struct CalleeSummary: Equatable {
     /// never ran.
     static func checkAnswers(_ callee: CalleeSummary, at call: some SyntaxProtocol, target: MigrationTarget = .async) throws(Refusal) {
         guard let place = callee.answersNothingAt else { return }
-        let file = place.file.split(separator: "/").last.map(String.init) ?? place.file
+        let file = place.fileName
         switch target {
         case .async:
             throw Refusal("the callee ends without calling its handler on a path (\(file):\(place.line)): awaited in this async function, "

@@ -378,10 +378,7 @@ struct ChainToAsync {
         // it otherwise and reading something else called `error` (a global `error(value:)` logger)
         // would read the caught error instead.
         if kind == .catch || kind == .recover, let name = names.first, name != "error", name != "_",
-           closure.statements.flatMap({ $0.tokens(viewMode: .sourceAccurate) }).contains(where: { token in
-               guard token.tokenKind == .identifier("error"), let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { return false }
-               return reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != reference.id
-           }) {
+           closure.statements.contains(where: { PromiseChainWriter.reference(to: "error", in: Syntax($0)) != nil }) {
             throw Refusal("a `\(kind.rawValue)` handler naming its error `\(name)` reads another `error`, which the `catch` block's own "
                           + "`error` would hide in straight-line code", at: closure)
         }

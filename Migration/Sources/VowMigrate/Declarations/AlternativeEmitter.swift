@@ -398,11 +398,7 @@ struct AlternativeEmitter {
     func body() -> CodeLines {
         switch target {
         case .promise: return promiseBody()
-        case .async:
-            guard answersNothingAt != nil, !resumesOnce, !answersCancellationItself else { return asyncBody() }
-            return asyncBody().replacing("withCheckedThrowingContinuation", with: "withUnsafeThrowingContinuation")
-                .replacing("withCheckedContinuation", with: "withUnsafeContinuation")
-                .replacing("CheckedContinuation<", with: "UnsafeContinuation<")
+        case .async: return asyncBody()
         }
     }
 
@@ -512,10 +508,13 @@ struct AlternativeEmitter {
         var lines = CodeLines()
         var continuationBlock = CodeLines()
         let awaitPrefix = throwing ? "try await" : "await"
-        let withContinuation = throwing ? "withCheckedThrowingContinuation" : "withCheckedContinuation"
+        // Unchecked where the original answers nothing on some path (``answersNothingAt``), unless
+        // a bridge (`ResumeOnce`, `CancellableAnswer`) takes the checked continuation.
+        let kind = answersNothingAt != nil && !resumesOnce && !answersCancellationItself ? "Unsafe" : "Checked"
+        let withContinuation = "with\(kind)\(throwing ? "Throwing" : "")Continuation"
 
         if let typedFailure {
-            lines.add("let \(names.outcome): Swift.Result<\(valueType), \(typedFailure)> = await withCheckedContinuation { \(names.continuation) in", 0)
+            lines.add("let \(names.outcome): Swift.Result<\(valueType), \(typedFailure)> = await with\(kind)Continuation { \(names.continuation) in", 0)
             var handler = CodeLines()
             handler.add("\(names.continuation).resume(returning: result)", 0)
             lines.add(call(handlers: (handler, nil)), indentedBy: 1)
@@ -526,7 +525,7 @@ struct AlternativeEmitter {
 
         // A Void continuation names its type: nothing in the closure lets Swift infer it.
         let continuationParameter = valueType == "Void"
-            ? "(\(names.continuation): CheckedContinuation<Void, \(throwing ? "any \(errorType)" : "Never")>)"
+            ? "(\(names.continuation): \(kind)Continuation<Void, \(throwing ? "any \(errorType)" : "Never")>)"
             : names.continuation
         continuationBlock.add("\(withContinuation) { \(continuationParameter) in", 0)
         if answersCancellationItself {

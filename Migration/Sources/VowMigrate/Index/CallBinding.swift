@@ -67,6 +67,19 @@ enum CallBinding {
 
     /// For each parameter, what fills it (nil: its default), or nil when the call cannot bind.
     static func bind(_ call: ExistingCall, to parameters: [ParameterShape]) -> [Slot?]? {
+        bind(labels: call.labels, trailingClosures: call.trailingClosures, trailingClosureArities: call.trailingClosureArities, to: parameters)
+    }
+
+    /// The same for a call as the syntax tree has it.
+    static func bind(_ call: FunctionCallExprSyntax, to parameters: [ParameterShape]) -> [Slot?]? {
+        let closures = (call.trailingClosure.map { [$0] } ?? []) + call.additionalTrailingClosures.map(\.closure)
+        return bind(labels: call.arguments.map { $0.label?.text },
+                    trailingClosures: (call.trailingClosure == nil ? [] : [nil]) + call.additionalTrailingClosures.map { $0.label.text },
+                    trailingClosureArities: closures.map(ExistingCallCollector.arity), to: parameters)
+    }
+
+    private static func bind(labels: [String?], trailingClosures: [String?], trailingClosureArities: [Int?],
+                             to parameters: [ParameterShape]) -> [Slot?]? {
         var slots = [Slot?](repeating: nil, count: parameters.count)
         var position = 0
 
@@ -81,12 +94,12 @@ enum CallBinding {
             return true
         }
 
-        for (index, label) in call.labels.enumerated() {
+        for (index, label) in labels.enumerated() {
             // Unlabelled arguments after a variadic one belong to it.
             if label == nil, position > 0, parameters[position - 1].isVariadic, slots[position - 1] != nil { continue }
             guard bindLabelled(label, as: .argument(index)) else { return nil }
         }
-        for (index, label) in call.trailingClosures.enumerated() {
+        for (index, label) in trailingClosures.enumerated() {
             if index == 0 && label == nil {
                 var bound = false
                 while position < parameters.count {
@@ -98,7 +111,7 @@ enum CallBinding {
                             continue
                         }
                         // A closure taking another number of parameters does not typecheck here.
-                        if let arity = parameter.closureArity, let written = call.trailingClosureArities.first ?? nil, arity != written {
+                        if let arity = parameter.closureArity, let written = trailingClosureArities.first ?? nil, arity != written {
                             return nil
                         }
                         slots[position] = .trailing(index)

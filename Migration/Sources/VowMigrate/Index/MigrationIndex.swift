@@ -51,6 +51,8 @@ public struct MigrationIndex: Sendable {
 
         /// `path:line:column`.
         public var description: String { "\(file):\(line):\(column)" }
+        /// The file's name without its folders, as refusals name a place (`Store.swift`).
+        var fileName: String { file.split(separator: "/").last.map(String.init) ?? file }
     }
 
     /// A typealias as declared: `Completion<T> = (Result<T, Error>) -> Void` in `Moya`.
@@ -1026,13 +1028,6 @@ extension MigrationIndex {
         return name.filter { $0 != "`" }
     }
 
-    /// A call of the synchronous function `swiftName` (taking `parameters`, declared in
-    /// `typeName`; an initializer's called through `typeName`) after which code runs before its
-    /// caller returns, found directly or through a caller whose last statement it is (a few levels
-    /// up): where a new `Task` in that function would make its first call later than that code
-    /// expects. Calls are matched as syntax shows them (``CallBinding``, defaulted arguments left
-    /// out; the receiver's type where it says), so a namesake's calls may count too. Returns the
-    /// call's place and the Swift name of the function it calls.
     /// The closure argument of `call` that a test helper of the tree waits on before it
     /// returns (``WaitingHelper``): every helper of that name binds it alike.
     func waitedClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
@@ -1047,6 +1042,13 @@ extension MigrationIndex {
         return first
     }
 
+    /// A call of the synchronous function `swiftName` (taking `parameters`, declared in
+    /// `typeName`; an initializer's called through `typeName`) after which code runs before its
+    /// caller returns, found directly or through a caller whose last statement it is (a few levels
+    /// up): where a new `Task` in that function would make its first call later than that code
+    /// expects. Calls are matched as syntax shows them (``CallBinding``, defaulted arguments left
+    /// out; the receiver's type where it says), so a namesake's calls may count too. Returns the
+    /// call's place and the Swift name of the function it calls.
     func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?) -> (location: Location, callee: String)? {
         var visited: Set<String> = []
         func search(_ name: String, parameters: [ParameterShape], scope: String?, depth: Int) -> (location: Location, callee: String)? {

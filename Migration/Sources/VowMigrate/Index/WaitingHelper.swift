@@ -17,14 +17,10 @@ import SwiftSyntax
 /// then returns only once the callback has answered `done`: a pyramid in that closure ending by
 /// answering it may become a `Task`, which runs while the helper waits, as a test's own
 /// expectation flow may (``CallSiteRewrite``). Read in files importing XCTest only.
-struct WaitingHelper: Sendable, Hashable {
+struct WaitingHelper: Sendable, Equatable {
     var baseName: String
-    /// Each parameter's argument label (nil for `_`) and whether it has a default value.
-    var labels: [String?]
-    var defaults: [Bool]
-    /// Whether each parameter takes a closure: a trailing closure skips defaulted ones that do
-    /// not (the forward scan of SE-0286).
-    var takesClosure: [Bool]
+    /// Its parameters, as calls bind to them (``CallBinding``).
+    var parameters: [ParameterShape]
     /// The position of the closure parameter whose answer the helper waits for.
     var closureIndex: Int
 
@@ -35,27 +31,18 @@ struct WaitingHelper: Sendable, Hashable {
     }
 
     /// The argument of `call` that this helper waits on, when the call binds its arguments to
-    /// the helper's parameters: the trailing closure for a last closure parameter, or the
-    /// argument written with that parameter's label. Nil otherwise.
+    /// the helper's parameters as Swift binds them (``CallBinding``). Nil otherwise.
     func waitedClosure(in call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
-        guard call.additionalTrailingClosures.isEmpty else { return nil }
-        var arguments = call.arguments.map { (label: $0.label?.text, expression: $0.expression, trailing: false) }
-        if let trailing = call.trailingClosure { arguments.append((label: nil, expression: ExprSyntax(trailing), trailing: true)) }
-        // Bind in order: each argument to the next parameter with its label (a trailing closure:
-        // the next taking a closure), skipping defaulted ones.
-        var parameter = 0
-        var bound: ExprSyntax?
-        for argument in arguments {
-            while parameter < labels.count, argument.trailing ? !takesClosure[parameter] : labels[parameter] != argument.label {
-                guard defaults[parameter] else { return nil }
-                parameter += 1
-            }
-            guard parameter < labels.count else { return nil }
-            if parameter == closureIndex { bound = argument.expression }
-            parameter += 1
+        switch CallBinding.bind(call, to: parameters)?[closureIndex] {
+        case .argument(let position)?:
+            return call.arguments[call.arguments.index(call.arguments.startIndex, offsetBy: position)].expression.as(ClosureExprSyntax.self)
+        case .trailing(0)?:
+            return call.trailingClosure
+        case .trailing(let position)?:
+            return call.additionalTrailingClosures[call.additionalTrailingClosures.index(call.additionalTrailingClosures.startIndex, offsetBy: position - 1)].closure
+        case nil:
+            return nil
         }
-        guard labels[parameter...].indices.allSatisfy({ defaults[$0] }) else { return nil }
-        return bound?.as(ClosureExprSyntax.self)
     }
 
     private final class Finder: SyntaxVisitor {
@@ -72,12 +59,8 @@ struct WaitingHelper: Sendable, Hashable {
                       call.trailingClosure != nil || call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }),
                       CallSiteRewrite.fulfilsExpectation(item), CallSiteRewrite.waitsForExpectations(statements[index + 1]),
                       let position = parameters.firstIndex(where: { ($0.secondName ?? $0.firstName).text == name }) else { continue }
-                helpers.append(WaitingHelper(
-                    baseName: node.name.text.filter { $0 != "`" },
-                    labels: parameters.map { $0.firstName.tokenKind == .wildcard ? nil : $0.firstName.text },
-                    defaults: parameters.map { $0.defaultValue != nil },
-                    takesClosure: parameters.map { closures.contains(($0.secondName ?? $0.firstName).text) },
-                    closureIndex: position))
+                helpers.append(WaitingHelper(baseName: node.name.text.filter { $0 != "`" },
+                                             parameters: parameters.map(ParameterShape.init), closureIndex: position))
                 break
             }
             return .skipChildren

@@ -1,4 +1,3 @@
-import Foundation
 /// The indentation a file already uses, so that inserted code looks like its neighbours.
 enum Indentation {
     /// The unit of one indentation level: a tab, or 2, 3, 4 or 8 spaces (4 when nothing decides).
@@ -67,13 +66,6 @@ struct CodeLines {
 
     mutating func add(_ other: CodeLines, indentedBy extra: Int) {
         for line in other.lines { lines.append((line.level + extra, line.text)) }
-    }
-
-    /// The same lines with `target` replaced by `replacement` in each.
-    func replacing(_ target: String, with replacement: String) -> CodeLines {
-        var copy = self
-        copy.lines = lines.map { ($0.level, $0.text.replacingOccurrences(of: target, with: replacement)) }
-        return copy
     }
 
     func render(baseIndent: String, unit: String) -> String {
