@@ -56,4 +56,38 @@ final class ReplaceBodyShapeTests: XCTestCase {
         XCTAssertTrue(result.output.contains("if error.isCancelled { throw error }"), result.output)
         XCTAssertNil(try TestSupport.typecheck(result.output, as: "Estimator.swift", self))
     }
+
+    /// `Kind.allCases.map { $0.load(from: data) }`, `load` made async: the call still needing a
+    /// promise is wrapped, and the closure names its `$0` (the wrapper would take it for its
+    /// own). The wrapper was written after the new name, which left it in front of `Promise`
+    /// (`valuePromise.immediate { ... .load(from: data) }`), and the file did not compile.
+    func testACallStartingWithShorthandIsWrappedWithTheNameInsideTheWrapper() throws {
+        let source = """
+            import Vow
+
+            enum Kind: CaseIterable, Sendable {
+                case small, large
+
+                func load(from data: Int) -> Promise<String> {
+                    .value("\\(self) \\(data)")
+                }
+            }
+
+            final class Loader: Sendable {
+                func all(data: Int) -> Promise<[String]> {
+                    firstly {
+                        Promise.value(data)
+                    }.then { data in
+                        when(fulfilled: Kind.allCases.map { $0.load(from: data) })
+                    }
+                }
+            }
+
+            """
+        let result = SourceMigrator.migrate(source: source, fileName: "Loader.swift",
+                                            options: MigrationOptions(target: .async, replace: true, stage: .all))
+        XCTAssertTrue(result.output.contains(
+            "Kind.allCases.map { value in Promise.immediate { @MainActor @Sendable in try await value.load(from: "), result.output)
+        XCTAssertNil(try TestSupport.typecheck(result.output, as: "Loader.swift", self))
+    }
 }

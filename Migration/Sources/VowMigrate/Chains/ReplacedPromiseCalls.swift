@@ -65,12 +65,13 @@ enum ReplacedPromiseCalls {
                 } ?? false
                 // In an extension of `Promise`, `Promise` alone is the extended type (`Promise<String>`).
                 let qualified = calls[call.callStart].map(Self.isInPromiseExtension) ?? false
+                // The wrapper opens first: a `$0` starting the call (`$0.load()`) is renamed after it.
+                edits.append(TextEdit(offset: call.callStart, removing: 0,
+                                      text: (qualified ? "Vow." : "") + opening(guarantee: function.isGuarantee, capturingSelf: capture)))
                 // `$0` of the closure around the call would be the wrapper's own: that closure names it.
                 if let node = calls[call.callStart], let closure = Self.shorthandOwner(of: node), named.insert(closure.id).inserted {
                     edits += Self.namingShorthandParameters(of: closure)
                 }
-                edits.append(TextEdit(offset: call.callStart, removing: 0,
-                                      text: (qualified ? "Vow." : "") + opening(guarantee: function.isGuarantee, capturingSelf: capture)))
                 edits.append(TextEdit(offset: call.callEnd, removing: 0, text: " }"))
             }
         }
