@@ -16,7 +16,7 @@ extension Guarantee {
     /// - Cancellation: a guarantee cannot fail, so if `token` fires while it is pending it settles
     ///   with `valueIfCancelled` at once, on the thread that cancels the token; what the body
     ///   resolves afterwards is ignored, without a "resolved twice" diagnostic. Code that must
-    ///   tell a cancellation from a result should use ``Promise/init(cancellation:resolver:file:line:)``,
+    ///   tell a cancellation from a result should use ``Promise/init(cancellation:ifAbandoned:resolver:file:line:)``,
     ///   which rejects with `VowError.cancelled` and lets the body register cleanup with
     ///   ``Resolver/onCancel(_:)``.
     /// - Already cancelled: `body` never runs, and the guarantee is settled with

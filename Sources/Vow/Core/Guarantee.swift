@@ -197,9 +197,12 @@ extension Guarantee where T == Void {
 /// Settles a guarantee once and notices when it is dropped without settling it.
 final class GuaranteeResolver<T: Sendable>: Sendable {
     let guarantee: Guarantee<T>
+    /// `false` for `Guarantee(ifAbandoned: .stayPending)`, whose dropped resolver says nothing.
+    let reportsAbandonment: Bool
 
-    init(_ guarantee: Guarantee<T>) {
+    init(_ guarantee: Guarantee<T>, reportsAbandonment: Bool = true) {
         self.guarantee = guarantee
+        self.reportsAbandonment = reportsAbandonment
     }
 
     func resolve(_ value: T) {
@@ -209,7 +212,7 @@ final class GuaranteeResolver<T: Sendable>: Sendable {
     }
 
     deinit {
-        if guarantee.isPending {
+        if reportsAbandonment, guarantee.isPending {
             conf.logHandler(.pendingGuaranteeDeallocated)
         }
     }

@@ -67,3 +67,63 @@ extension Promise {
         conf.logHandler(.pendingPromiseDeallocated)
     }
 }
+
+/// What a promise or guarantee does when whatever was to settle it is deallocated first.
+///
+/// Vow's default is to say so: a pending `Promise` is rejected with `VowError.abandoned`, so that
+/// nothing waits on it for ever. An alternative to a callback API that, on some path, never calls
+/// its handler wants the opposite: answer nothing there either, as the callback did.
+///
+/// ```swift
+/// func fetchUser(id: Int) -> Promise<User> {
+///     Promise(ifAbandoned: .stayPending) { seal in
+///         fetchUser(id: id) { user, error in seal.resolve(user, error) }
+///     }
+/// }
+/// ```
+public enum AbandonmentPolicy: Sendable, Hashable {
+    /// The default. A promise is rejected with `VowError.abandoned` as soon as anything waits on it
+    /// and `conf.diagnosticHandler` receives `Diagnostic.abandoned`; a guarantee, which cannot
+    /// reject, stays pending and `conf.logHandler` receives `.pendingGuaranteeDeallocated`.
+    case report
+    /// It stays pending and nothing is reported, as with a callback that is never called: no
+    /// handler runs, and whatever waits on it waits until it is released with the promise. Only for
+    /// code that gives that meaning to not answering.
+    case stayPending
+}
+
+extension Promise {
+    /// Creates a pending promise and runs `body` at once, on this thread, with its resolver;
+    /// `policy` says what happens if the resolver is deallocated while the promise is pending.
+    ///
+    /// If `body` throws, the promise is rejected with the error. With
+    /// ``AbandonmentPolicy/report`` this is `Promise { seal in ... }`.
+    public convenience init(
+        ifAbandoned policy: AbandonmentPolicy,
+        resolver body: (Resolver<T>) throws -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        self.init(pendingAt: CreationSite(file: file, line: line))
+        let resolver = policy == .stayPending ? PendingResolver(self) : Resolver(self)
+        do {
+            try body(resolver)
+        } catch {
+            resolver.reject(error)
+        }
+    }
+}
+
+extension Guarantee {
+    /// Creates a pending guarantee and runs `body` at once with the function that settles it;
+    /// `policy` says whether a function deallocated uncalled is reported (`.report`, as
+    /// `Guarantee { resolve in ... }`) or leaves the guarantee pending silently (`.stayPending`).
+    public convenience init(
+        ifAbandoned policy: AbandonmentPolicy,
+        resolver body: (@escaping @Sendable (T) -> Void) -> Void
+    ) {
+        self.init(pendingAt: nil)
+        let resolver = GuaranteeResolver(self, reportsAbandonment: policy == .report)
+        body { value in resolver.resolve(value) }
+    }
+}

@@ -38,11 +38,15 @@ extension Promise {
     /// - Parameters:
     ///   - token: Cancels the work. `nil`, or a token that can never be cancelled, makes this
     ///     exactly `Promise { seal in ... }`.
+    ///   - policy: What a resolver dropped while the promise is pending does: rejects it as
+    ///     abandoned (``AbandonmentPolicy/report``, the default) or leaves it pending silently
+    ///     (``AbandonmentPolicy/stayPending``), where cancellation can still settle it.
     ///   - body: Starts the work; called once, synchronously, unless `token` is already cancelled.
     ///   - file: Where the promise is created, named in Vow's reports in debug builds; leave the default.
     ///   - line: The line of that place; leave the default.
     public convenience init(
         cancellation token: CancellationToken?,
+        ifAbandoned policy: AbandonmentPolicy = .report,
         resolver body: (Resolver<T>) throws -> Void,
         file: StaticString = #fileID,
         line: UInt = #line
@@ -54,7 +58,9 @@ extension Promise {
             // The token had fired already: its handler ran at once and the work must not start.
             guard isPending else { return }
         }
-        let resolver = CancellableResolver(self, cancellation: token)
+        let resolver = policy == .stayPending
+            ? PendingCancellableResolver(self, cancellation: token)
+            : CancellableResolver(self, cancellation: token)
         do {
             try body(resolver)
         } catch {
@@ -67,7 +73,7 @@ extension Promise {
 
 extension Resolver {
     /// Registers `cleanup` to run once if the promise is cancelled by the token given to
-    /// ``Promise/init(cancellation:resolver:file:line:)``: cancel the URL task, close the file.
+    /// ``Promise/init(cancellation:ifAbandoned:resolver:file:line:)``: cancel the URL task, close the file.
     ///
     /// - Cancellation while pending: `cleanup` runs once, on the thread that cancels the token,
     ///   after the promise has been rejected with `VowError.cancelled`, with no lock held.

@@ -25,10 +25,17 @@ public class Resolver<T: Sendable>: @unchecked Sendable {
         .none
     }
 
+    /// Whether the promise stays pending, unreported, when this resolver is deallocated first
+    /// (`Promise(ifAbandoned: .stayPending)`); `false` for every other resolver.
+    @usableFromInline
+    var leavesPromisePending: Bool {
+        false
+    }
+
     deinit {
         // Nearly every resolver outlives a settled promise: answer from the box's sealed hint
         // before boxing an error (an allocation) for the rare abandoned one.
-        guard !promise.box.core.isSealedHint else { return }
+        guard !promise.box.core.isSealedHint, !leavesPromisePending else { return }
         promise.resolverDeallocated()
     }
 
@@ -119,7 +126,7 @@ extension Resolver where T == Void {
 /// The resolver of `Promise(cancellation:resolver:)`: a ``Resolver`` that also holds the token its
 /// `onCancel(_:)` registers on.
 @usableFromInline
-final class CancellableResolver<T: Sendable>: Resolver<T>, @unchecked Sendable {
+class CancellableResolver<T: Sendable>: Resolver<T>, @unchecked Sendable {
     // @unchecked as its superclass: immutable.
     @usableFromInline let token: CancellationToken
 
@@ -132,5 +139,23 @@ final class CancellableResolver<T: Sendable>: Resolver<T>, @unchecked Sendable {
     @usableFromInline
     override var cancellation: CancellationToken {
         token
+    }
+}
+
+/// The resolver of `Promise(ifAbandoned: .stayPending)`: dropped unsettled, it leaves its promise
+/// pending and says nothing.
+final class PendingResolver<T: Sendable>: Resolver<T>, @unchecked Sendable {
+    // @unchecked as its superclass: immutable.
+    override var leavesPromisePending: Bool {
+        true
+    }
+}
+
+/// The resolver of `Promise(cancellation:ifAbandoned: .stayPending)`: cancellable, and dropped
+/// unsettled, it leaves its promise pending and says nothing.
+final class PendingCancellableResolver<T: Sendable>: CancellableResolver<T>, @unchecked Sendable {
+    // @unchecked as its superclass: immutable.
+    override var leavesPromisePending: Bool {
+        true
     }
 }

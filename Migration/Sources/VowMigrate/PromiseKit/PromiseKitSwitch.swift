@@ -77,7 +77,7 @@ struct PromiseKitSwitch {
     /// Vow's top-level declarations: the names `PromiseKit.X` can become `Vow.X` for
     /// (`VowNamesTests` holds the list to Vow's sources).
     static let vowTopLevelNames: Set<String> = [
-        "CancellableError", "CancellationToken", "CancellationTokenRegistration", "CancellationTokenSource", "CatchMixin",
+        "AbandonmentPolicy", "CancellableError", "CancellationToken", "CancellationTokenRegistration", "CancellationTokenSource", "CatchMixin",
         "CatchPolicy", "CompletionOrderResults", "CompletionOrderValues", "CreationSite", "Diagnostic", "Guarantee", "LogEvent",
         "MainActorQueue", "PMKConfiguration", "PMKError", "PMKFinalizer", "PMKNamespacer", "Promise", "Resolver", "Result",
         "Thenable", "UnhandledRejection", "VowError", "VowSendableMetatype", "after", "conf", "firstly", "hang", "race", "when",
