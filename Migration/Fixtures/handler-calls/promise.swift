@@ -30,9 +30,9 @@ final class ProfileStore: @unchecked Sendable {
     }
 
     /// Promise-based alternative to `save(_:completion:)`, added by vow-migrate.
-    /// Where the original ends without calling its handler (on some path), the promise is rejected with `VowError.abandoned`.
+    /// Like the original, which ends without calling its handler on some path, it answers nothing there: the promise stays pending.
     func save(_ profile: Profile) -> Promise<Void> {
-        Promise { seal in
+        Promise(ifAbandoned: .stayPending) { seal in
             save(profile) { error in
                 seal.resolve(error)
             }

@@ -116,9 +116,9 @@ final class ItemClient: @unchecked Sendable {
     }
 
     /// Promise-based alternative to `debugOnly(completion:)`, added by vow-migrate.
-    /// Where the original ends without calling its handler (on some path), the promise is rejected with `VowError.abandoned`.
+    /// Like the original, which ends without calling its handler on some path, it answers nothing there: the promise stays pending.
     func debugOnly() -> Promise<Void> {
-        Promise { seal in
+        Promise(ifAbandoned: .stayPending) { seal in
             debugOnly { error in
                 seal.resolve(error)
             }

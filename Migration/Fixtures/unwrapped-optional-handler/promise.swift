@@ -64,7 +64,7 @@ final class Dispatcher: @unchecked Sendable {
     /// Promise-based alternative to `flag(enabled:completion:)`, added by vow-migrate.
     /// Like the original, which ends without calling its handler on some path, it answers nothing there: the guarantee stays pending.
     func flag(enabled: Bool) -> Guarantee<Bool> {
-        Guarantee { resolve in
+        Guarantee(ifAbandoned: .stayPending) { resolve in
             flag(enabled: enabled) { value in
                 resolve(value)
             }

@@ -54,22 +54,15 @@ struct CalleeSummary: Equatable {
     /// stop there where it returned before.
     var answersNothingAt: MigrationIndex.Location?
 
-    /// Refuses a call whose callee answers nothing on some path, awaited in an async function's
-    /// own body (``answersNothingAt``).
-    /// In promise form any call of such a callee is refused: Vow rejects a promise whose resolver
-    /// is released unsettled (`VowError.abandoned`), which would run failure code the callback
-    /// never ran.
-    static func checkAnswers(_ callee: CalleeSummary, at call: some SyntaxProtocol, target: MigrationTarget = .async) throws(Refusal) {
+    /// Refuses a call whose callee answers nothing on some path (``answersNothingAt``), awaited in
+    /// an async function's own body: the function would stop there where it returned before.
+    /// Elsewhere such a call keeps its meaning: a new `Task` stays suspended, and a promise (or a
+    /// fan-out's `when(guarantees:)`) stays pending (`ifAbandoned: .stayPending`), so nothing
+    /// runs, as the callback never ran.
+    static func checkAnswers(_ callee: CalleeSummary, at call: some SyntaxProtocol) throws(Refusal) {
         guard let place = callee.answersNothingAt else { return }
-        let file = place.fileName
-        switch target {
-        case .async:
-            throw Refusal("the callee ends without calling its handler on a path (\(file):\(place.line)): awaited in this async function, "
-                          + "the function would stop there instead of returning as it did", at: call)
-        case .promise:
-            throw Refusal("the callee ends without calling its handler on a path (\(file):\(place.line)): its promise is rejected there "
-                          + "(`VowError.abandoned`), which would run failure code the callback never ran; `--to async` keeps it", at: call)
-        }
+        throw Refusal("the callee ends without calling its handler on a path (\(place.fileName):\(place.line)): awaited in this async function, "
+                      + "the function would stop there instead of returning as it did", at: call)
     }
 
     func hasAlternative(for target: MigrationTarget) -> Bool {

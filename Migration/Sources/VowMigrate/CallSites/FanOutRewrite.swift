@@ -68,7 +68,6 @@ struct FanOutRewrite {
                 throw Refusal("the callbacks use the local `var \(name)`, which a promise handler (`@Sendable`) cannot share; "
                               + "keep it in a property, or use --to async", at: fanOut.call)
             }
-            try CalleeSummary.checkAnswers(fanOut.callee, at: fanOut.call, target: .promise)
             return FanOutPromiseWriter(fanOut: fanOut, bytes: bytes).write()
         case .async:
             let rest = list[(lastIndex + 1)...]

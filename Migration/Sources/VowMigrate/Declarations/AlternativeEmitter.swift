@@ -37,8 +37,8 @@ struct AlternativeEmitter {
     /// alternative's doc comment states. The async form answers nothing there either: it waits on
     /// an unchecked continuation, which a checked one would report as leaked at run time (the
     /// awaiting task stays suspended, as the callback never ran; the index has checked that no
-    /// path calls the handler twice). The promise form's promise is rejected there as abandoned
-    /// (a guarantee stays pending).
+    /// path calls the handler twice). The promise form's promise or guarantee stays pending there,
+    /// silently (`ifAbandoned: .stayPending`): no handler of a chain on it runs.
     var answersNothingAt: Int?
 
     /// The alternatives answer a cancelled request themselves, as the index decides it
@@ -356,12 +356,9 @@ struct AlternativeEmitter {
             case .async:
                 lines.add("/// Like the original, which ends without calling its handler on some path, it answers nothing there: "
                           + "the awaiting task stays suspended.", 0)
-            case .promise where producesGuarantee:
-                lines.add("/// Like the original, which ends without calling its handler on some path, it answers nothing there: "
-                          + "the guarantee stays pending.", 0)
             case .promise:
-                lines.add("/// Where the original ends without calling its handler (on some path), the promise is rejected "
-                          + "with `VowError.abandoned`.", 0)
+                lines.add("/// Like the original, which ends without calling its handler on some path, it answers nothing there: "
+                          + "the \(producesGuarantee ? "guarantee" : "promise") stays pending.", 0)
             }
         }
         if let generic = typeOnlyGenericParameters.first {
@@ -406,13 +403,17 @@ struct AlternativeEmitter {
 
     private func promiseBody() -> CodeLines {
         var lines = CodeLines()
+        // Where the original answers nothing, so does the alternative: no `VowError.abandoned`.
+        let staysPending = answersNothingAt != nil
         if producesGuarantee {
-            lines.add("Guarantee { \(names.resolve) in", 0)
+            lines.add("Guarantee\(staysPending ? "(ifAbandoned: .stayPending)" : "") { \(names.resolve) in", 0)
             lines.add(call(handlers: guaranteeHandlers()), indentedBy: 1)
             lines.add("}", 0)
             return lines
         }
-        let initializer = function.cancellableHandle == nil ? "Promise" : "Promise(cancellation: \(names.token))"
+        let arguments = (function.cancellableHandle == nil ? [] : ["cancellation: \(names.token)"])
+            + (staysPending ? ["ifAbandoned: .stayPending"] : [])
+        let initializer = arguments.isEmpty ? "Promise" : "Promise(\(arguments.joined(separator: ", ")))"
         lines.add("\(initializer) { \(names.seal) in", 0)
         lines.add(call(handlers: sealHandlers()), indentedBy: 1)
         if let handle = function.cancellableHandle {

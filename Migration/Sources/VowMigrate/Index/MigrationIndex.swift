@@ -1260,10 +1260,15 @@ extension MigrationIndex {
         }
         // A helper answering exactly when it returns nil was counted where it answers.
         for handOff in use.handOffs where !handOff.answersWhenNil {
-            // The callee's verdict counts as a call (or two) at the hand-off.
-            var calls = 1
-            if let callee = completionFunctions(baseName: handOff.baseName).first(where: { handOff.matches($0) }),
-               let position = handOff.argumentPosition, position == callee.handlerIndex {
+            // The callee's verdict counts as a call (or two) at the hand-off. Syntax does not say
+            // which of several functions of these labels the call reaches: each of them may be it,
+            // so the worst verdict counts (the function itself only if it is the one match).
+            let matches = completionFunctions(baseName: handOff.baseName).filter {
+                handOff.matches($0) && handOff.argumentPosition == $0.handlerIndex
+            }
+            let others = matches.filter { !visiting.contains($0.swiftName + "@" + $0.location.description) }
+            var calls = matches.isEmpty ? 1 : 0
+            for callee in others.isEmpty ? matches : others {
                 let key = callee.swiftName + "@" + callee.location.description
                 let verdict = if !visiting.contains(key), let calleeUse = uses[key] {
                     resolveCalls(calleeUse, uses: uses, visiting: visiting.union([key]), scope: callee.scope,
@@ -1273,12 +1278,17 @@ extension MigrationIndex {
                 }
                 switch verdict {
                 case .mayRepeat: calls = 2
-                case .never: calls = 0
+                case .never: break
+                case .mayNotCall:
+                    // Handed to a function that may end without calling it: so may this one, there.
+                    use.missingAt = use.missingAt ?? handOff.location
+                    calls = max(calls, 1)
                 case .stored(let stored):
                     // Stored by the callee: the same verdict, through it.
                     use.stores.append(.init(target: stored.target, property: nil, isOwn: false, baseType: nil, location: handOff.location,
                                             followed: .unknown(type: stored.type, problem: stored.problem), through: callee.swiftName))
-                default: calls = 1
+                    calls = max(calls, 1)
+                default: calls = max(calls, 1)
                 }
             }
             use.settle(handOff, calls: calls)

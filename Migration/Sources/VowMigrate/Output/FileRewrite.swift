@@ -275,17 +275,13 @@ struct FileRewrite {
                 needsVow = needsVow || emitter.needsVow
                 neededSupport.formUnion(emitter.support)
                 let silentNote = silentPath.map { place -> String in
+                    let waiting: String
                     switch target {
-                    case .async:
-                        return "; like the original, which ends without calling its handler on the path at line \(place.line), it answers nothing there "
-                            + "(the awaiting task stays suspended)"
-                    case .promise where emitter.producesGuarantee:
-                        return "; like the original, which ends without calling its handler on the path at line \(place.line), it answers nothing there "
-                            + "(the guarantee stays pending)"
-                    case .promise:
-                        return "; where the original ends without calling its handler (the path at line \(place.line)), the promise is rejected "
-                            + "with `VowError.abandoned`"
+                    case .async: waiting = "the awaiting task stays suspended"
+                    case .promise: waiting = "the \(emitter.producesGuarantee ? "guarantee" : "promise") stays pending"
                     }
+                    return "; like the original, which ends without calling its handler on the path at line \(place.line), it answers nothing there "
+                        + "(\(waiting))"
                 } ?? ""
                 report(.added, function.swiftName, site.decl, "added `\(emitter.summary)`" + spelledOut + silentNote + (trusted.map { "; \($0.trustedNote)" } ?? ""))
             }
