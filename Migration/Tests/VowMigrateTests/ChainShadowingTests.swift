@@ -95,4 +95,111 @@ final class ChainShadowingTests: XCTestCase {
             """), result.output)
         XCTAssertNil(try TestSupport.typecheck(result.output, as: "Screen.swift", self), result.output)
     }
+
+    /// A wallet app logs through a global `error(value:)`, and its handlers name the error `e`:
+    /// `.catch { e in error(value: e) }`. In a `catch` block the implicit `error` would hide the
+    /// logger, so the block binds the handler's own name instead (`catch let e`), which binds no
+    /// `error`: the logger is called as before, for a failure, a recovered failure and a
+    /// recovery that fails again.
+    func testAHandlerNamingItsErrorKeepsTheNameWhereItCallsAGlobalError() throws {
+        let screen = #"""
+            import Dispatch
+            import Vow
+
+            struct Failure: Error, CustomStringConvertible {
+                let step: String
+                var description: String { "Failure(\(step))" }
+            }
+
+            /// The app's logger, a global function named `error`.
+            func error(value: Error, note: String = "") {
+                print("logged \(value)\(note.isEmpty ? "" : " " + note)")
+            }
+
+            final class Screen: @unchecked Sendable {
+                let failing: Set<String>
+                let finished: @Sendable () -> Void
+
+                init(failing: Set<String>, finished: @escaping @Sendable () -> Void) {
+                    self.failing = failing
+                    self.finished = finished
+                }
+
+                func answer(_ step: String, _ value: Int) -> Promise<Int> {
+                    failing.contains(step) ? Promise(error: Failure(step: step)) : .value(value)
+                }
+
+                func estimate() {
+                    firstly {
+                        answer("estimate", 1)
+                    }.done { value in
+                        print("estimated \(value)")
+                        self.finished()
+                    }.catch { e in
+                        print("failed \(e)")
+                        error(value: e, note: "estimate")
+                        self.finished()
+                    }
+                }
+
+                func recovered() {
+                    answer("price", 2).recover { e -> Promise<Int> in
+                        error(value: e)
+                        return self.answer("fallback", 3)
+                    }.done { value in
+                        print("price \(value)")
+                        self.finished()
+                    }.catch { e in
+                        error(value: e, note: "price")
+                        self.finished()
+                    }
+                }
+            }
+
+            """#
+        let driver = #"""
+            import Dispatch
+            import Foundation
+
+            let plans: [(String, Set<String>)] = [
+                ("all answer", []), ("estimate fails", ["estimate"]), ("price fails", ["price"]),
+                ("price and fallback fail", ["price", "fallback"]),
+            ]
+            nonisolated(unsafe) var next = 0
+            nonisolated(unsafe) var screen: Screen?
+            func runNext() {
+                guard next < plans.count * 2 else { print("== done"); exit(0) }
+                let (title, failing) = plans[next / 2]
+                let estimate = next % 2 == 0
+                next += 1
+                print("==", title, estimate ? "estimate" : "price")
+                screen = Screen(failing: failing, finished: { DispatchQueue.main.async { runNext() } })
+                if estimate { screen!.estimate() } else { screen!.recovered() }
+            }
+            DispatchQueue.main.async { runNext() }
+            dispatchMain()
+
+            """#
+        let program = try ProgramBuilding.ScreenProgram(screen: screen, driver: driver, in: try TestSupport.temporaryDirectory(self))
+        let expected = try program.runOriginal()
+        XCTAssertTrue(expected.contains("logged Failure(price)\nlogged Failure(fallback) price\n"), expected)
+        let (result, code) = try program.migrate()
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardError.contains("2 call sites converted, 0 left alone"), result.standardError)
+        XCTAssertTrue(code.contains("""
+                        } catch let e {
+                            // The chain's `catch` skipped cancellations (its default policy).
+                            if e.isCancelled { return }
+                            print("failed \\(e)")
+                            error(value: e, note: "estimate")
+            """), code)
+        XCTAssertTrue(code.contains("""
+                                } catch let e {
+                                    // `recover` passed cancellations on (its default policy).
+                                    if e.isCancelled { throw e }
+                                    error(value: e)
+            """), code)
+        XCTAssertEqual(try program.runMigrated(), expected)
+        XCTAssertEqual(try program.checkAgain().status, 0)
+    }
 }

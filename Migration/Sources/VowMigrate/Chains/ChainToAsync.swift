@@ -374,14 +374,6 @@ struct ChainToAsync {
         } else {
             throw Refusal("a chain handler names its parameters implicitly (`$0`)", at: closure)
         }
-        // A `catch`/`recover` handler's error becomes the `catch` block's `error`: a handler naming
-        // it otherwise and reading something else called `error` (a global `error(value:)` logger)
-        // would read the caught error instead.
-        if kind == .catch || kind == .recover, let name = names.first, name != "error", name != "_",
-           closure.statements.contains(where: { PromiseChainWriter.reference(to: "error", in: Syntax($0)) != nil }) {
-            throw Refusal("a `\(kind.rawValue)` handler naming its error `\(name)` reads another `error`, which the `catch` block's own "
-                          + "`error` would hide in straight-line code", at: closure)
-        }
         let tupleAllowed: Set<Kind> = [.then, .map, .compactMap, .done, .get]
         if names.count > 1 && !tupleAllowed.contains(kind) {
             throw Refusal("a `\(kind.rawValue)` handler with several parameters", at: closure)
@@ -761,11 +753,12 @@ struct ChainToAsync {
     private func doCatch(_ body: CodeLines, _ catchLink: Link, chain: String, throwing: Bool = true, nesting: Nesting? = nil) throws(Refusal) -> CodeLines {
         if catchLink.reportsUnhandled && !throwing { return body }
         let catchText = errorText(catchLink)
+        let caught = catchLink.reportsUnhandled ? "error" : Self.caughtName(catchLink)
         try check(catchLink.statements, leaving: true)
         var lines = CodeLines()
         lines.add("do {", 0)
         lines.add(body, indentedBy: 1)
-        lines.add("} catch {", 0)
+        lines.add(Self.catchClause(caught), 0)
         if catchLink.reportsUnhandled {
             lines.add("// The \(chain) had no `catch`: Vow reported its rejection as unhandled (a cancellation is not).", 1)
             lines.add("if error.isCancelled { return }", 1)
@@ -775,7 +768,7 @@ struct ChainToAsync {
         }
         if !catchLink.allErrors {
             lines.add("// The \(chain)'s `catch` skipped cancellations (its default policy).", 1)
-            lines.add("if error.isCancelled { return }", 1)
+            lines.add("if \(caught).isCancelled { return }", 1)
         }
         // A chain the `catch` ends with: nested code in the `catch` block, as for the last `done`
         // (nothing of the outer chain runs after its `catch` without a `finally`). Otherwise it
@@ -787,7 +780,7 @@ struct ChainToAsync {
             handler.add("await \(try queueText(catchLink, catchText, inClosure: true)).async(.promise) " + Self.blockHead(catchLink, returnType: nil, throwing: false), 0)
             for line in catchLink.comments + catchText.lines(catchLink.statements) { handler.add(line, 1) }
             handler.add("}.value", 0)
-        } else if let last = catchLink.statements.last, let inner = chainStatement(last), let nesting, catchText.renamed.isEmpty, !catchLink.hopsToMain,
+        } else if let last = catchLink.statements.last, let inner = chainStatement(last), let nesting, catchText.renamed.isEmpty, caught == "error", !catchLink.hopsToMain,
            let nested = try? nestedChain(inner, onMainActor: nesting.onMainActor, insideCatch: true) {
             for line in catchLink.comments + catchText.lines(Array(catchLink.statements.dropLast())) { handler.add(line, 0) }
             handler.add(nested, indentedBy: 0)
@@ -1607,7 +1600,7 @@ struct ChainToAsync {
 
     private func writeRecover(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) {
         if link.queue != nil {
-            try writeRecoverBlocks(at: index, catchBody: recoverOnQueue(link, at: index, writer), recovered: nil, &writer)
+            try writeRecoverBlocks(at: index, catchBody: recoverOnQueue(link, at: index, writer), recovered: nil, caught: Self.caughtName(link), &writer)
             return
         }
         var text = errorText(link)
@@ -1660,13 +1653,14 @@ struct ChainToAsync {
                 }
             }
         }
+        let caught = Self.caughtName(link)
         var catchBody = CodeLines()
         if !seesCancellation {
             catchBody.add("// `recover` passed cancellations on (its default policy).", 0)
-            catchBody.add("if error.isCancelled { throw error }", 0)
+            catchBody.add("if \(caught).isCancelled { throw \(caught) }", 0)
         }
         for line in text.lines(handled) { catchBody.add(line, 0) }
-        try writeRecoverBlocks(at: index, catchBody: catchBody, recovered: recovered, &writer)
+        try writeRecoverBlocks(at: index, catchBody: catchBody, recovered: recovered, caught: caught, &writer)
     }
 
     /// `recover(on: queue) { error -> Promise<T> in ... }`: the handler's code, as written, runs
@@ -1687,8 +1681,9 @@ struct ChainToAsync {
         let queue = try queueText(link, text, inClosure: writer.answering == nil)
         var catchBody = CodeLines()
         if !guarantee && !link.allErrors {
+            let caught = Self.caughtName(link)
             catchBody.add("// `recover` passed cancellations on (its default policy).", 0)
-            catchBody.add("if error.isCancelled { throw error }", 0)
+            catchBody.add("if \(caught).isCancelled { throw \(caught) }", 0)
         }
         let answer = writer.valueRead(after: index) ? "return " : "_ = "
         let effects = guarantee && !throwing ? "await " : "try await "
@@ -1701,7 +1696,7 @@ struct ChainToAsync {
     /// The `do { } catch { }` of a `recover`: the code before it in `do`, `catchBody` (and
     /// `recovered`, the value it settles with) in `catch`, as a block giving the value where it
     /// is read after.
-    private func writeRecoverBlocks(at index: Int, catchBody: CodeLines, recovered: String?, _ writer: inout Writer) throws(Refusal) {
+    private func writeRecoverBlocks(at index: Int, catchBody: CodeLines, recovered: String?, caught: String, _ writer: inout Writer) throws(Refusal) {
         let needed = writer.valueRead(after: index)
         var block = CodeLines()
         // `do { ...; return value } catch { ...; return recovered }`: each branch gives the value.
@@ -1710,7 +1705,7 @@ struct ChainToAsync {
             lines.add("do {", 0)
             lines.add(writer.body, indentedBy: 1)
             lines.add((writer.valueExpression ?? CodeLines(line: "()")).prefixed("return "), indentedBy: 1)
-            lines.add("} catch {", 0)
+            lines.add(Self.catchClause(caught), 0)
             lines.add(catchBody, indentedBy: 1)
             if let recovered { lines.add("return \(recovered)", 1) }
             lines.add("}", 0)
@@ -1732,7 +1727,7 @@ struct ChainToAsync {
             writer.discard()
             block.add("do {", 0)
             block.add(writer.body, indentedBy: 1)
-            block.add("} catch {", 0)
+            block.add(Self.catchClause(caught), 0)
             block.add(catchBody, indentedBy: 1)
             if let recovered, recovered != "()" { block.add("_ = \(recovered)", 1) }
             block.add("}", 0)
@@ -2013,8 +2008,23 @@ struct ChainToAsync {
     /// block its code goes into (`catch`, `recover`).
     private func errorText(_ link: Link) -> StatementText {
         var text = StatementText(bytes: bytes)
-        if let name = link.parameters.first, name != "error", name != "_" { text.renamed[name] = "error" }
+        if let name = link.parameters.first, name != "error", name != "_", Self.caughtName(link) == "error" { text.renamed[name] = "error" }
         return text
+    }
+
+    /// The name the `catch` block binds a `catch`/`recover` handler's error to: `error`, which
+    /// the handler's own name becomes (``errorText(_:)``), unless the handler names it otherwise
+    /// and reads something else called `error` (a global `error(value:)` logger), which the
+    /// block's implicit `error` would hide: then `catch let e`, which binds no `error`.
+    private static func caughtName(_ link: Link) -> String {
+        guard let name = link.parameters.first, name != "error", name != "_",
+              link.statements.contains(where: { PromiseChainWriter.reference(to: "error", in: Syntax($0)) != nil }) else { return "error" }
+        return name
+    }
+
+    /// `} catch {`, or `} catch let e {` where the handler's error keeps its name (``caughtName(_:)``).
+    private static func catchClause(_ caught: String) -> String {
+        caught == "error" ? "} catch {" : "} catch let \(caught) {"
     }
 
     /// `{ [weak self] () throws -> Promise<T> in`: the opening of the block a handler's code runs
