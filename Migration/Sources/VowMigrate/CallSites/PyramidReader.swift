@@ -415,7 +415,10 @@ struct PyramidReader {
             level.earlyReturns = exits.map(\.exit)
             try checkPlain(level.success.filter { item in !exits.contains { $0.statement.id == item.id } }, where: "a callback")
         } else {
-            try checkPlain(level.success, where: "a callback")
+            // Promise form: the last callback's code is the last handler's body, as written (with
+            // the code after a `switch result`, whose `defer`s would then run after that code).
+            let lastHandler = target == .promise && next == nil
+            try checkPlain(level.success, where: "a callback", allowingExits: lastHandler, allowingDefer: lastHandler && !level.hasCodeAround)
         }
         if let exit = level.exitGuard {
             try checkPlain(exit.statements, where: "a callback")
@@ -538,13 +541,23 @@ struct PyramidReader {
     // MARK: - Checks
 
     /// Statements copied into a handler must not leave it early or hide another callback.
-    func checkPlain(_ statements: [CodeBlockItemSyntax], where place: String) throws(Refusal) {
-        for statement in statements { try checkPlainNode(Syntax(statement), where: place) }
+    /// `allowingExits`: the statements are a closure's whole body in the output (a promise
+    /// chain's last handler), where a `return` or a `guard` leaves what it left in the callback:
+    /// the rest of the callback's code. `allowingDefer`: and they were the callback's whole body
+    /// (or a block nothing followed), so a `defer` runs where it ran, last.
+    func checkPlain(_ statements: [CodeBlockItemSyntax], where place: String, allowingExits: Bool = false,
+                    allowingDefer: Bool = false) throws(Refusal) {
+        for statement in statements {
+            try checkPlainNode(Syntax(statement), where: place, allowingExits: allowingExits, allowingDefer: allowingDefer)
+        }
     }
 
-    /// ``checkPlain(_:where:)`` for any node (a condition).
-    func checkPlainNode(_ node: Syntax, where place: String = "a callback") throws(Refusal) {
+    /// ``checkPlain(_:where:allowingExits:allowingDefer:)`` for any node (a condition).
+    func checkPlainNode(_ node: Syntax, where place: String = "a callback", allowingExits: Bool = false,
+                        allowingDefer: Bool = false) throws(Refusal) {
         let finder = ControlFlowFinder(reader: self)
+        finder.allowsExits = allowingExits
+        finder.allowsDefer = allowingDefer
         finder.walk(node)
         if let (reason, node) = finder.problem { throw Refusal(reason.replacingPlace(with: place), at: node) }
     }
@@ -707,6 +720,10 @@ private final class ControlFlowFinder: LoopTrackingVisitor {
     }
 
     let reader: PyramidReader
+    /// `return` and `guard` outside closures are no problem (``PyramidReader/checkPlain(_:where:allowingExits:allowingDefer:)``).
+    var allowsExits = false
+    /// Nor is `defer`.
+    var allowsDefer = false
     private(set) var problem: (Reason, Syntax)?
     private(set) var knownCall: FunctionCallExprSyntax?
     private var closureDepth = 0
@@ -725,13 +742,13 @@ private final class ControlFlowFinder: LoopTrackingVisitor {
     override func visitPost(_ node: ClosureExprSyntax) { closureDepth -= 1 }
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
     override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
-        closureDepth == 0 ? note(.earlyReturn, node) : .visitChildren
+        closureDepth == 0 && !allowsExits ? note(.earlyReturn, node) : .visitChildren
     }
     override func visit(_ node: GuardStmtSyntax) -> SyntaxVisitorContinueKind {
-        closureDepth == 0 ? note(.guardStatement, node) : .visitChildren
+        closureDepth == 0 && !allowsExits ? note(.guardStatement, node) : .visitChildren
     }
     override func visit(_ node: DeferStmtSyntax) -> SyntaxVisitorContinueKind {
-        closureDepth == 0 ? note(.deferStatement, node) : .visitChildren
+        closureDepth == 0 && !allowsDefer ? note(.deferStatement, node) : .visitChildren
     }
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         if reader.isKnownCall(node) {
