@@ -146,12 +146,8 @@ final class CallSiteLastCallbackExitTests: XCTestCase {
     func testThePromiseFormKeepsTheLastCallbacksExitsAndDefersInItsLastHandler() throws {
         let root = try TestSupport.temporaryDirectory(self)
         let tree = root.appendingPathComponent("App")
-        try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
-        try Self.client.write(to: tree.appendingPathComponent("Client.swift"), atomically: true, encoding: .utf8)
-        try Self.screen.write(to: tree.appendingPathComponent("Screen.swift"), atomically: true, encoding: .utf8)
-        let driver = root.appendingPathComponent("main.swift")
-        try Self.driver.write(to: driver, atomically: true, encoding: .utf8)
-        let sources = ["Client.swift", "Screen.swift"].map { tree.appendingPathComponent($0) } + [driver]
+        let sources = try TestSupport.writeTree([("Client.swift", Self.client), ("Screen.swift", Self.screen)], at: tree)
+            + TestSupport.writeTree([("main.swift", Self.driver)], at: root)
         let expected = try ProgramBuilding.buildAndRun(sources, binary: root.appendingPathComponent("original"), flags: ["-swift-version", "5"])
         XCTAssertTrue(expected.contains("== alert\nalert fire\n== long word\nlong word fire\n"), expected)
         XCTAssertTrue(expected.contains("== counted\ncount 4\ncounted\n"), expected)

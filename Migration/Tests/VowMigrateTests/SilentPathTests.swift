@@ -159,14 +159,10 @@ final class SilentPathTests: XCTestCase {
         let root = try TestSupport.temporaryDirectory(self)
         for form in ["async", "promise"] {
             let tree = root.appendingPathComponent(form).appendingPathComponent("App")
-            try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
-            try Self.client.write(to: tree.appendingPathComponent("Client.swift"), atomically: true, encoding: .utf8)
-            try Self.loader.write(to: tree.appendingPathComponent("Loader.swift"), atomically: true, encoding: .utf8)
-            let driver = root.appendingPathComponent(form).appendingPathComponent("main.swift")
-            try Self.driver.write(to: driver, atomically: true, encoding: .utf8)
+            let sources = try TestSupport.writeTree([("Client.swift", Self.client), ("Loader.swift", Self.loader)], at: tree)
+                + TestSupport.writeTree([("main.swift", Self.driver)], at: root.appendingPathComponent(form))
 
             func run(_ name: String) throws -> String {
-                let sources = ["Client.swift", "Loader.swift"].map { tree.appendingPathComponent($0) } + [driver]
                 let binary = root.appendingPathComponent(form).appendingPathComponent(name)
                 let built = try ProgramBuilding.compile(sources, flags: ["-swift-version", "5"], binary: binary)
                 XCTAssertEqual(built.status, 0, built.standardError)

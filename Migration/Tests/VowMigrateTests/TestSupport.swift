@@ -125,6 +125,17 @@ enum TestSupport {
         try run(executable, arguments, in: directory)
     }
 
+    /// Writes `files` (name and text) into `tree`, made first if need be; their URLs, in order.
+    @discardableResult
+    static func writeTree(_ files: [(name: String, text: String)], at tree: URL) throws -> [URL] {
+        try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+        return try files.map { file in
+            let url = tree.appendingPathComponent(file.name)
+            try file.text.write(to: url, atomically: true, encoding: .utf8)
+            return url
+        }
+    }
+
     /// A fresh temporary directory, removed when the test ends.
     static func temporaryDirectory(_ testCase: XCTestCase) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("vow-migrate-tests-\(UUID().uuidString)")
