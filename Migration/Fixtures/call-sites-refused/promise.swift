@@ -121,10 +121,11 @@ final class DirectoryScreen: @unchecked Sendable {
 
     // An early return in the middle of a callback.
     func check() {
-        directory.ping { error in
-            if let error { self.show("\(error)"); return }
+        directory.ping().done(on: nil) { _ in
             if self.names.isEmpty { return }
             self.show("ok")
+        }.catch(on: nil, policy: .allErrors) { error in
+            self.show("\(error)")
         }
     }
 

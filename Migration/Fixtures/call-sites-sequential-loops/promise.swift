@@ -126,21 +126,20 @@ final class AlbumScreen: @unchecked Sendable {
                 load(number + 1, collected: collected)
                 return
             }
-            backend.page(number) { page, error in
-                if let error {
-                    self.show("page \(number) failed: \(error)")
-                    return
-                }
-                guard let page else {
-                    self.show("page \(number) was empty; kept \(collected)")
-                    return
-                }
+            backend.page(number).done(on: nil) { page in
                 let all = collected + page.items
                 if page.hasMore {
                     load(number + 1, collected: all)
                     return
                 }
                 self.show("pages: \(all)")
+            }.catch(on: nil, policy: .allErrors) { error in
+                switch error {
+                case PMKError.invalidCallingConvention:
+                    self.show("page \(number) was empty; kept \(collected)")
+                default:
+                    self.show("page \(number) failed: \(error)")
+                }
             }
         }
         load(first, collected: [])

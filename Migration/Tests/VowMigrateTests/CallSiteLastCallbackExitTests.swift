@@ -5,7 +5,8 @@ import XCTest
 /// deferring code: in promise form its code is the last handler's whole body, as written, where
 /// each `return` leaves what it left in the callback (the rest of its code), and a `defer` runs
 /// last, as it did; unless code after a `switch result` joins it there, which would run before
-/// the `defer` of a `case`. Built and run before and after `--stage all`, for every answer.
+/// the `defer` of a `case`. A failure branch likewise, in the `catch`. Built and run before and
+/// after `--stage all`, for every answer.
 final class CallSiteLastCallbackExitTests: XCTestCase {
     private static let client = #"""
         import Foundation
@@ -51,8 +52,16 @@ final class CallSiteLastCallbackExitTests: XCTestCase {
                 client.fetch(id) { result in
                     switch result {
                     case .failure(let error):
+                        defer { self.finished() }
+                        guard let failure = error as? FetchError else {
+                            self.onShow("failed oddly")
+                            return
+                        }
+                        if failure.id > 5 {
+                            self.onShow("failed far away")
+                            return
+                        }
                         self.onShow("failed: \(error)")
-                        self.finished()
                     case .success(let text):
                         defer { self.finished() }
                         guard !text.isEmpty else {
@@ -129,6 +138,7 @@ final class CallSiteLastCallbackExitTests: XCTestCase {
         }
 
         run("failure", [:]) { $0.show(1) }
+        run("failure far away", [:]) { $0.show(9) }
         run("empty", [1: ""]) { $0.show(1) }
         run("alert", [1: "!fire"]) { $0.show(1) }
         run("long word", [1: "a big fire"]) { $0.show(1) }
@@ -151,6 +161,7 @@ final class CallSiteLastCallbackExitTests: XCTestCase {
         let expected = try ProgramBuilding.buildAndRun(sources, binary: root.appendingPathComponent("original"), flags: ["-swift-version", "5"])
         XCTAssertTrue(expected.contains("== alert\nalert fire\n== long word\nlong word fire\n"), expected)
         XCTAssertTrue(expected.contains("== counted\ncount 4\ncounted\n"), expected)
+        XCTAssertTrue(expected.contains("== failure far away\nfailed far away\n"), expected)
 
         let migration = try TestSupport.migrate([tree.path, "--to", "promise", "--stage", "all", "--swift-version", "5", "--in-place"])
         XCTAssertEqual(migration.status, 0, migration.standardError)
@@ -162,6 +173,11 @@ final class CallSiteLastCallbackExitTests: XCTestCase {
                     client.fetch(id).done(on: nil) { text in
                         defer { self.finished() }
                         guard !text.isEmpty else {
+            """), code)
+        XCTAssertTrue(code.contains("""
+                    }.catch(on: nil, policy: .allErrors) { error in
+                        defer { self.finished() }
+                        guard let failure = error as? FetchError else {
             """), code)
         XCTAssertEqual(try ProgramBuilding.buildAndRun(sources, binary: root.appendingPathComponent("migrated"), flags: ["-swift-version", "5"]),
                        expected)

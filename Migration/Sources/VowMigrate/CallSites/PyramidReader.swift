@@ -379,14 +379,19 @@ struct PyramidReader {
             }
             level.hasCodeAround = true
         }
+        // Promise form: each failure branch is a body of its own in the `catch` (a whole closure,
+        // or a `case` nothing follows), where its `return`s and `guard`s leave what they left; its
+        // `defer`s run where they ran unless code after a `switch result` joined the branch.
+        let exits = target == .promise
+        let defers = exits && !level.hasCodeAround
         if let failure = level.failure {
-            try checkPlain(failure.statements, where: "a failure branch")
+            try checkPlain(failure.statements, where: "a failure branch", allowingExits: exits, allowingDefer: defers)
         }
         if let neither = level.neither {
-            try checkPlain(neither.statements, where: "a failure branch")
+            try checkPlain(neither.statements, where: "a failure branch", allowingExits: exits, allowingDefer: defers)
         }
         for branch in level.failure?.patterned ?? [] {
-            try checkPlain(branch.statements, where: "a failure branch")
+            try checkPlain(branch.statements, where: "a failure branch", allowingExits: exits, allowingDefer: defers)
             if let value = level.valueName, mentions(branch.statements, value) {
                 throw Refusal("the failure branch uses the value sent together with the error", at: closure)
             }
