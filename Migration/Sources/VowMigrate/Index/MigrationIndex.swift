@@ -96,7 +96,8 @@ public struct MigrationIndex: Sendable {
         case once
         /// Some path calls it twice or more (the place of the call that can be the second one).
         case mayRepeat(Location)
-        /// Some path of the body itself ends without calling it (the place where it ends).
+        /// Some path of the body ends without calling it (the place where it ends), or hands it
+        /// to a function of the tree that may (the place of that hand-off).
         case mayNotCall(Location)
         /// The body never calls it nor hands it on.
         case never
@@ -252,8 +253,8 @@ public struct MigrationIndex: Sendable {
         /// Where a path of its body ends without calling its handler: the callback never runs
         /// there, and its async alternative never answers there either (the awaiting task stays
         /// suspended), which only an awaiting *function* turns into a change: it would not return
-        /// where it returned before. (Vow rejects the promise alternative's promise there as
-        /// abandoned: its call sites stay callbacks.)
+        /// where it returned before. (The promise alternative's promise stays pending there,
+        /// `ifAbandoned: .stayPending`: no handler of a chain on it runs.)
         public var answersNothingAt: Location? {
             if case .mayNotCall(let place) = handlerCalls { return place }
             return nil
