@@ -160,4 +160,58 @@ final class SecondRunTests: XCTestCase {
         XCTAssertTrue(first.output.contains("return try await promise.value"), first.output)
         XCTAssertNil(try TestSupport.typecheck(first.output, as: "Hooks.swift", self))
     }
+
+    /// A callback presenting its result on the main queue through a function whose handler is
+    /// defaulted (`present(item, animated: true)`): the run spells that call out (`completion: nil`) so it
+    /// keeps its callee beside the new alternative, and the statement it rewrites around it
+    /// carries the argument in its own text. The call site converts in the first run (it was left
+    /// alone until a second run converted it), in both forms, and the output typechecks.
+    func testACallbackCallingAFunctionWhoseHandlerIsSpelledOutConvertsInTheFirstRun() throws {
+        let source = """
+            import Dispatch
+
+            final class Presenter: @unchecked Sendable {
+                var shown: [String] = []
+
+                func present(_ name: String, animated: Bool, completion: (() -> Void)? = nil) {
+                    shown.append(name)
+                    completion?()
+                }
+            }
+
+            final class Screen: @unchecked Sendable {
+                let presenter = Presenter()
+
+                func fetch(_ id: Int, completion: @escaping @Sendable (Result<String, Error>) -> Void) {
+                    DispatchQueue.global().async { completion(.success("item \\(id)")) }
+                }
+
+                func show(_ id: Int) {
+                    fetch(id) { result in
+                        DispatchQueue.main.async {
+                            switch result {
+                            case .success(let item):
+                                self.presenter.present(item, animated: true)
+                            case .failure:
+                                self.presenter.present("error", animated: false)
+                            }
+                        }
+                    }
+                }
+            }
+
+            """
+        for target in MigrationTarget.allCases {
+            let options = MigrationOptions(target: target, stage: .all)
+            let first = SourceMigrator.migrate(source: source, fileName: "Screen.swift", options: options)
+            XCTAssertEqual(first.findings.filter { $0.kind == .callSiteConverted }.map(\.function), ["show(_:)"], "\(target): \(first.findings)")
+            XCTAssertFalse(first.findings.contains { $0.kind == .callSiteRefused }, "\(target): \(first.findings)")
+            XCTAssertTrue(first.output.contains("self.presenter.present(item, animated: true, completion: nil)"), first.output)
+            XCTAssertTrue(first.output.contains("self.presenter.present(\"error\", animated: false, completion: nil)"), first.output)
+            XCTAssertFalse(first.output.contains("completion: nil, completion: nil"), first.output)
+            let second = SourceMigrator.migrate(source: first.output, fileName: "Screen.swift", options: options)
+            XCTAssertFalse(second.changed, "\(target): " + UnifiedDiffText.make(first.output, second.output))
+            XCTAssertNil(try TestSupport.typecheck(first.output, as: "Screen.swift", self), first.output)
+        }
+    }
 }

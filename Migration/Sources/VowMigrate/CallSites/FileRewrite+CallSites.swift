@@ -31,13 +31,25 @@ extension FileRewrite {
             excluded += chains.edits.filter { $0.removing > 0 }.map(\.removedRange)
             functions = chains
         }
-        var stage = CallSiteRewrite(bytes: bytes, converter: converter, target: target, catalog: catalog, unit: unit, excluded: excluded)
-        stage.madeAsync = functions?.rewritten ?? []
-        stage.spelledOutOffsets = spelledOutOffsets
-        stage.otherPiecesMembers = otherPiecesMembers
-        stage.importsVow = collector.importsVow || fileImportsVow
-        stage.checksSendable = options.languageMode.checksSendable
-        stage.run(tree)
+        func runStage(composing: Bool) -> CallSiteRewrite {
+            var stage = CallSiteRewrite(bytes: bytes, converter: converter, target: target, catalog: catalog, unit: unit, excluded: excluded)
+            stage.madeAsync = functions?.rewritten ?? []
+            stage.spelledOutOffsets = spelledOutOffsets
+            stage.composedOffsets = composing ? Set(spelledOutInsertions.keys) : []
+            stage.otherPiecesMembers = otherPiecesMembers
+            stage.importsVow = collector.importsVow || fileImportsVow
+            stage.checksSendable = options.languageMode.checksSendable
+            StatementText.$insertions.withValue(composing ? spelledOutInsertions : [:]) { stage.run(tree) }
+            return stage
+        }
+        // A statement rewritten around a call this run spells out (`present(alert, animated:
+        // true, completion: nil)`) carries the spelled-out argument in its own text, so that one
+        // run does what a second would; checked, and otherwise left alone as before.
+        var stage = runStage(composing: !spelledOutInsertions.isEmpty)
+        let composed = Self.composedInsertions(spelledOutInsertions, into: stage.edits, bytes: bytes)
+        if composed == nil { stage = runStage(composing: false) }
+        let covered = composed ?? []
+        edits.removeAll { $0.removing == 0 && covered.contains($0.offset) && spelledOutInsertions[$0.offset] == $0.text }
         edits += (functions?.edits ?? []) + stage.edits
         // A chain `--replace` could not make a function's body is refused again by the bridge
         // (``ChainToAsync/bridgedReturn(_:guarantee:taken:)``), for the same reason at the same
@@ -49,5 +61,24 @@ extension FileRewrite {
             (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
         }.map(\.element)
         needsVow = needsVow || stage.needsVow
+    }
+
+    /// The offsets of the spelled-out arguments that rewritten statements (`edits` replacing a
+    /// range) hold inside, when each such edit's text carries every one of them; nil when one
+    /// does not (its statement copied the call some other way), which the caller then leaves alone.
+    static func composedInsertions(_ insertions: [Int: String], into edits: [Edit], bytes: [UInt8]) -> Set<Int>? {
+        var covered: Set<Int> = []
+        for edit in edits where edit.removing > 0 {
+            let inside = insertions.filter { $0.key > edit.offset && $0.key < edit.offset + edit.removing }
+            guard !inside.isEmpty else { continue }
+            let removed = String(decoding: bytes[edit.offset..<edit.offset + edit.removing], as: UTF8.self)
+            for (text, count) in Dictionary(grouping: inside.values, by: { $0 }).mapValues(\.count) {
+                // Beyond what the replaced code already spelled that way.
+                let before = removed.components(separatedBy: text).count - 1
+                guard edit.text.components(separatedBy: text).count - 1 >= before + count else { return nil }
+            }
+            covered.formUnion(inside.keys)
+        }
+        return covered
     }
 }

@@ -737,9 +737,13 @@ struct InlinePyramidWriter {
                 edits.append((offset, token.endPositionBeforeTrailingTrivia.utf8Offset, newName))
             }
         }
+        // What this run spells out inside it (``StatementText/insertions``).
+        for (offset, text) in StatementText.insertions where offset > start && offset < end && !replacing.contains(where: { $0.0.contains(offset) }) {
+            edits.append((offset, offset, text))
+        }
         var output: [UInt8] = []
         var cursor = start
-        for edit in edits.sorted(by: { $0.start < $1.start }) where edit.start >= cursor {
+        for edit in edits.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) where edit.start >= cursor {
             output += bytes[cursor..<edit.start]
             output += Array(edit.text.utf8)
             cursor = edit.end

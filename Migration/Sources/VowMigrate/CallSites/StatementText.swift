@@ -18,6 +18,10 @@ struct StatementText {
     /// Whole statements (by their byte range) spelled as this text instead: `return .value(x)`
     /// of a handler whose code a function's body now holds, as `return x`.
     var replacedStatements: [(range: Range<Int>, text: String)] = []
+    /// Text this run inserts into the file (an omitted defaulted handler spelled out, `,
+    /// completion: nil`), by offset: code copied from around it carries it too. Set for a
+    /// file's call-site stage (``FileRewrite/addCallSites(collector:)``).
+    @TaskLocal static var insertions: [Int: String] = [:]
 
     /// The lines of `items`, re-indented relative to the first one.
     func lines(_ items: [CodeBlockItemSyntax]) -> [String] {
@@ -82,9 +86,14 @@ struct StatementText {
             replacements.removeAll { range.contains($0.start) }
             replacements.append((range.lowerBound, range.upperBound, text))
         }
+        for (offset, text) in Self.insertions where offset > start && offset < end
+            && !replacedStatements.contains(where: { $0.range.contains(offset) }) {
+            replacements.append((offset, offset, text))
+        }
         var output: [UInt8] = []
         var cursor = start
-        for replacement in replacements.sorted(by: { $0.start < $1.start }) where replacement.start >= cursor {
+        // (An insertion at the end of a renamed name follows it: sorted by start, then end.)
+        for replacement in replacements.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) where replacement.start >= cursor {
             output += bytes[cursor..<replacement.start]
             output += Array(replacement.text.utf8)
             cursor = replacement.end

@@ -76,6 +76,7 @@ extension FileRewrite {
             }
             edits.append(edit)
             spelledOutOffsets.append(edit.offset)
+            spelledOutInsertions[edit.offset] = edit.text
         }
     }
 }

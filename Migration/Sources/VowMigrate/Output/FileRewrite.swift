@@ -22,6 +22,9 @@ struct FileRewrite {
     /// Where calls that leave a defaulted handler out were spelled out: the call-site stage does
     /// not rewrite code around them (it would copy the call as it was).
     var spelledOutOffsets: [Int] = []
+    /// The arguments spelled out (`, completion: nil`) by the offset they go in at: a statement
+    /// the call-site stage rewrites around one writes it in its own text (``StatementText/insertions``).
+    var spelledOutInsertions: [Int: String] = [:]
     var needsVow = false
     /// For a piece of a large file (`ChunkedMigration`): the bytes whose functions this rewrite
     /// handles, whether another piece imports Vow, and whether to add `import Vow` (`nil`: when needed).
@@ -62,6 +65,7 @@ struct FileRewrite {
         var findings: [Finding]
         fileprivate var generatedEdits: [Int]
         var spelledOutOffsets: [Int]
+        var spelledOutInsertions: [Int: String]
         var needsVow: Bool
         var neededSupport: Set<SwiftOnlySupport>
     }
@@ -70,7 +74,7 @@ struct FileRewrite {
     /// alone that added neither `import Vow` nor support declarations.
     var declaredStage: DeclaredStage {
         DeclaredStage(edits: edits, findings: findings, generatedEdits: generatedEdits, spelledOutOffsets: spelledOutOffsets,
-                      needsVow: needsVow, neededSupport: neededSupport)
+                      spelledOutInsertions: spelledOutInsertions, needsVow: needsVow, neededSupport: neededSupport)
     }
 
     /// `bytes` and `unit`, when given, are the file's (a masked piece of a large file reads them
@@ -99,6 +103,7 @@ struct FileRewrite {
             findings = declared.findings
             generatedEdits = declared.generatedEdits
             spelledOutOffsets = declared.spelledOutOffsets
+            spelledOutInsertions = declared.spelledOutInsertions
             needsVow = declared.needsVow
             neededSupport = declared.neededSupport
         } else {
