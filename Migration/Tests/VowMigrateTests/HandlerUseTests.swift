@@ -547,6 +547,60 @@ final class HandlerUseTests: XCTestCase {
                        + "(--trust-stored-handlers adds a promise alternative anyway)")
     }
 
+    /// A handler handed on by a call that syntax cannot tie to one function (several types have
+    /// a `fetch(completion:)`): every one the call may reach counts, the worst deciding. One that
+    /// calls it twice rules the alternative out, and the reason names it; one that may not call
+    /// it makes the forwarder answer nothing there too.
+    func testAHandOffReachingSeveralFunctionsOfOneNameTakesTheWorstOfThem() {
+        let source = """
+        final class Cache {
+            func fetch(completion: @escaping (String?, Error?) -> Void) {
+                completion("cached", nil)
+            }
+        }
+        final class Stream {
+            func fetch(completion: @escaping (String?, Error?) -> Void) {
+                completion("first", nil)
+                completion("second", nil)
+            }
+        }
+        final class Repository {
+            let cache = Cache()
+            func load(completion: @escaping (String?, Error?) -> Void) {
+                cache.fetch(completion: completion)
+            }
+        }
+        final class Local {
+            func find(id: Int, completion: @escaping (String?, Error?) -> Void) {
+                guard id > 0 else { return }
+                completion("local", nil)
+            }
+        }
+        final class Remote {
+            func find(id: Int, completion: @escaping (String?, Error?) -> Void) {
+                completion("remote", nil)
+            }
+        }
+        final class Mirror {
+            let remote = Remote()
+            func lookUp(id: Int, completion: @escaping (String?, Error?) -> Void) {
+                remote.find(id: id, completion: completion)
+            }
+        }
+        """
+        let load = finding("load", in: source)
+        XCTAssertFalse(load.added)
+        XCTAssertEqual(load.message, "it hands its handler `completion` to `fetch(completion:)` (line 15) (one of 2 functions of that name the call "
+                       + "may reach; this one is at S.swift:7, in `Stream`), which can call it more than once; an async alternative would trap "
+                       + "and a promise would drop the later answers")
+        let lookUp = finding("lookUp", in: source)
+        XCTAssertTrue(lookUp.added)
+        XCTAssertEqual(lookUp.message, "added `lookUp(id:) -> Promise<String>`; like the original, which ends without calling its handler on "
+                       + "the path at line 32, it answers nothing there (the promise stays pending)")
+        guard case .mayNotCall(let place)? = calls("lookUp", in: source) else { return XCTFail("\(String(describing: calls("lookUp", in: source)))") }
+        XCTAssertEqual(place.line, 32)
+    }
+
     // MARK: - Cancelled requests
 
     /// A function returning `Job` (cancellable) whose body answers every request but a cancelled

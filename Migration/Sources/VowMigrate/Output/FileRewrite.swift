@@ -347,10 +347,18 @@ struct FileRewrite {
             return nil
         case .mayRepeat(let place):
             let consequence = "an async alternative would trap and a promise would drop the later answers"
-            if let handOff = use.handOffs.first(where: { $0.location == place }),
-               let callee = index.completionFunctions(baseName: handOff.baseName).first(where: handOff.matches),
-               case .mayRepeat = callee.handlerCalls {
-                return "it hands its handler \(handler) to `\(callee.swiftName)` (line \(place.line)), which can call it more than once; \(consequence)"
+            if let handOff = use.handOffs.first(where: { $0.location == place }) {
+                // Every function of these labels counts (``MigrationIndex/resolveCalls(_:uses:visiting:scope:cancellationAnswered:)``):
+                // name the one that repeats, and say when the call may reach another.
+                let matches = index.completionFunctions(baseName: handOff.baseName).filter {
+                    handOff.matches($0) && handOff.argumentPosition == $0.handlerIndex && !($0.scope == scope && $0.swiftName == function.swiftName)
+                }
+                if let callee = matches.first(where: { if case .mayRepeat = $0.handlerCalls { true } else { false } }) {
+                    let reached = matches.count == 1 ? ""
+                        : " (one of \(matches.count) functions of that name the call may reach; this one is at "
+                            + "\(callee.location.fileName):\(callee.location.line)\(callee.scope.isEmpty ? "" : ", in `\(callee.scope)`"))"
+                    return "it hands its handler \(handler) to `\(callee.swiftName)` (line \(place.line))\(reached), which can call it more than once; \(consequence)"
+                }
             }
             return "it can call its handler \(handler) more than once (again at line \(place.line)); \(consequence)"
         case .mayNotCall(let place):
