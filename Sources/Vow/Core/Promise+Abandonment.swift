@@ -97,20 +97,15 @@ extension Promise {
     /// `policy` says what happens if the resolver is deallocated while the promise is pending.
     ///
     /// If `body` throws, the promise is rejected with the error. With
-    /// ``AbandonmentPolicy/report`` this is `Promise { seal in ... }`.
+    /// ``AbandonmentPolicy/report`` this is `Promise { seal in ... }`; it is
+    /// ``init(cancellation:ifAbandoned:resolver:file:line:)`` without a token.
     public convenience init(
         ifAbandoned policy: AbandonmentPolicy,
         resolver body: (Resolver<T>) throws -> Void,
         file: StaticString = #fileID,
         line: UInt = #line
     ) {
-        self.init(pendingAt: CreationSite(file: file, line: line))
-        let resolver = policy == .stayPending ? PendingResolver(self) : Resolver(self)
-        do {
-            try body(resolver)
-        } catch {
-            resolver.reject(error)
-        }
+        self.init(cancellation: nil, ifAbandoned: policy, resolver: body, file: file, line: line)
     }
 }
 

@@ -142,17 +142,9 @@ class CancellableResolver<T: Sendable>: Resolver<T>, @unchecked Sendable {
     }
 }
 
-/// The resolver of `Promise(ifAbandoned: .stayPending)`: dropped unsettled, it leaves its promise
-/// pending and says nothing.
-final class PendingResolver<T: Sendable>: Resolver<T>, @unchecked Sendable {
-    // @unchecked as its superclass: immutable.
-    override var leavesPromisePending: Bool {
-        true
-    }
-}
-
-/// The resolver of `Promise(cancellation:ifAbandoned: .stayPending)`: cancellable, and dropped
-/// unsettled, it leaves its promise pending and says nothing.
+/// The resolver of `Promise(ifAbandoned: .stayPending)` and `Promise(cancellation:ifAbandoned:
+/// .stayPending)`: cancellable (by no token when none was given), and dropped unsettled, it leaves
+/// its promise pending and says nothing.
 final class PendingCancellableResolver<T: Sendable>: CancellableResolver<T>, @unchecked Sendable {
     // @unchecked as its superclass: immutable.
     override var leavesPromisePending: Bool {
