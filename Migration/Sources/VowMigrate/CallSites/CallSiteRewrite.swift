@@ -23,12 +23,10 @@ struct CallSiteRewrite {
 
     private(set) var edits: [TextEdit] = []
     private(set) var findings: [Finding] = []
-    /// Where the declarations stage spelled out a handler that a call left out: a statement
+    /// Where the declarations stage spelled out a handler that a call left out, unless the
+    /// rewritten statements carry that text themselves (``StatementText/insertions``): a statement
     /// holding one is left alone, since converting it would copy the call without it.
     var spelledOutOffsets: [Int] = []
-    /// Of those, the ones whose inserted text the rewritten statements carry themselves
-    /// (``StatementText/insertions``): no reason to leave a statement alone.
-    var composedOffsets: Set<Int> = []
     /// For a piece of a large file: the names a type cut in pieces declares in the other pieces,
     /// by the offset of its body's `{`.
     var otherPiecesMembers: [Int: Set<String>] = [:]
@@ -925,7 +923,7 @@ struct CallSiteRewrite {
     /// The statement holds a call whose omitted handler this run spells out.
     private func checkNoSpelledOutCall(in item: CodeBlockItemSyntax, through last: CodeBlockItemSyntax? = nil) throws(Refusal) {
         let range = item.positionAfterSkippingLeadingTrivia.utf8Offset..<(last ?? item).endPositionBeforeTrailingTrivia.utf8Offset
-        if spelledOutOffsets.contains(where: { range.contains($0) && !composedOffsets.contains($0) }) {
+        if spelledOutOffsets.contains(where: range.contains) {
             throw Refusal("a call inside leaves out a defaulted handler, which this run spells out so the call keeps its callee; "
                           + "run the call-site stage again on the result", at: item)
         }

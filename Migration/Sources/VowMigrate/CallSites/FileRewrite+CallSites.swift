@@ -34,8 +34,7 @@ extension FileRewrite {
         func runStage(composing: Bool) -> CallSiteRewrite {
             var stage = CallSiteRewrite(bytes: bytes, converter: converter, target: target, catalog: catalog, unit: unit, excluded: excluded)
             stage.madeAsync = functions?.rewritten ?? []
-            stage.spelledOutOffsets = spelledOutOffsets
-            stage.composedOffsets = composing ? Set(spelledOutInsertions.keys) : []
+            stage.spelledOutOffsets = composing ? spelledOutOffsets.filter { spelledOutInsertions[$0] == nil } : spelledOutOffsets
             stage.otherPiecesMembers = otherPiecesMembers
             stage.importsVow = collector.importsVow || fileImportsVow
             stage.checksSendable = options.languageMode.checksSendable

@@ -737,19 +737,8 @@ struct InlinePyramidWriter {
                 edits.append((offset, token.endPositionBeforeTrailingTrivia.utf8Offset, newName))
             }
         }
-        // What this run spells out inside it (``StatementText/insertions``).
-        for (offset, text) in StatementText.insertions where offset > start && offset < end && !replacing.contains(where: { $0.0.contains(offset) }) {
-            edits.append((offset, offset, text))
-        }
-        var output: [UInt8] = []
-        var cursor = start
-        for edit in edits.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) where edit.start >= cursor {
-            output += bytes[cursor..<edit.start]
-            output += Array(edit.text.utf8)
-            cursor = edit.end
-        }
-        output += bytes[cursor..<end]
-        result += StatementText.lines(of: String(decoding: output, as: UTF8.self), startingAt: Indentation.lineIndent(in: bytes, at: start))
+        let text = StatementText.splice(bytes, from: start, to: end, edits, replacedWhole: replacing.map(\.0))
+        result += StatementText.lines(of: text, startingAt: Indentation.lineIndent(in: bytes, at: start))
         return result
     }
 

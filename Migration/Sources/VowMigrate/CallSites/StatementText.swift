@@ -86,8 +86,16 @@ struct StatementText {
             replacements.removeAll { range.contains($0.start) }
             replacements.append((range.lowerBound, range.upperBound, text))
         }
-        for (offset, text) in Self.insertions where offset > start && offset < end
-            && !replacedStatements.contains(where: { $0.range.contains(offset) }) {
+        return Self.splice(bytes, from: start, to: end, replacements, replacedWhole: replacedStatements.map(\.range))
+    }
+
+    /// The bytes from `start` to `end` with `replacements` made (one starting inside an earlier one
+    /// is dropped), and what this run inserts there (``insertions``) outside the ranges
+    /// `replacedWhole`, whose new text stands for all of them.
+    static func splice(_ bytes: [UInt8], from start: Int, to end: Int, _ replacements: [(start: Int, end: Int, text: String)],
+                       replacedWhole: [Range<Int>]) -> String {
+        var replacements = replacements
+        for (offset, text) in insertions where offset > start && offset < end && !replacedWhole.contains(where: { $0.contains(offset) }) {
             replacements.append((offset, offset, text))
         }
         var output: [UInt8] = []

@@ -1251,6 +1251,12 @@ extension MigrationIndex {
         }
     }
 
+    /// The functions of the tree a hand-off may reach: those whose labels take the call's
+    /// arguments and whose handler is the one handed on.
+    func callees(of handOff: HandlerUse.HandOff) -> [CompletionFunctionSummary] {
+        completionFunctions(baseName: handOff.baseName).filter { handOff.matches($0) && handOff.argumentPosition == $0.handlerIndex }
+    }
+
     /// Turns a body's handler use into a verdict, following hand-offs to functions of the tree,
     /// and stored handlers to the calls of their property (`scope`: the function's type).
     func resolveCalls(_ use: HandlerUse, uses: [String: HandlerUse], visiting: Set<String>, scope: String = "",
@@ -1264,9 +1270,7 @@ extension MigrationIndex {
             // The callee's verdict counts as a call (or two) at the hand-off. Syntax does not say
             // which of several functions of these labels the call reaches: each of them may be it,
             // so the worst verdict counts (the function itself only if it is the one match).
-            let matches = completionFunctions(baseName: handOff.baseName).filter {
-                handOff.matches($0) && handOff.argumentPosition == $0.handlerIndex
-            }
+            let matches = callees(of: handOff)
             let others = matches.filter { !visiting.contains($0.swiftName + "@" + $0.location.description) }
             var calls = matches.isEmpty ? 1 : 0
             for callee in others.isEmpty ? matches : others {

@@ -350,9 +350,7 @@ struct FileRewrite {
             if let handOff = use.handOffs.first(where: { $0.location == place }) {
                 // Every function of these labels counts (``MigrationIndex/resolveCalls(_:uses:visiting:scope:cancellationAnswered:)``):
                 // name the one that repeats, and say when the call may reach another.
-                let matches = index.completionFunctions(baseName: handOff.baseName).filter {
-                    handOff.matches($0) && handOff.argumentPosition == $0.handlerIndex && !($0.scope == scope && $0.swiftName == function.swiftName)
-                }
+                let matches = index.callees(of: handOff).filter { !($0.scope == scope && $0.swiftName == function.swiftName) }
                 if let callee = matches.first(where: { if case .mayRepeat = $0.handlerCalls { true } else { false } }) {
                     let reached = matches.count == 1 ? ""
                         : " (one of \(matches.count) functions of that name the call may reach; this one is at "
