@@ -282,7 +282,7 @@ final class SettingsScreen: Screen, @unchecked Sendable {
 
     // `self`: the screen's own `dismiss`, with its optional handler passed; and left out.
     func close() {
-        Task {
+        Task { @MainActor in
             await self.dismiss(animated: true)
             self.show("closed")
         }
@@ -294,7 +294,7 @@ final class SettingsScreen: Screen, @unchecked Sendable {
 
     // A defaulted handler passed: the converted call reaches the alternative, which answers.
     func confirmLeaving() {
-        Task {
+        Task { @MainActor in
             let sure = await ask("Leave?")
             self.show(sure ? "leaving" : "staying")
         }

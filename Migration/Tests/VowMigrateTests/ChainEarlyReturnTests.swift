@@ -168,4 +168,127 @@ final class ChainEarlyReturnTests: XCTestCase {
         XCTAssertTrue(result.output.contains("_ = { () -> [Int] in"), result.output)
         XCTAssertNil(try TestSupport.typecheck(result.output, as: "Screen.swift", self))
     }
+
+    /// A `map` that leaves early and declares no type, in a chain a function returns: every link
+    /// after it keeps its value, so its type is the `T` of the function's `Promise<T>`, and its
+    /// code becomes a closure called at once of that type, both where `--replace` makes the
+    /// function async and where the function keeps its promise (public: the chain runs in Vow's
+    /// bridge). The program prints the same.
+    func testAnUntypedMapLeavingEarlyTakesTheTypeOfThePromiseTheFunctionReturns() throws {
+        let screen = #"""
+            import Dispatch
+            import Vow
+
+            enum StoreError: Error {
+                case failed(String)
+            }
+
+            final class Store: @unchecked Sendable {
+                var plan: [String: String] = [:]
+                private let queue = DispatchQueue(label: "store")
+
+                func size(of key: String) -> Promise<Int> {
+                    let outcome = plan[key]
+                    return Promise { seal in
+                        queue.async {
+                            if outcome == "fail" { seal.reject(StoreError.failed(key)) } else { seal.fulfill(key.count) }
+                        }
+                    }
+                }
+            }
+
+            nonisolated(unsafe) var finished: () -> Void = {}
+
+            final class Screen: @unchecked Sendable {
+                let store: Store
+                var key = "abcd"
+
+                init(store: Store) {
+                    self.store = store
+                }
+
+                func count() -> Promise<Int> {
+                    store.size(of: key).map { size in
+                        guard size > 2 else { return 0 }
+                        print("long \(size)")
+                        return size * 10
+                    }.get { value in
+                        print("count \(value)")
+                    }
+                }
+
+                public func label(_ count: Int) -> Promise<String> {
+                    store.size(of: "label").map { size in
+                        if count == 0 { return "none" }
+                        return "\(count)/\(size)"
+                    }.ensure {
+                        print("label done")
+                    }
+                }
+
+                func refresh() {
+                    count().then { count in
+                        self.label(count)
+                    }.done { text in
+                        print("shown \(text)")
+                        finished()
+                    }.catch { error in
+                        print("failed \(error)")
+                        finished()
+                    }
+                }
+            }
+
+            """#
+        let driver = #"""
+            import Dispatch
+            import Foundation
+            import Vow
+
+            let steps: [(String, [String: String], @Sendable (Screen) -> Void)] = [
+                ("long", [:], { $0.refresh() }),
+                ("short", [:], { $0.key = "ab"; $0.refresh() }),
+                ("count fails", ["abcd": "fail"], { $0.refresh() }),
+                ("label fails", ["label": "fail"], { $0.refresh() }),
+            ]
+
+            """# + ProgramBuilding.stepRunner(makeScreen: "Screen(store: store)")
+        let program = try ProgramBuilding.ScreenProgram(screen: screen, driver: driver, in: try TestSupport.temporaryDirectory(self),
+                                                        arguments: ["--to", "async", "--stage", "all", "--replace"])
+        let expected = try program.runOriginal()
+        XCTAssertEqual(expected, """
+            == long
+            long 4
+            count 40
+            label done
+            shown 40/5
+            == short
+            count 0
+            label done
+            shown none
+            == count fails
+            failed failed("abcd")
+            == label fails
+            long 4
+            count 40
+            label done
+            failed failed("label")
+
+            """)
+        let (result, code) = try program.migrate()
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertFalse(result.standardError.contains("leaves early"), result.standardError)
+        XCTAssertTrue(code.contains("func count() async throws -> Int {"), code)
+        XCTAssertTrue(code.contains("""
+                    let value = { () -> Int in
+                        guard size > 2 else { return 0 }
+            """), code)
+        XCTAssertTrue(code.contains("public func label(_ count: Int) -> Promise<String> {"), code)
+        XCTAssertTrue(code.contains("""
+                        return { () -> String in
+                            if count == 0 { return "none" }
+            """), code)
+        XCTAssertEqual(try program.runMigrated(), expected)
+        XCTAssertEqual(try program.checkAgain().status, 0)
+    }
 }

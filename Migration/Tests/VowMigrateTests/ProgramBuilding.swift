@@ -66,10 +66,12 @@ enum ProgramBuilding {
         private let original: URL
         private let migrated: URL
         private let main: URL
-        private static let arguments = ["--to", "async", "--stage", "call-sites"]
+        private let arguments: [String]
 
-        init(screen: String, driver: String, in root: URL) throws {
+        /// `arguments`: the migration's, besides the path and `--in-place` / `--check`.
+        init(screen: String, driver: String, in root: URL, arguments: [String] = ["--to", "async", "--stage", "call-sites"]) throws {
             self.root = root
+            self.arguments = arguments
             original = root.appendingPathComponent("original")
             migrated = root.appendingPathComponent("migrated")
             main = root.appendingPathComponent("main.swift")
@@ -87,7 +89,7 @@ enum ProgramBuilding {
         /// Migrates a copy of the screen; the run's outcome and the migrated screen's code.
         func migrate() throws -> (result: TestSupport.ProcessResult, code: String) {
             try FileManager.default.copyItem(at: original, to: migrated)
-            let result = try TestSupport.migrate([migrated.path] + Self.arguments + ["--in-place"])
+            let result = try TestSupport.migrate([migrated.path] + arguments + ["--in-place"])
             return (result, try String(contentsOf: migrated.appendingPathComponent("Screen.swift"), encoding: .utf8))
         }
 
@@ -99,7 +101,7 @@ enum ProgramBuilding {
 
         /// `--check` over the migrated copy: a second run changes nothing when its status is 0.
         func checkAgain() throws -> TestSupport.ProcessResult {
-            try TestSupport.migrate([migrated.path] + Self.arguments + ["--check"])
+            try TestSupport.migrate([migrated.path] + arguments + ["--check"])
         }
     }
 

@@ -97,8 +97,12 @@ final class SDKPackageTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.standardError)
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let summary = try XCTUnwrap(report["summary"] as? [String: Any])
-        XCTAssertEqual(summary["callSitesConverted"] as? Int, 20, "\(summary)")
-        XCTAssertEqual(summary["callSitesRefused"] as? Int, 44, "\(summary)")
+        // 87 call sites: calls leaving out a defaulted argument (`sdk.menus.search("   ") { }` of
+        // `search(_:in:limit:completion:)`) are read too. (`OrderService.allOrders`' local
+        // `next(_:)` hands the function's `completion` on from a callback off the main queue: left
+        // alone, its callers' code would move to the task's thread.)
+        XCTAssertEqual(summary["callSitesConverted"] as? Int, 26, "\(summary)")
+        XCTAssertEqual(summary["callSitesRefused"] as? Int, 61, "\(summary)")
         let auth = try String(contentsOf: copy.appendingPathComponent("Tests/CloudKitchenSDKTests/AuthSessionTests.swift"), encoding: .utf8)
         XCTAssertTrue(auth.contains("value = try await sdk.signIn(email: \"ada@example.com\", password: \"\")"), auth)
         let again = try TestSupport.migrate(arguments + ["--check"], in: copy)

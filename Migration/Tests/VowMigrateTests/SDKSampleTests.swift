@@ -60,7 +60,7 @@ final class SDKSampleTests: XCTestCase {
     /// in a queue hop is the array's, not the tree's `removeAll(completion:)`, whose handler takes
     /// no `$0`.
     func testStageAllInBothFormsConvertsCallSitesAndTypechecks() throws {
-        for (target, converted, leftAlone) in [("promise", 22, 46), ("async", 5, 61)] {
+        for (target, converted, leftAlone) in [("promise", 27, 47), ("async", 5, 67)] {
             let directory = try TestSupport.temporaryDirectory(self)
             let copy = directory.appendingPathComponent("SDK")
             try FileManager.default.copyItem(at: sample, to: copy)

@@ -228,8 +228,8 @@ struct CallSiteRewrite {
     /// waits, and the code after the wait still runs after the callback's code.
     private mutating func processStatement(_ item: CodeBlockItemSyntax, codeAfter: Bool, codeAfterLeaving: Bool, waitFollows: Bool = false,
                                            context: inout Context) {
-        if target == .async, let (call, guarantee) = returnedChain(item) {
-            if convertReturnedChain(item, call: call, guarantee: guarantee, context: &context) { return }
+        if target == .async, let (call, guarantee, valueType) = returnedChain(item) {
+            if convertReturnedChain(item, call: call, guarantee: guarantee, valueType: valueType, context: &context) { return }
         }
         if let call = PyramidReader.callStatement(item) {
             switch reader.matchByShape(call) {
@@ -429,6 +429,12 @@ struct CallSiteRewrite {
             case .async:
                 if !isAsync { try checkForwardingOrder(at: item, context: context) }
                 if codeAfter && !(waitFollows && !isAsync) { throw orderRefusal(matched.callee, at: item, isAsync: isAsync) }
+                // After `await` the code runs on the task's executor, never on a queue the call names.
+                if let (queueCall, callee, queue) = MainQueueCalleeFinder.namedQueue(in: item, catalog: catalog) {
+                    throw Refusal("`\(callee.baseName)` answers on the queue its call names (\(queue.hasPrefix("its ") ? queue : "`\(queue)`")), where the "
+                                  + "callback's code ran; after `await` it would run on the task's executor instead; `--to promise` keeps it "
+                                  + "(its handlers run `on: nil`)", at: queueCall)
+                }
                 // A test waiting for the callback before it goes on returns after it, as before.
                 if !isAsync, !waitFollows, let caller = context.callerCodeAfter, !callsBackLater(matched.callee), !Self.onlyHops(matched.handler) {
                     throw orderRefusal(matched.callee, at: item, isAsync: isAsync, caller: (Self.callerName(caller, of: function), caller.location))
@@ -465,7 +471,12 @@ struct CallSiteRewrite {
                     message += "; each callback's code is kept as it was, after constants holding what it would have received"
                 }
             }
-            replace(item, with: lines)
+            var written = lines
+            if target == .async, !isAsync, !Self.isMainActor(item), MainQueueCalleeFinder.reaches(item, catalog: catalog) {
+                written.openTaskOnMainActor()
+                message += " (on the main actor: a callee answers on the main queue, where its callback's code ran)"
+            }
+            replace(item, with: written)
             report(.callSiteConverted, at: item, function, message)
             if let keptRefusal { refuse(keptRefusal, context) }
             return true
@@ -605,7 +616,10 @@ struct CallSiteRewrite {
         var attempt = context
         do throws(Refusal) {
             try checkNoSpelledOutCall(in: first, through: last)
-            let (lines, _) = try convertInline(loop.pyramid, call: loop.pyramidCall, matched: loop.matched, context: &attempt, loop: loop)
+            var (lines, _) = try convertInline(loop.pyramid, call: loop.pyramidCall, matched: loop.matched, context: &attempt, loop: loop)
+            if !context.isAsync, !Self.isMainActor(first), MainQueueCalleeFinder.reaches(loop.declaration, catalog: catalog) {
+                lines.openTaskOnMainActor()
+            }
             replace(first, through: last, with: lines)
             context = attempt
             let name = CompletionFunction.swiftName(loop.declaration.name.text, labels: CompletionFunction.labels(of: loop.declaration.signature.parameterClause.parameters))
@@ -720,9 +734,17 @@ struct CallSiteRewrite {
     /// Nothing to check where the statement does not hand its answer on.
     private func checkForwardingOrder(at item: CodeBlockItemSyntax, context: Context) throws(Refusal) {
         let function = context.function
+        // A function declared in another's body, handing on the outer function's handler: where
+        // that function's callers' code runs is not followed through the local function's calls.
+        let outer = function.outerClosureParameterNames.subtracting(function.parameterNames)
+        if let handedOn = Self.forwardedHandlers(in: item, names: outer, parameters: outer).first {
+            throw Refusal("the callback hands its answer on to `\(handedOn.baseName.text)`, the handler of the function around this local "
+                          + "function: in a `Task` that function's callers' code would run on the task's thread instead of where the callee "
+                          + "answered (and only after it returned); `--to promise` keeps both", at: handedOn)
+        }
         let references = Self.forwardedHandlers(in: item, names: function.closureParameterNames, parameters: function.parameterNames)
         guard let handler = references.first else { return }
-        if let offQueue = references.first(where: { !Self.isInMainQueueHop($0, within: item) }) {
+        if let offQueue = references.first(where: { !Self.isInMainQueueHop($0, within: item) && !answeredOnMain($0, within: item) }) {
             throw Refusal("the callback hands its answer on to `\(offQueue.baseName.text)`, this function's own handler, on the queue the callee "
                           + "answers on: in a `Task` its callers' code would run on the task's thread instead (and only after this function "
                           + "returns); hand it on inside `DispatchQueue.main.async { }`, or `--to promise` keeps both", at: offQueue)
@@ -816,7 +838,7 @@ struct CallSiteRewrite {
 
     /// `return chain` (or a function's only statement, `chain`) in a function declared to return
     /// `Promise<T>` or `Guarantee<T>`, outside closures: the chain and whether it is a guarantee.
-    private func returnedChain(_ item: CodeBlockItemSyntax) -> (FunctionCallExprSyntax, Bool)? {
+    private func returnedChain(_ item: CodeBlockItemSyntax) -> (FunctionCallExprSyntax, Bool, String?)? {
         let expression: ExprSyntax?
         if let returned = item.item.as(ReturnStmtSyntax.self) {
             expression = returned.expression
@@ -846,7 +868,8 @@ struct CallSiteRewrite {
                     if enclosing.is(MemberBlockSyntax.self) || enclosing.is(SourceFileSyntax.self) { break }
                     outer = enclosing.parent
                 }
-                return (call, type.name.text == "Guarantee")
+                let arguments = type.genericArgumentClause?.arguments
+                return (call, type.name.text == "Guarantee", arguments?.count == 1 ? arguments?.first?.argument.trimmedDescription : nil)
             }
             node = current.parent
         }
@@ -854,13 +877,13 @@ struct CallSiteRewrite {
     }
 
     /// A chain the function returns, as straight-line code in Vow's `Promise { }` bridge
-    /// (``ChainToAsync/bridgedReturn(_:guarantee:taken:)``). Returns whether it was read as a
+    /// (``ChainToAsync/bridgedReturn(_:guarantee:valueType:taken:)``). Returns whether it was read as a
     /// chain (converted or refused).
     private mutating func convertReturnedChain(_ item: CodeBlockItemSyntax, call: FunctionCallExprSyntax, guarantee: Bool,
-                                               context: inout Context) -> Bool {
+                                               valueType: String?, context: inout Context) -> Bool {
         do throws(Refusal) {
             let taken = takenNames(context)
-            guard let (lines, declared) = try ChainToAsync(bytes: bytes, catalog: catalog).bridgedReturn(call, guarantee: guarantee, taken: taken) else {
+            guard let (lines, declared) = try ChainToAsync(bytes: bytes, catalog: catalog).bridgedReturn(call, guarantee: guarantee, valueType: valueType, taken: taken) else {
                 return false
             }
             try checkNoSpelledOutCall(in: item)
@@ -904,6 +927,22 @@ struct CallSiteRewrite {
             if names.contains(name) || isCalled { found.append(reference) }
         }
         return found
+    }
+
+    /// The reference is in the code of a callback whose callee answers on the main queue
+    /// (``CalleeSummary/answersOnMain``), outside any other closure: it ran there, and the task,
+    /// on the main actor for such a callee, runs it there too.
+    private func answeredOnMain(_ reference: some SyntaxProtocol, within item: CodeBlockItemSyntax) -> Bool {
+        var node = reference.parent
+        while let current = node, current.id != item.id {
+            if let closure = current.as(ClosureExprSyntax.self) {
+                guard let call = ClosureTiming.call(taking: closure) else { return false }
+                let callees = MainQueueCalleeFinder.callees(of: call, catalog: catalog)
+                return !callees.isEmpty && callees.allSatisfy { $0.answersOnMain(in: call).main }
+            }
+            node = current.parent
+        }
+        return false
     }
 
     /// The reference is inside a closure handed to the main queue (`DispatchQueue.main.async { }`,
@@ -995,6 +1034,58 @@ extension PyramidReader {
     static func baseName(_ call: FunctionCallExprSyntax) -> String? {
         if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
         return call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+    }
+}
+
+/// Whether a call under a node (in its closures too) may reach a completion-handler function
+/// that answers on the main queue, on every path or some (``CalleeSummary/mayAnswerOnMain``): its
+/// callback's code ran there, where a new task must run it too (on the main actor, code that ran
+/// elsewhere on other paths moves there, never the other way).
+final class MainQueueCalleeFinder: SyntaxVisitor {
+    let catalog: CalleeCatalog
+    private(set) var found = false
+    /// A call whose callee answers on the queue the call names, not the main one, and that queue.
+    private(set) var namedQueue: (call: FunctionCallExprSyntax, callee: CalleeSummary, queue: String)?
+
+    init(catalog: CalleeCatalog) {
+        self.catalog = catalog
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    static func reaches(_ node: some SyntaxProtocol, catalog: CalleeCatalog) -> Bool {
+        let finder = MainQueueCalleeFinder(catalog: catalog)
+        finder.walk(node)
+        return finder.found
+    }
+
+    /// The first call under `node` answering on a queue it names other than the main one.
+    static func namedQueue(in node: some SyntaxProtocol, catalog: CalleeCatalog) -> (call: FunctionCallExprSyntax, callee: CalleeSummary, queue: String)? {
+        let finder = MainQueueCalleeFinder(catalog: catalog)
+        finder.walk(node)
+        return finder.namedQueue
+    }
+
+    /// The callees of `call` (by its labels, in order).
+    static func callees(of call: FunctionCallExprSyntax, catalog: CalleeCatalog) -> [CalleeSummary] {
+        guard let base = PyramidReader.baseName(call) else { return [] }
+        let labels = call.arguments.map { $0.label?.text }
+        return catalog.callees(named: base, calledBy: call).filter { callee in
+            var rest = callee.labels[...]
+            for label in labels {
+                guard let position = rest.firstIndex(of: label) else { return false }
+                rest = rest[(position + 1)...]
+            }
+            return true
+        }
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        for callee in Self.callees(of: node, catalog: catalog) {
+            let answer = callee.answersOnMain(in: node)
+            if answer.main || callee.mayAnswerOnMain { found = true }
+            if let queue = answer.queue, namedQueue == nil { namedQueue = (node, callee, queue) }
+        }
+        return .visitChildren
     }
 }
 
@@ -1115,6 +1206,25 @@ final class FunctionBodyFinder: SyntaxVisitor {
         var parameters: [ParameterShape]?
         /// It is `public` or `open` (or in a `public extension`): callers outside the tree call it.
         var isPublic = false
+        /// For a function declared inside another's body: the closure parameters of the functions
+        /// around it, which its code may hand an answer on to (`func next() { load { completion($0) } }`).
+        var outerClosureParameterNames: Set<String> = []
+    }
+
+    /// The closure parameters of the functions (and initializers) whose bodies hold `node`.
+    static func outerClosureParameterNames(of node: some SyntaxProtocol) -> Set<String> {
+        var names: Set<String> = []
+        var parent = node.parent
+        while let current = parent {
+            if current.is(MemberBlockSyntax.self) || current.is(SourceFileSyntax.self) { break }
+            if let function = current.as(FunctionDeclSyntax.self) {
+                names.formUnion(closureParameterNames(function.signature.parameterClause.parameters))
+            } else if let initializer = current.as(InitializerDeclSyntax.self) {
+                names.formUnion(closureParameterNames(initializer.signature.parameterClause.parameters))
+            }
+            parent = current.parent
+        }
+        return names
     }
 
     /// The names of parameters whose type is a function type (through attributes, optionals and
@@ -1175,7 +1285,8 @@ final class FunctionBodyFinder: SyntaxVisitor {
                 returnsValue: node.signature.returnClause.map { !["Void", "()"].contains($0.type.trimmedDescription) } ?? false,
                 closureParameterNames: Self.closureParameterNames(node.signature.parameterClause.parameters),
                 parameters: node.signature.parameterClause.parameters.map(ParameterShape.init),
-                isPublic: Self.isPublic(node.modifiers, node)
+                isPublic: Self.isPublic(node.modifiers, node),
+                outerClosureParameterNames: Self.outerClosureParameterNames(of: node)
             ))
         }
         return .visitChildren

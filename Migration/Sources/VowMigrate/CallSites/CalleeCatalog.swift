@@ -48,11 +48,34 @@ struct CalleeSummary: Equatable {
     /// The callee calls its handler only after it returns, on every path (the index reads this
     /// from its body: ``MigrationIndex/CompletionFunctionSummary/callsBackLater``).
     var callsBackLater = false
+    /// The callee answers on the main queue, on every path where it does not answer at once
+    /// (``MigrationIndex/CompletionFunctionSummary/answersOnMain``).
+    var answersOnMain = false
+    /// It answers on the main queue on some path (``MigrationIndex/CompletionFunctionSummary/mayAnswerOnMain``).
+    var mayAnswerOnMain = false
+    /// Its parameters as calls bind to them (``CallBinding``): a call may leave out defaulted ones.
+    var parameterShapes: [ParameterShape] = []
+    /// The callee answers on the queue one of its parameters names
+    /// (``MigrationIndex/CompletionFunctionSummary/answerQueue``).
+    var answerQueue: MigrationIndex.AnswerQueue?
     /// A path of the callee's body ends without calling its handler (``MigrationIndex/CompletionFunctionSummary/answersNothingAt``):
     /// its alternatives answer nothing there either. Awaited in a new `Task`, that is the
     /// callback never running, as before; awaited in an async function, the function would
     /// stop there where it returned before.
     var answersNothingAt: MigrationIndex.Location?
+
+    /// Where a call of this callee answers: on the main queue (it answers there, or on the queue
+    /// its queue parameter names and the call names the main queue, or leaves out a parameter
+    /// whose default is it), on a queue the call names (`.some`: its argument's text), or
+    /// elsewhere (nil, false).
+    func answersOnMain(in call: FunctionCallExprSyntax) -> (main: Bool, queue: String?) {
+        if answersOnMain { return (true, nil) }
+        guard let answerQueue else { return (false, nil) }
+        let argument = answerQueue.label.flatMap { label in call.arguments.first { $0.label?.text == label } }
+        guard let argument else { return answerQueue.label == nil ? (false, "its unlabelled queue") : (answerQueue.defaultIsMain, answerQueue.defaultIsMain ? nil : "its default queue") }
+        let text = argument.expression.trimmedDescription
+        return MigrationIndex.namesMainQueue(text) ? (true, nil) : (false, text)
+    }
 
     /// Refuses a call whose callee answers nothing on some path (``answersNothingAt``), awaited in
     /// an async function's own body: the function would stop there where it returned before.
@@ -280,6 +303,10 @@ struct IndexCalleeCatalog: CalleeCatalog {
                 }(),
                 handlerIsActorIsolated: function.handlerIsActorIsolated,
                 callsBackLater: function.callsBackLater,
+                answersOnMain: function.answersOnMain,
+                mayAnswerOnMain: function.mayAnswerOnMain,
+                parameterShapes: function.parameterShapes,
+                answerQueue: function.answerQueue,
                 answersNothingAt: function.answersNothingAt
             )
         }

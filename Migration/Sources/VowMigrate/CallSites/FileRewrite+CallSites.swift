@@ -51,7 +51,7 @@ extension FileRewrite {
         edits.removeAll { $0.removing == 0 && covered.contains($0.offset) && spelledOutInsertions[$0.offset] == $0.text }
         edits += (functions?.edits ?? []) + stage.edits
         // A chain `--replace` could not make a function's body is refused again by the bridge
-        // (``ChainToAsync/bridgedReturn(_:guarantee:taken:)``), for the same reason at the same
+        // (``ChainToAsync/bridgedReturn(_:guarantee:valueType:taken:)``), for the same reason at the same
         // place: reported once.
         let refusedByFunctions = Set((functions?.findings ?? []).filter { $0.kind == .callSiteRefused }.map { "\($0.line):\($0.column) \($0.message)" })
         let stageFindings = stage.findings.filter { $0.kind != .callSiteRefused || !refusedByFunctions.contains("\($0.line):\($0.column) \($0.message)") }

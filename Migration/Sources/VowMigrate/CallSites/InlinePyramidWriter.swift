@@ -170,6 +170,11 @@ struct InlinePyramidWriter {
         if call.calledExpression.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .postfixQuestionMark }) {
             throw Refusal("the callee is reached through `?.`, so the call may not happen at all", at: call.calledExpression)
         }
+        // A function declared in the callback is a place of its own, whose call sites are
+        // converted on their own: it cannot also move with the callback's code.
+        if let local = PyramidReader.localFunctionMakingKnownCall(in: closure, reader: reader) {
+            throw Refusal("a function declared inside the callback calls a completion-handler function (its own call site, converted on its own)", at: local.name)
+        }
         convertedCalls.append(call)
         convertedHandlers.append(closure)
         var statements = Array(closure.statements)

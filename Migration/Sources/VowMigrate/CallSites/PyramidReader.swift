@@ -51,13 +51,29 @@ struct PyramidReader {
         if !call.additionalTrailingClosures.isEmpty { return .none }
         var found: [MatchedCall] = []
         for summary in candidates {
-            guard summary.labels.count == listed.count + trailing.count else { continue }
-            guard zip(summary.labels, listed).allSatisfy({ $0.0 == $0.1.label?.text }) else { continue }
             let handler: ClosureExprSyntax?
-            if summary.handlerIndex < listed.count {
-                handler = listed[summary.handlerIndex].expression.as(ClosureExprSyntax.self)
+            if summary.labels.count == listed.count + trailing.count {
+                guard zip(summary.labels, listed).allSatisfy({ $0.0 == $0.1.label?.text }) else { continue }
+                if summary.handlerIndex < listed.count {
+                    handler = listed[summary.handlerIndex].expression.as(ClosureExprSyntax.self)
+                } else {
+                    handler = trailing.first
+                }
+            } else if summary.failureIndex == nil, summary.handlerIndex < summary.parameterShapes.count,
+                      let slots = CallBinding.bind(call, to: summary.parameterShapes) {
+                // A call leaving out defaulted parameters (`fetch { }` of `fetch(limit: Int = 20,
+                // completion:)`, `ping(completion: { })` of `ping(completion:on:)`): read where the
+                // handler stands in the call as it stands in the declaration, or is the trailing closure.
+                switch slots[summary.handlerIndex] {
+                case .argument(let position)? where position == summary.handlerIndex:
+                    handler = listed[position].expression.as(ClosureExprSyntax.self)
+                case .trailing(0)? where summary.handlerIndex >= listed.count:
+                    handler = trailing.first
+                default:
+                    continue
+                }
             } else {
-                handler = trailing.first
+                continue
             }
             guard let handler else { continue }
             var kept: [String] = []
@@ -707,10 +723,55 @@ struct PyramidReader {
     }
 }
 
+extension PyramidReader {
+    /// A function declared anywhere in `closure` that makes a call of a completion-handler
+    /// function this reader knows.
+    static func localFunctionMakingKnownCall(in closure: ClosureExprSyntax, reader: PyramidReader) -> FunctionDeclSyntax? {
+        final class Finder: SyntaxVisitor {
+            let reader: PyramidReader
+            var found: FunctionDeclSyntax?
+            init(reader: PyramidReader) {
+                self.reader = reader
+                super.init(viewMode: .sourceAccurate)
+            }
+            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+                guard found == nil else { return .skipChildren }
+                let calls = LocalFunctionCallFinder(reader: reader)
+                calls.walk(node)
+                if calls.found { found = node }
+                return .skipChildren
+            }
+        }
+        let finder = Finder(reader: reader)
+        finder.walk(closure)
+        return finder.found
+    }
+}
+
+/// Whether a node holds a call of a completion-handler function the reader knows.
+private final class LocalFunctionCallFinder: SyntaxVisitor {
+    let reader: PyramidReader
+    private(set) var found = false
+
+    init(reader: PyramidReader) {
+        self.reader = reader
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    /// A call of a completion-handler function with its closure, or of its alternative (what a
+    /// first run made of such a call): a second run decides as the first did.
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if reader.isKnownCall(node) || PyramidReader.baseName(node).map({ !reader.catalog.callees(named: $0).isEmpty }) == true {
+            found = true
+        }
+        return found ? .skipChildren : .visitChildren
+    }
+}
+
 /// Finds what stops a statement from being moved into a chain handler unchanged.
 private final class ControlFlowFinder: LoopTrackingVisitor {
     enum Reason {
-        case earlyReturn, guardStatement, deferStatement, loop, nestedCallback, queueHop
+        case earlyReturn, guardStatement, deferStatement, loop, nestedCallback, queueHop, localFunction
 
         func replacingPlace(with place: String) -> String {
             switch self {
@@ -720,6 +781,8 @@ private final class ControlFlowFinder: LoopTrackingVisitor {
             case .loop: return "a loop around a callback"
             case .nestedCallback: return "a callback called on some paths only, or before other code"
             case .queueHop: return "a queue hop around a callback"
+            case .localFunction:
+                return "a function declared inside \(place) calls a completion-handler function (its own call site, converted on its own)"
             }
         }
     }
@@ -745,7 +808,13 @@ private final class ControlFlowFinder: LoopTrackingVisitor {
 
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { closureDepth += 1; return .visitChildren }
     override func visitPost(_ node: ClosureExprSyntax) { closureDepth -= 1 }
-    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    /// A local function is a place of its own, whose call sites are converted on their own: one
+    /// holding a known call cannot also move with the code around it.
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        let calls = LocalFunctionCallFinder(reader: reader)
+        calls.walk(node)
+        return calls.found ? note(.localFunction, node.name) : .skipChildren
+    }
     override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
         closureDepth == 0 && !allowsExits ? note(.earlyReturn, node) : .visitChildren
     }

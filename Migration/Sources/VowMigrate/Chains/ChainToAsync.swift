@@ -672,7 +672,8 @@ struct ChainToAsync {
         var writer = try straightLine(links, from: "\(effects) \(started).value", returningValue: false, nesting: nesting)
         writer.discard()
 
-        let throwing = !isGuarantee(root) || Self.tries(writer.body)
+        // (A chain whose every rejection a `recover` ends, in its guarantee form, throws nothing.)
+        let throwing = (!isGuarantee(root) || Self.tries(writer.body)) && Self.canThrow(writer.body)
         // A chain kept as it is must end up in a `do` block, which the stage does not read again.
         if writer.keptInnerChain && !throwing && catchLink.reportsUnhandled { throw Self.innerChainRefusal(at: call) }
         let block = try doCatch(writer.body, catchLink, chain: "chain", throwing: throwing, nesting: nesting)
@@ -853,7 +854,8 @@ struct ChainToAsync {
         let effects = isGuarantee(root) ? "await" : "try await"
         var writer = try straightLine(links, from: "\(effects) \(StatementText(bytes: bytes).text(of: root)).value", returningValue: false)
         writer.discard()
-        return try doCatch(writer.body, catchLink, chain: "nested chain", throwing: !isGuarantee(root) || Self.tries(writer.body))
+        return try doCatch(writer.body, catchLink, chain: "nested chain",
+                           throwing: (!isGuarantee(root) || Self.tries(writer.body)) && Self.canThrow(writer.body))
     }
 
     /// A chain the function returns (`return load(id).then { ... }`), where the function keeps
@@ -864,7 +866,8 @@ struct ChainToAsync {
     /// settled; the bridge's code runs on the main actor, resuming as each promise settles. Read
     /// and refused as a statement's chain is, but for its ending: nothing handles its rejection
     /// here, the function's callers do.
-    func bridgedReturn(_ call: FunctionCallExprSyntax, guarantee: Bool, taken: Set<String>) throws(Refusal) -> (lines: CodeLines, declared: String)? {
+    func bridgedReturn(_ call: FunctionCallExprSyntax, guarantee: Bool, valueType: String? = nil,
+                       taken: Set<String>) throws(Refusal) -> (lines: CodeLines, declared: String)? {
         var (root, links) = try read(call)
         guard let firstLink = links.first else { return nil }
         // `items.map { }` in a function returning a promise is an array's, ending in `Promise(...)`
@@ -887,7 +890,8 @@ struct ChainToAsync {
         let selfCapture = try selfCapture(of: links)
         let queues = try hoistQueues(&links)
         let started = Self.rootName(links, taken: taken)
-        var writer = try straightLine(links, from: "\(isGuarantee(root) ? "await" : "try await") \(started).value", returningValue: true)
+        var writer = try straightLine(links, from: "\(isGuarantee(root) ? "await" : "try await") \(started).value", returningValue: true,
+                                      valueType: valueType)
         if let value = writer.valueExpression {
             writer.body.add(value.prefixed("return "), indentedBy: 0)
         }
@@ -1432,6 +1436,12 @@ struct ChainToAsync {
     }
 
     private func write(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) {
+        // The last statement of a handler giving a value is that value (awaited where a promise).
+        // (A sequence helper's closure stays a synchronous closure, where no async function is picked.)
+        let answering: Set<Kind> = [.then, .map, .compactMap, .recover]
+        if link.kind.sequenceMethod == nil {
+            try checkNoCapturedCall(answering.contains(link.kind) ? Array(link.statements.dropLast()) : link.statements)
+        }
         if let method = link.kind.sequenceMethod {
             try writeSequenceHelper(link, method: method, &writer)
             return
@@ -1468,7 +1478,7 @@ struct ChainToAsync {
             // A `map` or `then` in the middle that leaves early with its value (`guard let
             // strongSelf = self else { return [] }`): its code in a closure called at once, whose
             // `return`s give the value as the handler's did.
-            guard try writeCalledHandler(link, &writer) else { throw error }
+            guard try writeCalledHandler(link, at: index, &writer) else { throw error }
             return
         }
         // Comments written before the link (`// .allErrors: ...` above `.catch`) stay before its code.
@@ -1518,7 +1528,10 @@ struct ChainToAsync {
                 // A value nothing after it reads is only checked (`let value2` would be unused).
                 let read = writer.valueRead(after: index)
                 let name = read ? writer.declare(wanted) : "_"
-                writer.body.add("guard let \(name) = \(text.text(of: result)) else { throw PMKError.compactMap(\(input ?? "()"), \(type).self) }", 0)
+                // `scenes.first { $0.name == name }`: a trailing closure in a condition needs parentheses.
+                var unwrapped = text.text(of: result)
+                if result.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .leftBrace }) { unwrapped = "(\(unwrapped))" }
+                writer.body.add("guard let \(name) = \(unwrapped) else { throw PMKError.compactMap(\(input ?? "()"), \(type).self) }", 0)
                 writer.state = read ? .named(name) : .none
             }
         case .get, .done:
@@ -1606,6 +1619,10 @@ struct ChainToAsync {
         var text = errorText(link)
         let returnType = link.closure?.signature?.returnClause?.type.trimmedDescription
         guard let last = link.statements.last else { throw Refusal("an empty `recover` handler", at: link.call) }
+        if Self.isVoidRecover(link, returnType: returnType) {
+            try writeVoidRecover(link, at: index, text: text, &writer)
+            return
+        }
         // What the handler settles the chain with, and which errors it sees.
         var recovered: String?
         var seesCancellation = link.allErrors
@@ -1661,6 +1678,75 @@ struct ChainToAsync {
         }
         for line in text.lines(handled) { catchBody.add(line, 0) }
         try writeRecoverBlocks(at: index, catchBody: catchBody, recovered: recovered, caught: caught, &writer)
+    }
+
+    /// A handler statement keeping the promise of a call of the tree's promise-returning function
+    /// without saying its type (`let confirmation = awaitConfirmation(for: serial)`, `_ = save()`,
+    /// or the call alone), where that function has an async alternative (or gains one in this
+    /// run): moved into async code, the call would reach the alternative, which Swift prefers there.
+    private func checkNoCapturedCall(_ statements: [CodeBlockItemSyntax]) throws(Refusal) {
+        for statement in statements {
+            var expression: ExprSyntax?
+            if let variable = statement.item.as(VariableDeclSyntax.self), variable.bindings.count == 1,
+               let binding = variable.bindings.first, binding.typeAnnotation == nil {
+                expression = binding.initializer?.value
+            } else if let written = PyramidReader.expression(statement) {
+                expression = written
+                if let sequence = written.as(SequenceExprSyntax.self), sequence.elements.count == 3,
+                   sequence.elements.first?.is(DiscardAssignmentExprSyntax.self) == true,
+                   sequence.elements.dropFirst().first?.is(AssignmentExprSyntax.self) == true {
+                    expression = sequence.elements.last
+                }
+            }
+            guard let call = expression?.as(FunctionCallExprSyntax.self), call.trailingClosure == nil,
+                  let base = PyramidReader.baseName(call),
+                  let reached = catalog.promiseFunctionCall(named: base, labels: call.arguments.map { $0.label?.text }),
+                  reached.awaitedDirectly, !reached.replaced else { continue }
+            throw Refusal("a chain handler keeps the promise of `\(base)` without naming its type: in async code Swift would pick "
+                          + "its async alternative there; write the type (`let x: Promise = ...`)", at: call)
+        }
+    }
+
+    /// Whether a `recover` is the form a chain of `Void` has, whose handler answers nothing: its
+    /// return type says `Void` (or `()`), or its code ends in what gives no value (`()`, an
+    /// assignment, a declaration, an `if` or `switch` after other statements, or one without
+    /// `else`).
+    private static func isVoidRecover(_ link: Link, returnType: String?) -> Bool {
+        if let returnType { return returnType == "Void" || returnType == "()" }
+        guard let last = link.statements.last else { return false }
+        if last.item.is(DeclSyntax.self) { return true }
+        guard let expression = PyramidReader.expression(last) else { return false }
+        if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.isEmpty { return true }
+        if let sequence = expression.as(SequenceExprSyntax.self), sequence.elements.contains(where: { $0.is(AssignmentExprSyntax.self) }) {
+            return true
+        }
+        if expression.is(IfExprSyntax.self) || expression.is(SwitchExprSyntax.self) {
+            return link.statements.count > 1 || (expression.as(IfExprSyntax.self).map { $0.elseBody == nil } ?? false)
+        }
+        return false
+    }
+
+    /// The `recover` of a chain of `Void` whose handler answers nothing, as Swift picks its form:
+    /// a handler that cannot throw is the guarantee form, which sees every error, cancellations
+    /// included; one that can throw is the promise form, which passes cancellations on unless its
+    /// policy is `.allErrors`, and passes on what it throws. Its code is the `catch` block's, the
+    /// chain's value after it `()`.
+    private func writeVoidRecover(_ link: Link, at index: Int, text: StatementText, _ writer: inout Writer) throws(Refusal) {
+        var handled = link.statements
+        if let last = handled.last, let tuple = PyramidReader.expression(last)?.as(TupleExprSyntax.self), tuple.elements.isEmpty {
+            handled.removeLast()
+        }
+        // A `return` in it would leave the function around the straight-line code.
+        try check(handled)
+        let throwing = handled.contains { HandlerUseAnalyzer.canThrow(Syntax($0)) }
+        let caught = Self.caughtName(link)
+        var catchBody = CodeLines()
+        if throwing && !link.allErrors {
+            catchBody.add("// `recover` passed cancellations on (its default policy).", 0)
+            catchBody.add("if \(caught).isCancelled { throw \(caught) }", 0)
+        }
+        for line in text.lines(handled) { catchBody.add(line, 0) }
+        try writeRecoverBlocks(at: index, catchBody: catchBody, recovered: "()", caught: caught, &writer)
     }
 
     /// `recover(on: queue) { error -> Promise<T> in ... }`: the handler's code, as written, runs
@@ -1931,8 +2017,11 @@ struct ChainToAsync {
         guard call.trailingClosure == nil, let base = PyramidReader.baseName(call) else { return false }
         let labels = call.arguments.map { $0.label?.text }
         let callees = Self.promiseAlternativeCallees(named: base, labels: labels, catalog: catalog)
-        if callees.isEmpty, let reached = catalog.promiseFunctionCall(named: base, labels: labels) { return reached.returnsGuarantee }
-        return callees.count == 1 && callees[0].producesGuarantee
+        let reached = catalog.promiseFunctionCall(named: base, labels: labels)
+        if callees.isEmpty { return reached?.returnsGuarantee ?? false }
+        // A completion-handler function's guarantee alternative, unless a promise-returning
+        // function of the tree (another type's `load()`) may be the one called.
+        return callees.count == 1 && callees[0].producesGuarantee && (reached?.returnsGuarantee ?? true)
     }
 
     /// `Guarantee`, `Guarantee<Int>`, `Guarantee.value`, `Guarantee.immediate`: the type itself or
@@ -2181,15 +2270,17 @@ struct ChainToAsync {
     /// `return x`, a chain is straight-line code, any other promise awaited). Its `return`s
     /// (and a `guard let self`) mean there what they meant in the handler. False where the
     /// handler is not of that shape (the caller's refusal stands).
-    private func writeCalledHandler(_ link: Link, _ writer: inout Writer) throws(Refusal) -> Bool {
+    private func writeCalledHandler(_ link: Link, at index: Int, _ writer: inout Writer) throws(Refusal) -> Bool {
+        let declared = link.closure?.signature?.returnClause?.type
+        // A `map` that declares no type, whose value every later link keeps, gives the value of
+        // the function returning the chain (`-> Promise<T>`): its type is `T`.
         guard link.kind == .map || link.kind == .then, link.resultOverride == nil, !link.hopsToMain,
-              let returnType = link.closure?.signature?.returnClause?.type,
+              var valueType = declared?.trimmedDescription ?? (link.kind == .map ? writer.typeAfter(index) : nil),
               !link.statements.lazy.flatMap({ $0.tokens(viewMode: .sourceAccurate) }).contains(where: { $0.tokenKind == .keyword(.defer) })
         else { return false }
-        var valueType = returnType.trimmedDescription
         var guarantee = false
         if link.kind == .then {
-            guard let type = returnType.as(IdentifierTypeSyntax.self),
+            guard let type = declared?.as(IdentifierTypeSyntax.self),
                   ["Promise", "Guarantee"].contains(type.name.text),
                   let argument = type.genericArgumentClause?.arguments.first, type.genericArgumentClause?.arguments.count == 1
             else { return false }

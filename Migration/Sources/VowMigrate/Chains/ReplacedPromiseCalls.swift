@@ -194,8 +194,12 @@ enum ImplicitSelf {
                   reference.baseName.id == token.id else { continue }
             // `a.b`: only the first name of a member access can be read through `self`.
             if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
-            // An argument's label is no reference.
-            if name.first?.isUppercase == true || name.hasPrefix("$") || locals.contains(name) { continue }
+            // An argument's label is no reference. A call with argument labels (`info(for: id)`)
+            // is a function's, never a local's of that name (a closure takes no labels).
+            let calledWithLabels = reference.parent?.as(FunctionCallExprSyntax.self).map { call in
+                call.calledExpression.id == reference.id && call.arguments.contains { $0.label != nil }
+            } ?? false
+            if name.first?.isUppercase == true || name.hasPrefix("$") || (locals.contains(name) && !calledWithLabels) { continue }
             if globals(name) && !declaresMember(name, around: call) { continue }
             if let closure = enclosingClosure(of: token, within: call), (PyramidReader.parameterNames(closure) ?? []).contains(name) { continue }
             return true

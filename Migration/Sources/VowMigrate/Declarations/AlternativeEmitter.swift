@@ -276,12 +276,15 @@ struct AlternativeEmitter {
     private var keptAttributes: [String] { Self.keptAttributes(of: function.decl) }
 
     /// Those of any declaration an alternative is written beside (`@discardableResult` is the
-    /// alternative's own business).
+    /// alternative's own business). Not `@inlinable` and its kin: an inlinable body may only use
+    /// public declarations, and the alternative's uses the file's private helpers
+    /// (`NeitherValueNorError`); it is an ordinary public function calling the inlinable one.
     static func keptAttributes(of decl: FunctionDeclSyntax) -> [String] {
         decl.attributes.compactMap { element -> String? in
             guard let attribute = element.as(AttributeSyntax.self) else { return nil }
             let name = attribute.attributeName.trimmedDescription
-            if ["objc", "IBAction", "IBSegueAction", "discardableResult", "nonobjc", "objcMembers"].contains(name) { return nil }
+            if ["objc", "IBAction", "IBSegueAction", "discardableResult", "nonobjc", "objcMembers",
+                "inlinable", "usableFromInline", "_transparent", "_alwaysEmitIntoClient"].contains(name) { return nil }
             if name == "available" {
                 let arguments = attribute.arguments?.trimmedDescription ?? ""
                 if arguments.hasPrefix("*") || arguments.contains("renamed") || arguments.contains("deprecated")

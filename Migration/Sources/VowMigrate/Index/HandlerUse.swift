@@ -26,6 +26,10 @@ struct HandlerUse: Sendable, Equatable {
     /// returns: code after a call of it runs before the callback. False when it is called,
     /// handed on or stored anywhere else (a `guard` answering an invalid input at once).
     var callsBackOnlyLater = false
+    /// Where each use of the handler answers (a call, a store, a hand-off), as far as the body
+    /// tells: the index resolves hand-offs and closures handed to its own functions
+    /// (``MigrationIndex/answerPlaces(of:)``).
+    var placedUses: [PlacedUse] = []
     /// The same body read under other assumptions (``HandlerUseAnalyzer/Assumption``), where they
     /// change what it reads; the index picks the one that holds (``MigrationIndex/resolveCalls``).
     var readings: [Set<HandlerUseAnalyzer.Assumption>: HandlerUse] = [:]
@@ -35,6 +39,25 @@ struct HandlerUse: Sendable, Equatable {
     /// answered on the `else` path and not yet after it. `.unlessCancelled`: so, where a cancelled
     /// request counts as answered (``HandlerUseAnalyzer/Assumption/cancellationAnswers``).
     var answersWhenReturningNil: NilAnswer?
+
+    /// Where a use of the handler answers: on the main queue (inside `DispatchQueue.main.async { }`
+    /// and the like), at once (on the thread that called the function), or elsewhere (another
+    /// queue, a framework's callback, a stored handler).
+    enum AnswerPlace: Sendable, Hashable {
+        case main, atOnce, elsewhere
+        /// On the queue a parameter of the function names (`queue.async { completion(x) }`,
+        /// `func ping(completion:on queue: DispatchQueue = .main)`): its caller says where.
+        case queueParameter(String)
+    }
+
+    /// One use of the handler and where it answers. `through`: the use is inside a closure handed
+    /// to that call (`api.fetch { result in completion(result) }`), or is the handler handed on by
+    /// name to it: it answers where that call's callee calls back, which the index reads from the
+    /// callee's own uses, its `atOnce` meaning `place` (where the call itself is made).
+    struct PlacedUse: Sendable, Equatable {
+        var place: AnswerPlace
+        var through: HandOff?
+    }
 
     enum NilAnswer: Sendable, Equatable {
         case always
@@ -105,6 +128,25 @@ struct HandlerUseAnalyzer {
     private var usedOnlyLater = true
     /// The closures running later around the node being read.
     private var laterDepth = 0
+    /// The closures around the node being read that decide where a use inside them answers,
+    /// innermost last (``HandlerUse/placedUses``).
+    private var placeContext: [PlaceContext] = []
+    private var placedUses: [HandlerUse.PlacedUse] = []
+
+    /// The function's parameters of a queue type (`DispatchQueue`, `OperationQueue`), whose
+    /// `async { }` runs where its caller says.
+    var queueParameters: Set<String> = []
+
+    private enum PlaceContext {
+        /// A closure run on the main queue or actor.
+        case main
+        /// A closure run on the queue a parameter names.
+        case queueParameter(String)
+        /// A closure run later elsewhere: another queue, a new task, a framework's callback.
+        case elsewhere
+        /// A closure handed to a call the index may know (a function of the tree).
+        case through(HandlerUse.HandOff)
+    }
     /// Functions declared in the body (`func next(_ cursor: String?) { ... }`): a call of one
     /// counts as the calls its body makes. One being analysed counts, where it calls itself, as
     /// the one call it makes by induction (each run calls the handler once, or recurses once).
@@ -236,8 +278,9 @@ struct HandlerUseAnalyzer {
     /// assumptions the body's shapes call for (``HandlerUse/readings``), and for a function
     /// returning an optional whether it answers exactly when it returns `nil`.
     static func read(body: CodeBlockSyntax, names: Set<String>, fileName: String, converter: SourceLocationConverter,
-                     returnsOptional: Bool) -> HandlerUse {
+                     returnsOptional: Bool, queueParameters: Set<String> = []) -> HandlerUse {
         var analyzer = HandlerUseAnalyzer(names: names, fileName: fileName, converter: converter)
+        analyzer.queueParameters = queueParameters
         var use = analyzer.analyze(body: body)
         func reading(_ assumptions: Set<Assumption>) -> HandlerUse {
             var other = HandlerUseAnalyzer(names: names, fileName: fileName, converter: converter)
@@ -289,7 +332,7 @@ struct HandlerUseAnalyzer {
         let total = paths.all
         return HandlerUse(minimum: total.minimum, maximum: total.maximum, repeatAt: total.repeatAt.map(location(at:)),
                           missingAt: total.missingAt.map(location(at:)), handOffs: handOffs, referenced: referenced, stores: stores,
-                          callsBackOnlyLater: referenced && usedOnlyLater)
+                          callsBackOnlyLater: referenced && usedOnlyLater, placedUses: placedUses)
     }
 
     // MARK: - Statements
@@ -631,11 +674,14 @@ struct HandlerUseAnalyzer {
             } else if let store = store(of: reference) {
                 // Kept for later: counted as the one call it stands for until the index follows it.
                 stores.append(store)
+                placedUses.append(.init(place: .elsewhere))
                 referenced = true
                 return .one(at: place(of: reference))
             }
             referenced = true
-            return .one(at: place(of: reference)).then(handOffIfArgument(reference))
+            let handOff = handOffIfArgument(reference)
+            placeUse(reference, handedTo: handOff.handOff, onMain: handOff.onMain)
+            return .one(at: place(of: reference)).then(handOff.calls)
         }
         if let sequence = node.as(SequenceExprSyntax.self), sequence.elements.contains(where: { $0.is(UnresolvedTernaryExprSyntax.self) }) {
             return ternaryCalls(Array(sequence.elements)[...], inClosure: inClosure)
@@ -645,9 +691,13 @@ struct HandlerUseAnalyzer {
             return self.expression(expression, inClosure: inClosure).all
         }
         if let closure = node.as(ClosureExprSyntax.self) {
-            let later = ClosureTiming.of(closure) == .later
+            let timing = ClosureTiming.of(closure)
+            let later = timing == .later
             if later { laterDepth += 1 }
+            let context = placeContext(of: closure, timing: timing)
+            if let context { placeContext.append(context) }
             var calls = block(Array(closure.statements), inClosure: true).all
+            if context != nil { placeContext.removeLast() }
             if later { laterDepth -= 1 }
             // A callback that may not call: trusted (see the type's comment).
             if calls.maximum >= 1 { calls.minimum = max(calls.minimum, 1) }
@@ -729,7 +779,11 @@ struct HandlerUseAnalyzer {
         // Worked out once for every call of it: read as if called directly.
         let outerLaterDepth = laterDepth
         laterDepth = 0
+        // Where it is called from is not followed: a use at its own level answers elsewhere.
+        let outerPlaceContext = placeContext
+        placeContext = [.elsewhere]
         let calls = block(Array(local.body?.statements ?? []), inClosure: false).all
+        placeContext = outerPlaceContext
         laterDepth = outerLaterDepth
         analysingLocal.remove(name)
         localCalls[name] = calls
@@ -786,22 +840,99 @@ struct HandlerUseAnalyzer {
     }
 
     /// Records `other(..., completion: handler)`; the index later counts it as `other` calls its own.
-    private mutating func handOffIfArgument(_ reference: DeclReferenceExprSyntax) -> Calls {
+    private mutating func handOffIfArgument(_ reference: DeclReferenceExprSyntax) -> (calls: Calls, handOff: HandlerUse.HandOff?, onMain: Bool) {
         guard let argument = reference.parent?.as(LabeledExprSyntax.self),
               let list = argument.parent?.as(LabeledExprListSyntax.self),
-              let call = list.parent?.as(FunctionCallExprSyntax.self) else { return .zero }
-        let baseName: String
-        if let callee = call.calledExpression.as(DeclReferenceExprSyntax.self) {
-            baseName = callee.baseName.text
-        } else if let callee = call.calledExpression.as(MemberAccessExprSyntax.self) {
-            baseName = callee.declName.baseName.text
-        } else {
-            return .zero
-        }
+              let call = list.parent?.as(FunctionCallExprSyntax.self) else { return (.zero, nil, false) }
+        guard let baseName = Self.calledName(call) else { return (.zero, nil, false) }
         let position = list.firstIndex { $0.id == argument.id }.map { list.distance(from: list.startIndex, to: $0) }
-        handOffs.append(.init(baseName: baseName, labels: list.map { $0.label?.text }, trailingClosures:
-                                (call.trailingClosure == nil ? 0 : 1) + call.additionalTrailingClosures.count,
-                              argumentPosition: position, location: location(of: reference)))
-        return .zero
+        let handOff = HandlerUse.HandOff(baseName: baseName, labels: list.map { $0.label?.text }, trailingClosures:
+                                            (call.trailingClosure == nil ? 0 : 1) + call.additionalTrailingClosures.count,
+                                         argumentPosition: position, location: location(of: reference))
+        handOffs.append(handOff)
+        // `DispatchQueue.main.async(execute: completion)` calls it on the main queue.
+        if ClosureTiming.isMainHop(call) { return (.zero, nil, true) }
+        return (.zero, handOff, false)
+    }
+
+    /// `load` of `load(...)` or `api.load(...)`; nil for any other called expression.
+    private static func calledName(_ call: FunctionCallExprSyntax) -> String? {
+        if let callee = call.calledExpression.as(DeclReferenceExprSyntax.self) { return callee.baseName.text }
+        if let callee = call.calledExpression.as(MemberAccessExprSyntax.self) { return callee.declName.baseName.text }
+        return nil
+    }
+
+    /// Where a closure runs, where that decides where a use inside it answers: nil for one run
+    /// at once by the code around it (`forEach`, `map`, `Promise { seal in }`, a closure called
+    /// in place), whose uses answer where that code does.
+    private func placeContext(of closure: ClosureExprSyntax, timing: ClosureTiming) -> PlaceContext? {
+        if ClosureTiming.runsOnMain(closure) { return .main }
+        if timing == .later, let call = ClosureTiming.call(taking: closure), let queue = queueParameter(calling: call) {
+            return .queueParameter(queue)
+        }
+        switch timing {
+        case .later: return .elsewhere
+        case .repeated, .bridge: return nil
+        case .atOnceOrUnknown: break
+        }
+        guard let call = ClosureTiming.call(taking: closure) else { return nil }
+        guard let baseName = Self.calledName(call) else { return .elsewhere }
+        let labels = call.arguments.map { $0.label?.text }
+        let position: Int?
+        if let argument = closure.parent?.as(LabeledExprSyntax.self), let list = argument.parent?.as(LabeledExprListSyntax.self) {
+            position = list.firstIndex { $0.id == argument.id }.map { list.distance(from: list.startIndex, to: $0) }
+        } else if call.trailingClosure?.id == closure.id {
+            position = labels.count
+        } else {
+            return .elsewhere
+        }
+        return .through(.init(baseName: baseName, labels: labels,
+                              trailingClosures: (call.trailingClosure == nil ? 0 : 1) + call.additionalTrailingClosures.count,
+                              argumentPosition: position, location: location(of: closure)))
+    }
+
+    /// `queue` of `queue.async { }`, `queue.asyncAfter(...)`, `queue.addOperation { }` where it
+    /// names a queue parameter of the function.
+    private func queueParameter(calling call: FunctionCallExprSyntax) -> String? {
+        guard !queueParameters.isEmpty, let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+              ["async", "asyncAfter", "addOperation"].contains(member.declName.baseName.text),
+              let base = member.base?.as(DeclReferenceExprSyntax.self), queueParameters.contains(base.baseName.text) else { return nil }
+        return base.baseName.text
+    }
+
+    /// Notes where a use answers (``HandlerUse/placedUses``): the innermost closure around it
+    /// that decides, or the call it is handed to by name.
+    private mutating func placeUse(_ reference: DeclReferenceExprSyntax, handedTo handOff: HandlerUse.HandOff?, onMain: Bool) {
+        if onMain {
+            placedUses.append(.init(place: .main))
+            return
+        }
+        // `queue.async(execute: completion)`.
+        if let argument = reference.parent?.as(LabeledExprSyntax.self), let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+           let queue = queueParameter(calling: call) {
+            placedUses.append(.init(place: .queueParameter(queue)))
+            return
+        }
+        if let handOff {
+            placedUses.append(.init(place: placeAround(placeContext[...]), through: handOff))
+            return
+        }
+        switch placeContext.last {
+        case nil: placedUses.append(.init(place: .atOnce))
+        case .main: placedUses.append(.init(place: .main))
+        case .queueParameter(let queue): placedUses.append(.init(place: .queueParameter(queue)))
+        case .elsewhere: placedUses.append(.init(place: .elsewhere))
+        case .through(let call): placedUses.append(.init(place: placeAround(placeContext.dropLast()), through: call))
+        }
+    }
+
+    /// Where code in `context` runs, as far as the body tells: a closure handed to a call answers
+    /// wherever that call answers, taken as elsewhere here.
+    private func placeAround(_ context: ArraySlice<PlaceContext>) -> HandlerUse.AnswerPlace {
+        switch context.last {
+        case nil: return .atOnce
+        case .main: return .main
+        case .elsewhere, .through, .queueParameter: return .elsewhere
+        }
     }
 }

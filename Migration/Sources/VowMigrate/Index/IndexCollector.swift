@@ -69,7 +69,8 @@ final class IndexCollector: SyntaxVisitor {
     private func enter(_ name: String, inheritance: InheritanceClauseSyntax?, isProtocol: Bool = false,
                        isExtension: Bool = false, isIsolated: Bool = false, keepsPlainAlternatives: Bool = false,
                        notImplicitlySendable: String? = nil,
-                       typeParameters: [String] = [], isPublicExtension: Bool = false) {
+                       typeParameters: [String] = [], genericParameters: GenericParameterClauseSyntax? = nil,
+                       isPublicExtension: Bool = false) {
         let qualified = isExtension || scope.isEmpty ? name : "\(scope).\(name)"
         let inherited = (inheritance?.inheritedTypes ?? []).map { inherited -> String in
             var text = inherited.type.trimmedDescription
@@ -81,7 +82,8 @@ final class IndexCollector: SyntaxVisitor {
         types.append(.init(name: qualified, isExtension: isExtension, inherited: inherited, hasCancel: false,
                            isSendable: isIsolated || inherited.contains("Sendable") || inherited.contains("Swift.Sendable"),
                            isIsolated: isIsolated || keepsPlainAlternatives, notImplicitlySendable: notImplicitlySendable,
-                           nonSendableTypeParameters: typeParameters))
+                           nonSendableTypeParameters: typeParameters,
+                           genericParameters: genericParameters?.parameters.map(\.name.text) ?? []))
         scopes.append(qualified)
         inProtocol.append(isProtocol)
         inPublicExtension.append(isPublicExtension)
@@ -101,7 +103,8 @@ final class IndexCollector: SyntaxVisitor {
         enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: isolated,
               keepsPlainAlternatives: ActorContext.exposesMembersToObjC(node.attributes),
               notImplicitlySendable: isolated ? nil : "a class",
-              typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
+              typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause),
+              genericParameters: node.genericParameterClause)
         recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
     }
@@ -109,7 +112,8 @@ final class IndexCollector: SyntaxVisitor {
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
         enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: ActorContext.hasGlobalActor(node.attributes),
               notImplicitlySendable: Self.publicWithoutInference(node.modifiers, node.attributes) ? "a public struct" : nil,
-              typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
+              typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause),
+              genericParameters: node.genericParameterClause)
         recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
     }
@@ -117,7 +121,8 @@ final class IndexCollector: SyntaxVisitor {
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
         enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: ActorContext.hasGlobalActor(node.attributes),
               notImplicitlySendable: Self.publicWithoutInference(node.modifiers, node.attributes) ? "a public enum" : nil,
-              typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
+              typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause),
+              genericParameters: node.genericParameterClause)
         return .visitChildren
     }
 
@@ -131,7 +136,8 @@ final class IndexCollector: SyntaxVisitor {
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
         actorDepth += 1
         enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: true,
-              typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause))
+              typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause),
+              genericParameters: node.genericParameterClause)
         recordPropertyCalls(in: node.memberBlock)
         return .visitChildren
     }
@@ -196,9 +202,13 @@ final class IndexCollector: SyntaxVisitor {
         var uses: [String: HandlerUse] = [:]
         if let body = node.body, !isAsync {
             let returnsOptional = returnText.hasSuffix("?") || returnText.hasPrefix("Optional<")
+            let queues = Set(node.signature.parameterClause.parameters.compactMap { parameter -> String? in
+                ["DispatchQueue", "DispatchQueue?", "OperationQueue", "OperationQueue?"].contains(parameter.type.trimmedDescription)
+                    ? (parameter.secondName ?? parameter.firstName).text : nil
+            })
             for index in closureLike {
                 uses[names[index]] = HandlerUseAnalyzer.read(body: body, names: [names[index]], fileName: fileName, converter: converter,
-                                                             returnsOptional: returnsOptional)
+                                                             returnsOptional: returnsOptional, queueParameters: queues)
             }
         }
         functions.append(.init(

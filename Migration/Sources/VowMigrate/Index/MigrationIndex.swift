@@ -234,6 +234,23 @@ public struct MigrationIndex: Sendable {
         /// a new task: ``HandlerUse/callsBackOnlyLater``), never before it returns: code after a
         /// call runs before the callback, on every path.
         public var callsBackLater = false
+        /// Where its body answers the handler, use by use (``HandlerUse/placedUses``).
+        var placedUses: [HandlerUse.PlacedUse] = []
+        /// It answers on the main queue on every path, or at once where it does not (so on the
+        /// main queue when called there): ``MigrationIndex/answerPlaces(of:visiting:)``. A
+        /// callback's code ran on the main queue then, which a new `Task` must keep.
+        public var answersOnMain = false
+        /// It answers on the main queue on some path (and perhaps elsewhere on others): a
+        /// callback's code may have run there, which a new `Task` keeps where it runs on the main
+        /// actor (code that ran elsewhere moves to the main actor then, not off it).
+        public var mayAnswerOnMain = false
+        /// It answers on the queue this parameter names (`queue.async { completion(x) }`), on
+        /// the main queue or at once elsewhere; or it takes this one queue parameter and answers
+        /// where its body does not show. Its position, and whether its default value is the main
+        /// queue (`queue: DispatchQueue = .main`).
+        public var answerQueue: AnswerQueue?
+        /// Its parameters of a queue type, by name inside the body.
+        var queueParameters: [String: AnswerQueue] = [:]
         /// Other functions of its type whose alternative would be the same as this one's
         /// (``collidingOverloads(of:scope:location:)``), and the reason that names the first.
         var collidingRivals: [Location] = []
@@ -307,6 +324,8 @@ public struct MigrationIndex: Sendable {
     private var typeParameters: [String: [String]] = [:]
     /// Names of declared types (qualified and simple), to tell a module qualifier from a type.
     private(set) var typeNames: Set<String> = []
+    /// The generic parameters of each generic type the tree declares, by qualified name.
+    private(set) var typeGenericParameters: [String: [String]] = [:]
     /// Actors and types declared with a global actor (qualified and simple names): their
     /// members' alternatives share their isolation (see ``ActorContext``). `@objcMembers`
     /// classes too, whose members are exposed to Objective-C: theirs keep the plain form.
@@ -823,6 +842,9 @@ extension MigrationIndex {
                     cancellableTypes.insert(type.name)
                     cancellableTypes.insert(Self.lastComponent(type.name))
                 }
+                if !type.isExtension, !type.genericParameters.isEmpty {
+                    typeGenericParameters[type.name] = type.genericParameters
+                }
                 if !type.isExtension, !type.nonSendableTypeParameters.isEmpty {
                     typeParameters[type.name] = type.nonSendableTypeParameters
                     typeParameters[Self.lastComponent(type.name), default: type.nonSendableTypeParameters] = type.nonSendableTypeParameters
@@ -966,6 +988,7 @@ extension MigrationIndex {
                                                             languageMode: summary.languageMode) else { continue }
                 if let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
                     function.callsBackLater = use.callsBackOnlyLater
+                    function.placedUses = use.placedUses
                     if function.skipReason == nil {
                         if use.stores.isEmpty && use.handOffs.isEmpty && use.readings.isEmpty {
                             function.handlerCalls = use.verdict
@@ -985,6 +1008,32 @@ extension MigrationIndex {
         list = []
         functionsByBaseName = byBaseName
         completionFunctionBaseNames = Set(byBaseName.keys)
+        var answersOnMain: [Int] = []
+        var mayAnswerOnMain: [Int] = []
+        var answerQueues: [(Int, String)] = []
+        for position in firstNew..<completionFunctionList.count {
+            let places = answerPlaces(of: completionFunctionList[position])
+            let queues = places.compactMap { place -> String? in if case .queueParameter(let name) = place { return name }; return nil }
+            if places.contains(.main) { mayAnswerOnMain.append(position) }
+            if places.contains(.elsewhere) {
+                // A function taking one queue parameter and answering where the body does not
+                // show (`PulseClient(configuration: .init(callbackQueue: queue))`): the queue is
+                // taken for the one it answers on, which its callers name.
+                let queueParameters = completionFunctionList[position].queueParameters
+                if queueParameters.count == 1, let name = queueParameters.keys.first { answerQueues.append((position, name)) }
+                continue
+            }
+            if queues.isEmpty {
+                if places.contains(.main) { answersOnMain.append(position) }
+            } else if queues.count == 1 {
+                answerQueues.append((position, queues[0]))
+            }
+        }
+        for position in answersOnMain { completionFunctionList[position].answersOnMain = true }
+        for position in mayAnswerOnMain { completionFunctionList[position].mayAnswerOnMain = true }
+        for (position, name) in answerQueues {
+            completionFunctionList[position].answerQueue = completionFunctionList[position].queueParameters[name]
+        }
         defer { settleCollisions(from: firstNew) }
         guard !uses.isEmpty else { return }
         // Every verdict is worked out from the unresolved summaries, then stored.
@@ -1187,13 +1236,21 @@ extension MigrationIndex {
                 asyncAlternativeParameters: asyncEmitter.alternativeParameterShapes,
                 handlerDefaults: function.handlerDefaults,
                 isPublic: record.isPublic,
-                genericParameterNames: function.decl.genericParameterClause?.parameters.map(\.name.text) ?? [],
+                genericParameterNames: (function.decl.genericParameterClause?.parameters.map(\.name.text) ?? [])
+                    + genericParameters(ofScope: record.scope),
                 handlerIsActorIsolated: {
                     let parameters = Array(function.decl.signature.parameterClause.parameters)
                     return function.handlerIndices.contains { $0 < parameters.count && Self.namesGlobalActor(parameters[$0].type) }
                 }(),
                 asyncTypedFailure: asyncEmitter.typedFailure,
                 asyncFailureUnlessCancelled: asyncEmitter.typedFailureUnlessCancelled)
+            for (position, parameter) in function.decl.signature.parameterClause.parameters.enumerated()
+            where ["DispatchQueue", "DispatchQueue?", "OperationQueue", "OperationQueue?"].contains(parameter.type.trimmedDescription) {
+                let defaultValue = parameter.defaultValue?.value.trimmedDescription.filter { !$0.isWhitespace }
+                summary.queueParameters[(parameter.secondName ?? parameter.firstName).text] = AnswerQueue(
+                    position: position, label: parameter.firstName.text == "_" ? nil : parameter.firstName.text,
+                    defaultIsMain: defaultValue.map(Self.namesMainQueue) ?? false)
+            }
             summary.collidingRivals = rivals.map(\.location)
             summary.collisionReason = rivals.first.map { "its alternative would be the same as that of `\($0.swiftName)` at \($0.location)" }
             // An alternative that would capture a call it cannot spell out is not added: callers
@@ -1253,6 +1310,68 @@ extension MigrationIndex {
 
     /// The functions of the tree a hand-off may reach: those whose labels take the call's
     /// arguments and whose handler is the one handed on.
+    /// `.main`, `DispatchQueue.main`, `OperationQueue.main`: the main queue, as an argument or a
+    /// default value spells it.
+    static func namesMainQueue(_ text: String) -> Bool {
+        [".main", "DispatchQueue.main", "OperationQueue.main", "Dispatch.DispatchQueue.main"].contains(text.filter { !$0.isWhitespace })
+    }
+
+    /// A parameter naming the queue a function answers on (``CompletionFunctionSummary/answerQueue``).
+    public struct AnswerQueue: Sendable, Equatable {
+        public var position: Int
+        public var label: String?
+        public var defaultIsMain: Bool
+    }
+
+    /// The generic parameters of the types around a member (`Item` in `Paginator<Item>`, and
+    /// those of the types it is nested in): its signature may name them.
+    func genericParameters(ofScope scope: String) -> [String] {
+        guard !scope.isEmpty, !typeGenericParameters.isEmpty else { return [] }
+        var names: [String] = []
+        var prefix = ""
+        for component in scope.split(separator: ".") {
+            prefix = prefix.isEmpty ? String(component) : prefix + "." + component
+            names += typeGenericParameters[prefix] ?? []
+        }
+        return names
+    }
+
+    /// Where a function answers its handler, over every use in its body: a use inside a
+    /// closure handed to a function of the tree (or the handler handed on to one) answers where
+    /// that function answers, its `atOnce` meaning where the call is made; one handed to a
+    /// function the tree does not declare, elsewhere. A handler whose type names a global actor
+    /// runs on the main actor. `visiting` stops a cycle (a retry through the function itself
+    /// answers where its other uses do) and deep chains (read as elsewhere).
+    func answerPlaces(of summary: CompletionFunctionSummary, visiting: Set<String> = []) -> Set<HandlerUse.AnswerPlace> {
+        if summary.handlerIsActorIsolated { return [.main] }
+        let key = summary.swiftName + "@" + summary.location.description
+        guard visiting.count < 8 else { return [.elsewhere] }
+        var places: Set<HandlerUse.AnswerPlace> = []
+        for use in summary.placedUses {
+            guard let through = use.through else {
+                places.insert(use.place)
+                continue
+            }
+            let targets = callees(of: through)
+            if targets.isEmpty { places.insert(.elsewhere) }
+            for target in targets {
+                let targetKey = target.swiftName + "@" + target.location.description
+                if targetKey == key || visiting.contains(targetKey) { continue }
+                let theirs = answerPlaces(of: target, visiting: visiting.union([key]))
+                if theirs.isEmpty { places.insert(.elsewhere) }
+                for place in theirs {
+                    switch place {
+                    case .atOnce: places.insert(use.place)
+                    // The queue its own caller names: not followed through this call.
+                    case .queueParameter: places.insert(.elsewhere)
+                    case .main, .elsewhere: places.insert(place)
+                    }
+                }
+            }
+        }
+        return places
+    }
+
     func callees(of handOff: HandlerUse.HandOff) -> [CompletionFunctionSummary] {
         completionFunctions(baseName: handOff.baseName).filter { handOff.matches($0) && handOff.argumentPosition == $0.handlerIndex }
     }
@@ -1417,6 +1536,9 @@ public struct FileSummary: Sendable {
         var notImplicitlySendable: String? = nil
         /// Generic parameters, or a protocol's associated types, not constrained to `Sendable`.
         var nonSendableTypeParameters: [String] = []
+        /// Its generic parameters (`Item` of `Paginator<Item>`), which its members' signatures may
+        /// name and a call site outside it cannot.
+        var genericParameters: [String] = []
         /// The stored closure properties it declares (`var completion: ((Result<Data, Error>) -> Void)?`),
         /// where a handler can be stored and followed.
         var closureProperties: [String] = []

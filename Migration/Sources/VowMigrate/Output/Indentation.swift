@@ -68,6 +68,20 @@ struct CodeLines {
         for line in other.lines { lines.append((line.level + extra, line.text)) }
     }
 
+    /// The first line opening a new task at the outer level (`Task {`, `Task { [weak self] in`)
+    /// made to run on the main actor (`Task { @MainActor in`, `Task { @MainActor [weak self] in`):
+    /// the callbacks it replaces ran on the main queue.
+    mutating func openTaskOnMainActor() {
+        guard let position = lines.firstIndex(where: { $0.level == 0 && $0.text.hasPrefix("Task {") }) else { return }
+        let text = lines[position].text
+        let rest = text.dropFirst("Task {".count)
+        if rest.isEmpty {
+            lines[position].text = "Task { @MainActor in"
+        } else if rest.hasPrefix(" "), rest.hasSuffix(" in"), !rest.contains("@MainActor") {
+            lines[position].text = "Task { @MainActor" + rest
+        }
+    }
+
     func render(baseIndent: String, unit: String) -> String {
         lines.map { line in
             line.text.isEmpty ? "" : baseIndent + String(repeating: unit, count: line.level) + line.text

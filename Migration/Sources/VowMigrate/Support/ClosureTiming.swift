@@ -50,6 +50,32 @@ enum ClosureTiming {
         return .atOnceOrUnknown
     }
 
+    /// Whether the closure runs on the main queue (or the main actor), later: handed to
+    /// `DispatchQueue.main.async`/`asyncAfter`, `OperationQueue.main.addOperation`,
+    /// `RunLoop.main.perform`, `MainActor.run`, or a `Task { @MainActor in }`.
+    static func runsOnMain(_ closure: ClosureExprSyntax) -> Bool {
+        guard let call = call(taking: closure) else { return false }
+        if isMainHop(call) { return true }
+        if isNewTask(closure) {
+            return closure.signature?.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" } ?? false
+        }
+        return false
+    }
+
+    /// `DispatchQueue.main.async(...)`, `DispatchQueue.main.asyncAfter(...)`,
+    /// `OperationQueue.main.addOperation(...)`, `RunLoop.main.perform(...)`, `MainActor.run(...)`:
+    /// whatever it is handed (a closure, or a function by name: `execute: completion`) runs on the
+    /// main queue.
+    static func isMainHop(_ call: FunctionCallExprSyntax) -> Bool {
+        let called = call.calledExpression.trimmedDescription.filter { !$0.isWhitespace }
+        return mainHops.contains(called)
+    }
+
+    private static let mainHops: Set<String> = [
+        "DispatchQueue.main.async", "DispatchQueue.main.asyncAfter", ".main.async", ".main.asyncAfter",
+        "OperationQueue.main.addOperation", "RunLoop.main.perform", "MainActor.run",
+    ]
+
     /// `Task { }`, `Task<Void, Never> { }`, `Task.detached { }`.
     static func isNewTask(_ closure: ClosureExprSyntax) -> Bool {
         guard let call = call(taking: closure) else { return false }
