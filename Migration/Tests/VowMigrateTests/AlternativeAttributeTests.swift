@@ -53,4 +53,61 @@ final class AlternativeAttributeTests: XCTestCase {
         XCTAssertFalse(result.output.contains("let items: [Item]?"), result.output)
         XCTAssertNil(try TestSupport.typecheck(result.output, as: "Pager.swift", self))
     }
+
+    /// Two overloads whose alternatives differ: a split `success:`/`failure:` pair (its alternative
+    /// drops both) beside one taking a delegate-style `challengeHandler:` and a `completion:` (its
+    /// alternative keeps the challenge handler). Read as dropping two closures each, they looked
+    /// the same and neither got one.
+    func testADelegateStyleCallbackIsNotTakenForADroppedHandlerWhenOverloadsAreCompared() throws {
+        let input = """
+            import Dispatch
+
+            public final class Auth: @unchecked Sendable {
+                public init() {}
+
+                public func signIn(email: String, password: String,
+                                   success: @escaping @Sendable (String) -> Void, failure: @escaping @Sendable (Error) -> Void) {
+                    DispatchQueue.main.async { success(email) }
+                }
+
+                public func signIn(email: String, password: String,
+                                   challengeHandler: @escaping @Sendable (Int, @escaping @Sendable (Bool) -> Void) -> Void,
+                                   completion: @escaping @Sendable (Result<String, Error>) -> Void) {
+                    challengeHandler(6) { ok in completion(ok ? .success(email) : .failure(CancellationError())) }
+                }
+            }
+
+            """
+        let result = SourceMigrator.migrate(source: input, fileName: "Auth.swift", options: MigrationOptions(target: .async))
+        XCTAssertEqual(result.findings.filter { $0.kind == .added }.count, 2, "\(result.findings)")
+        XCTAssertNil(try TestSupport.typecheck(result.output, as: "Auth.swift", self))
+    }
+
+    /// An optional handler without a default must be passed: no call can leave it out, so a
+    /// call passing a closure converts (it was refused as if the handler had a default).
+    func testACallOfAnOptionalHandlerWithoutADefaultConverts() throws {
+        let input = """
+            import Dispatch
+
+            final class Legacy: @unchecked Sendable {
+                func warmUp(completion: (@Sendable (Error?) -> Void)?) {
+                    DispatchQueue.global().async { completion?(nil) }
+                }
+            }
+
+            final class Screen: @unchecked Sendable {
+                let legacy = Legacy()
+
+                func start() {
+                    legacy.warmUp { error in
+                        print("warmed up: \\(error == nil)")
+                    }
+                }
+            }
+
+            """
+        let result = SourceMigrator.migrate(source: input, fileName: "Legacy.swift", options: MigrationOptions(target: .async, stage: .all))
+        XCTAssertEqual(result.findings.filter { $0.kind == .callSiteConverted }.count, 1, "\(result.findings)")
+        XCTAssertNil(try TestSupport.typecheck(result.output, as: "Legacy.swift", self))
+    }
 }

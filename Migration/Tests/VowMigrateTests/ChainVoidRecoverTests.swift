@@ -207,4 +207,32 @@ final class ChainVoidRecoverTests: XCTestCase {
                 && $0.message.contains("keeps the promise of `awaitConfirmation` without naming its type") }, "\(result.findings)")
         XCTAssertNil(try TestSupport.typecheck(result.output, as: "Pairing.swift", self))
     }
+
+    /// `ensureThen { write().recover { _ in () } }`: the handler's chain ends in the guarantee form
+    /// of the `Void` recover, so its straight-line code answers a `Guarantee`, as `ensureThen`
+    /// requires (a `Promise` bridge did not compile).
+    func testAVoidRecoverEndingAChainAGuaranteeIsRequiredOfAnswersAGuarantee() throws {
+        let input = """
+            import Vow
+
+            final class Auth: @unchecked Sendable {
+                var text = ""
+
+                func logout() -> Promise<Void> { .value(()) }
+                func write(_ key: String) -> Promise<Void> { .value(()) }
+
+                func signOut() -> Promise<Void> {
+                    return logout().ensureThen {
+                        self.write("cache").recover { _ in () }
+                    }.done {
+                        self.text = "Signed out"
+                    }
+                }
+            }
+
+            """
+        let result = SourceMigrator.migrate(source: input, fileName: "Auth.swift", options: MigrationOptions(target: .async, replace: true, stage: .all))
+        XCTAssertTrue(result.output.contains("return Guarantee { @MainActor @Sendable in"), result.output)
+        XCTAssertNil(try TestSupport.typecheck(result.output, as: "Auth.swift", self))
+    }
 }

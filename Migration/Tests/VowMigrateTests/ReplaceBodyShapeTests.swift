@@ -90,4 +90,46 @@ final class ReplaceBodyShapeTests: XCTestCase {
             "Kind.allCases.map { value in Promise.immediate { @MainActor @Sendable in try await value.load(from: "), result.output)
         XCTAssertNil(try TestSupport.typecheck(result.output, as: "Loader.swift", self))
     }
+
+    /// `return api.get("/scenes")`, the tree's `get(_:as:)` (a link's name, a string argument,
+    /// no closure): the first promise, not PromiseKit's `get` link, however the call is written,
+    /// so the function is converted in the first run, and a second run (which sees the call
+    /// wrapped in `Promise.immediate`) decides the same.
+    func testACallNamedLikeALinkWithoutAClosureIsTheFirstPromiseInEveryRun() throws {
+        let input = """
+            import Vow
+
+            struct Scene: Sendable {
+                let name: String
+            }
+
+            enum APIError: Error {
+                case missing
+            }
+
+            final class API: @unchecked Sendable {
+                var stored: [String: [Scene]] = [:]
+
+                func get<T: Sendable>(_ path: String, as type: T.Type = T.self) -> Promise<T> {
+                    guard let value = stored[path] as? T else { return Promise(error: APIError.missing) }
+                    return .value(value)
+                }
+            }
+
+            final class Repository: @unchecked Sendable {
+                let api = API()
+
+                func scenes() -> Promise<[Scene]> {
+                    return api.get("/scenes")
+                }
+            }
+
+            """
+        let options = MigrationOptions(target: .async, replace: true, stage: .all)
+        let first = SourceMigrator.migrate(source: input, fileName: "Repository.swift", options: options)
+        XCTAssertTrue(first.output.contains("@MainActor func scenes() async throws -> [Scene] {\n        return try await api.get(\"/scenes\")"), first.output)
+        let second = SourceMigrator.migrate(source: first.output, fileName: "Repository.swift", options: options)
+        XCTAssertEqual(second.output, first.output)
+        XCTAssertNil(try TestSupport.typecheck(first.output, as: "Repository.swift", self))
+    }
 }

@@ -24,6 +24,8 @@ struct CalleeSummary: Equatable {
     /// `store.load(id).done { }`) still reaches the alternative: it needs no default argument, is
     /// the async one in async code, and the only one returning a promise.
     var handlerIsOptional = false
+    /// The handler has a default value (`completion: (() -> Void)? = nil`): a call may leave it out.
+    var handlerHasDefault = false
     /// A `Result` handler's failure type when it is not Swift's `Error` (`NetworkError`): a
     /// failure branch reads its error as that type, where a `catch` gives `any Error`.
     var typedFailure: String?
@@ -274,6 +276,7 @@ struct IndexCalleeCatalog: CalleeCatalog {
                 hasAsyncAlternative: has(.async),
                 noAlternativeReasons: reasons,
                 handlerIsOptional: function.handlerIsOptional,
+                handlerHasDefault: function.handlerDefaults[function.handlerIndex] != nil,
                 typedFailure: {
                     let types = function.handlerParameterTypes
                     let spelled: String?

@@ -215,15 +215,15 @@ struct ChainToAsync {
         return (current, spliced(links))
     }
 
-    /// `client.get("/api/version")`: a call of the tree's own function that shares a link's name
-    /// (`get`), with no closure or key path to be a link's body, is the first promise, not a link.
+    /// `client.get("/api/version")`: a call that shares a link's name (`get`) but passes
+    /// arguments and no closure or key path to be a link's body (every link taking arguments takes
+    /// its handler so) is a function's, the first promise, not a link: the tree's own function's,
+    /// or one no file of the run declares. Read so by syntax alone, a body `--replace` weighs
+    /// (`return api.get("/scenes")`) is decided the same before and after the call is wrapped.
     private static func isTreeCall(_ call: FunctionCallExprSyntax, catalog: CalleeCatalog) -> Bool {
-        guard call.trailingClosure == nil, call.additionalTrailingClosures.isEmpty, !call.arguments.isEmpty,
-              !call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) || $0.expression.is(KeyPathExprSyntax.self) }),
-              let base = PyramidReader.baseName(call) else { return false }
-        let labels = call.arguments.map { $0.label?.text }
-        return catalog.promiseFunctionCall(named: base, labels: labels) != nil
-            || !promiseAlternativeCallees(named: base, labels: labels, catalog: catalog).isEmpty
+        call.trailingClosure == nil && call.additionalTrailingClosures.isEmpty && !call.arguments.isEmpty
+            && !call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) || $0.expression.is(KeyPathExprSyntax.self) })
+            && PyramidReader.baseName(call) != nil
     }
 
     /// The tree's completion-handler functions named `base` whose promise alternative a call
@@ -1000,6 +1000,11 @@ struct ChainToAsync {
             case .recover:
                 guard let last = link.statements.last else { throw Refusal("an empty `recover` handler", at: link.call) }
                 if Self.alwaysThrows(last) { guarantee = false; continue }
+                // The `Void` form is the guarantee one where its handler cannot throw.
+                if Self.isVoidRecover(link, returnType: link.closure?.signature?.returnClause?.type.trimmedDescription) {
+                    guarantee = !link.statements.contains { HandlerUseAnalyzer.canThrow(Syntax($0)) }
+                    continue
+                }
                 guarantee = Self.recoverPicksGuarantee(link, answer: Self.resultExpression(last)?.trimmedDescription ?? "")
             case .compactMap, .tap, .ensure, .mapValues, .flatMapValues, .compactMapValues, .filterValues, .sortedValues, .thenMap, .thenFlatMap:
                 if guarantee { throw Refusal("a `\(link.kind.rawValue)` on a guarantee", at: link.node) }

@@ -191,7 +191,11 @@ extension MigrationIndex {
             let theirs = other.parameters.map { [$0.label ?? "_", $0.typeText] }
             guard theirs != all, theirs.count == kept.count + dropped else { return false }
             // Drop `dropped` closure parameters from theirs in every way; one must leave `kept`.
-            let closures = other.parameters.indices.filter { other.parameters[$0].takesClosure }
+            // A callback taking a closure of its own (`challengeHandler: (Challenge, @escaping
+            // (Bool) -> Void) -> Void`) is no completion handler: their alternative keeps it.
+            let closures = other.parameters.indices.filter {
+                other.parameters[$0].takesClosure && !Self.takesClosureArgument(other.parameters[$0].typeText)
+            }
             func matches(_ remaining: Int, from start: Int, removed: Set<Int>) -> Bool {
                 if remaining == 0 {
                     return theirs.indices.filter { !removed.contains($0) }.map { theirs[$0] } == kept
@@ -203,6 +207,24 @@ extension MigrationIndex {
             }
             return matches(dropped, from: 0, removed: [])
         }
+    }
+
+    /// Whether a closure type's own parameters include a closure (`(Int, @escaping (Bool) -> Void)
+    /// -> Void`): a delegate-style callback handed its own completion, which no alternative drops.
+    static func takesClosureArgument(_ typeText: String) -> Bool {
+        guard let open = typeText.firstIndex(of: "(") else { return false }
+        var depth = 0
+        var index = open
+        while index < typeText.endIndex {
+            let character = typeText[index]
+            if character == "(" { depth += 1 }
+            if character == ")" {
+                depth -= 1
+                if depth == 0 { return typeText[open...index].contains("->") }
+            }
+            index = typeText.index(after: index)
+        }
+        return false
     }
 
     /// Whether overloads whose alternatives would be the same (`rivals`) keep the function at
