@@ -110,4 +110,26 @@ final class AlternativeAttributeTests: XCTestCase {
         XCTAssertEqual(result.findings.filter { $0.kind == .callSiteConverted }.count, 1, "\(result.findings)")
         XCTAssertNil(try TestSupport.typecheck(result.output, as: "Legacy.swift", self))
     }
+
+    /// A typealias the type declares for a closure answering a value (a route handler) is
+    /// declared: the function is not a completion-handler function, listed as such under
+    /// `--verbose`, not skipped as if the alias were nowhere in the run.
+    func testAClosureAliasAnsweringAValueIsNoHandlerRatherThanUndeclared() {
+        let input = """
+            import Foundation
+
+            public final class Server {
+                public typealias RouteHandler = (String) -> (status: Int, body: Data?)
+                private var routes: [String: RouteHandler] = [:]
+
+                public func register(_ path: String, handler: @escaping RouteHandler) {
+                    routes[path] = handler
+                }
+            }
+
+            """
+        let result = SourceMigrator.migrate(source: input, fileName: "Server.swift", options: MigrationOptions(target: .async))
+        XCTAssertEqual(result.findings.filter { $0.kind == .skipped }.map(\.message), [])
+        XCTAssertEqual(result.output, input)
+    }
 }

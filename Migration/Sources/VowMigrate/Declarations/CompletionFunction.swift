@@ -287,6 +287,13 @@ struct CompletionFunctionReader {
             }) {
                 var type = unresolved.type
                 if let attributed = type.as(AttributedTypeSyntax.self) { type = attributed.baseType }
+                // Declared, but no completion handler (`typealias RouteHandler = (String) -> (status:
+                // Int, body: Data?)`, a closure answering a value): listed under --verbose as such.
+                let name = type.trimmedDescription
+                if !name.contains("."), let alias = index.typeAlias(named: name, from: typeReader.scope) {
+                    return .rejected(swiftName, SkipReason("its closure type `\(name)` (`\(alias.aliasedType.trimmingSpaces())`) is not one of a "
+                                                           + "completion handler's (a closure answering a value, or no closure)"))
+                }
                 return .skipped(swiftName, SkipReason("its handler type `\(type.trimmedDescription)` is not declared in any file of the run; name the file declaring it (`--context PATH`) or spell the closure type out"))
             }
             return .notCandidate
