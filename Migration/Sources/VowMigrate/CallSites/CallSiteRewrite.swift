@@ -1069,14 +1069,7 @@ final class MainQueueCalleeFinder: SyntaxVisitor {
     static func callees(of call: FunctionCallExprSyntax, catalog: CalleeCatalog) -> [CalleeSummary] {
         guard let base = PyramidReader.baseName(call) else { return [] }
         let labels = call.arguments.map { $0.label?.text }
-        return catalog.callees(named: base, calledBy: call).filter { callee in
-            var rest = callee.labels[...]
-            for label in labels {
-                guard let position = rest.firstIndex(of: label) else { return false }
-                rest = rest[(position + 1)...]
-            }
-            return true
-        }
+        return catalog.callees(named: base, calledBy: call).filter { $0.takesInOrder(labels) }
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
@@ -1112,15 +1105,7 @@ private final class AsyncAlternativeCallFinder: SyntaxVisitor {
         guard found == nil, !ignoring.contains(node.id) else { return .skipChildren }
         guard let base = PyramidReader.baseName(node) else { return .visitChildren }
         let labels = node.arguments.map { $0.label?.text }
-        let matches = catalog.callees(named: base, calledBy: node).contains { callee in
-            guard callee.hasAsyncAlternative else { return false }
-            var rest = callee.labels[...]
-            for label in labels {
-                guard let position = rest.firstIndex(of: label) else { return false }
-                rest = rest[(position + 1)...]
-            }
-            return true
-        }
+        let matches = catalog.callees(named: base, calledBy: node).contains { $0.hasAsyncAlternative && $0.takesInOrder(labels) }
         if matches { found = (node, base) }
         return matches ? .skipChildren : .visitChildren
     }

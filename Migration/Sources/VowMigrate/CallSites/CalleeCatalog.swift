@@ -66,6 +66,17 @@ struct CalleeSummary: Equatable {
     /// stop there where it returned before.
     var answersNothingAt: MigrationIndex.Location?
 
+    /// Whether a call passing arguments with these labels, in this order, may be of this callee
+    /// (it may leave out others, defaulted ones).
+    func takesInOrder(_ labels: [String?]) -> Bool {
+        var rest = self.labels[...]
+        for label in labels {
+            guard let position = rest.firstIndex(of: label) else { return false }
+            rest = rest[(position + 1)...]
+        }
+        return true
+    }
+
     /// Where a call of this callee answers: on the main queue (it answers there, or on the queue
     /// its queue parameter names and the call names the main queue, or leaves out a parameter
     /// whose default is it), on a queue the call names (`.some`: its argument's text), or

@@ -203,7 +203,7 @@ final class IndexCollector: SyntaxVisitor {
         if let body = node.body, !isAsync {
             let returnsOptional = returnText.hasSuffix("?") || returnText.hasPrefix("Optional<")
             let queues = Set(node.signature.parameterClause.parameters.compactMap { parameter -> String? in
-                ["DispatchQueue", "DispatchQueue?", "OperationQueue", "OperationQueue?"].contains(parameter.type.trimmedDescription)
+                MigrationIndex.queueTypes.contains(parameter.type.trimmedDescription)
                     ? (parameter.secondName ?? parameter.firstName).text : nil
             })
             for index in closureLike {

@@ -1245,7 +1245,7 @@ extension MigrationIndex {
                 asyncTypedFailure: asyncEmitter.typedFailure,
                 asyncFailureUnlessCancelled: asyncEmitter.typedFailureUnlessCancelled)
             for (position, parameter) in function.decl.signature.parameterClause.parameters.enumerated()
-            where ["DispatchQueue", "DispatchQueue?", "OperationQueue", "OperationQueue?"].contains(parameter.type.trimmedDescription) {
+            where Self.queueTypes.contains(parameter.type.trimmedDescription) {
                 let defaultValue = parameter.defaultValue?.value.trimmedDescription.filter { !$0.isWhitespace }
                 summary.queueParameters[(parameter.secondName ?? parameter.firstName).text] = AnswerQueue(
                     position: position, label: parameter.firstName.text == "_" ? nil : parameter.firstName.text,
@@ -1310,6 +1310,9 @@ extension MigrationIndex {
 
     /// The functions of the tree a hand-off may reach: those whose labels take the call's
     /// arguments and whose handler is the one handed on.
+    /// The parameter types naming a queue a function may answer on (``AnswerQueue``).
+    static let queueTypes: Set<String> = ["DispatchQueue", "DispatchQueue?", "OperationQueue", "OperationQueue?"]
+
     /// `.main`, `DispatchQueue.main`, `OperationQueue.main`: the main queue, as an argument or a
     /// default value spells it.
     static func namesMainQueue(_ text: String) -> Bool {
