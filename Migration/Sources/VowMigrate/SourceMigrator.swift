@@ -66,7 +66,8 @@ public enum SourceMigrator {
         if let index, index.files.contains(fileName) {
             knowledge = index
         } else {
-            var summary = MigrationIndex.summarize(tree: textTree, fileName: fileName, isContext: false, readsForReplace: options.replace)
+            var summary = MigrationIndex.summarize(tree: textTree, fileName: fileName, isContext: false, readsForReplace: options.replace,
+                                                   readsUncalledNames: options.stage != .declarations)
             summary.languageMode = options.languageMode
             summary.defaultIsolation = options.defaultIsolation
             summary.defaultQueueAssignment = DefaultQueueAssignment.first(in: text, fileName: fileName)
@@ -94,7 +95,7 @@ public enum SourceMigrator {
             rewrite.progress = progress
             rewrite.run()
             return (output: rewrite.hasEdits ? rewrite.apply() : text, findings: rewrite.findings, edits: rewrite.edits,
-                    addedVowImport: rewrite.addedVowImport)
+                    addedVowImport: rewrite.addedVowImport, forwarding: rewrite.forwarding)
         }()
         textTree = Parser.parse(source: "")
         var rewriteFindings = stages.findings
@@ -136,12 +137,21 @@ public enum SourceMigrator {
             output = chains.text
         }
         findings = options.fromPromiseKit ? inSourceOrder(findings + rewriteFindings) : rewriteFindings
+        // Converted calls are placed in the text the stages read; where calls of replaced functions
+        // changed before them, their columns may not be the index's: none is claimed (the run then
+        // converts fewer forwarding callbacks, never more).
+        var forwarding = stages.forwarding
+        if callEdits != nil { forwarding.converted = [] }
         guard output != text else {
-            return FileMigration(output: text, changed: text != source, findings: findings)
+            var unchanged = FileMigration(output: text, changed: text != source, findings: findings)
+            unchanged.forwarding = forwarding
+            return unchanged
         }
         progress?(MigrationProgress("checking the output"))
         if Parser.parse(source: output).hasError { return unparseableOutput(source, findings: findings) }
-        return FileMigration(output: output, changed: output != source, findings: findings, addedVowImport: stages.addedVowImport)
+        var migration = FileMigration(output: output, changed: output != source, findings: findings, addedVowImport: stages.addedVowImport)
+        migration.forwarding = forwarding
+        return migration
     }
 
     static func unparseableOutput(_ source: String, findings: [Finding] = []) -> FileMigration {

@@ -25,7 +25,7 @@ extension MigrationIndex {
                       let source = try? SourceText(decoding: [UInt8](data)) else { return }
                 let mode = languageModes?.mode(of: path) ?? .v6
                 var summary = MigrationIndex.summarize(source: source.text, fileName: path, isContext: isContext, languageMode: mode,
-                                                       readsForReplace: reading == .all)
+                                                       readsForReplace: reading == .all, readsUncalledNames: reading != .handOffTargets)
                 summary.defaultIsolation = languageModes?.defaultIsolation(of: path) ?? .nonisolated
                 summary.inLibraryPackage = languageModes?.isInLibraryPackage(path) ?? false
                 slots.store(summary, at: position)

@@ -192,21 +192,19 @@ public struct MigrationRun: Sendable {
     /// Processes `files`, keeping `progress` up to date; `emit` is called on the calling thread
     /// once per file, in order.
     public func run(_ files: [SourceFiles.File], progress: RunProgress?, emit: (FileReport) -> Void) {
+        if decidesForwarding {
+            runDecidingForwarding(files, progress: progress, emit: emit)
+            return
+        }
         var start = 0
         while start < files.count {
             let batch = Array(files[start..<min(start + batchSize, files.count)])
-            if jobs == 1 {
-                for file in batch { emit(process(file, progress: progress)) }
-                start += batch.count
-                continue
+            for report in migrate(batch, index: index, progress: progress) {
+                switch report {
+                case .failed(let report): emit(report)
+                case .migrated(let read, let migration): emit(finish(read.path, read, migration, progress: progress))
+                }
             }
-            let slots = BatchSlots<FileReport>(count: batch.count)
-            DispatchQueue.concurrentPerform(iterations: batch.count) { index in
-                slots.store(process(batch[index], progress: progress), at: index)
-            }
-            let reports = slots.stored
-            precondition(reports.count == batch.count, "a file of the batch has no report")
-            for report in reports { emit(report) }
             start += batch.count
         }
     }
@@ -217,6 +215,38 @@ public struct MigrationRun: Sendable {
     }
 
     func process(_ file: SourceFiles.File, progress: RunProgress?) -> FileReport {
+        switch migrate(file, index: index, progress: progress) {
+        case .failed(let report): return report
+        case .migrated(let source, let migration): return finish(file.path, source, migration, progress: progress)
+        }
+    }
+
+    /// A file read and migrated, not yet written or diffed; or its report, when it could not be read.
+    enum Migrated: Sendable {
+        case failed(FileReport)
+        case migrated(ReadFile, FileMigration)
+    }
+
+    /// A file's text as read, with its path.
+    struct ReadFile: Sendable {
+        var path: String
+        var size: Int
+        var text: SourceText
+    }
+
+    /// Migrates a batch on all cores (or on this thread for `jobs == 1`), in the batch's order.
+    private func migrate(_ batch: [SourceFiles.File], index: MigrationIndex?, progress: RunProgress?) -> [Migrated] {
+        if jobs == 1 { return batch.map { migrate($0, index: index, progress: progress) } }
+        let slots = BatchSlots<Migrated>(count: batch.count)
+        DispatchQueue.concurrentPerform(iterations: batch.count) { position in
+            slots.store(migrate(batch[position], index: index, progress: progress), at: position)
+        }
+        let migrated = slots.stored
+        precondition(migrated.count == batch.count, "a file of the batch has no report")
+        return migrated
+    }
+
+    private func migrate(_ file: SourceFiles.File, index: MigrationIndex?, progress: RunProgress?) -> Migrated {
         progress?.begin(file.path, size: file.size)
         defer { progress?.finish(file.path, size: file.size) }
         let path = file.path
@@ -225,7 +255,7 @@ public struct MigrationRun: Sendable {
         case .success(let text):
             source = text
         case .failure(let error):
-            return FileReport(path: path, changed: false, lines: 0, findings: [], error: error.reason)
+            return .failed(FileReport(path: path, changed: false, lines: 0, findings: [], error: error.reason))
         }
         var options = options
         if let languageModes {
@@ -238,6 +268,12 @@ public struct MigrationRun: Sendable {
         }
         // A large file's pieces are freed by now (see `AllocatorTuning.releaseFreeMemory`).
         if source.text.utf8.count >= SourceMigrator.pieceSize { AllocatorTuning.releaseFreeMemory() }
+        return .migrated(ReadFile(path: path, size: file.size, text: source), migration)
+    }
+
+    /// The report of a migrated file, with its diff, or written in place.
+    private func finish(_ path: String, _ read: ReadFile, _ migration: FileMigration, progress: RunProgress?) -> FileReport {
+        let source = read.text
         var report = FileReport(path: path, changed: migration.changed, lines: source.newlines, findings: migration.findings)
         if migration.changed && migration.addedVowImport { report.addsVowImport = true }
         guard migration.changed else { return report }
@@ -262,6 +298,73 @@ public struct MigrationRun: Sendable {
             break
         }
         return report
+    }
+
+    /// The async form's call sites in a whole tree: a callback handing its answer on to its
+    /// function's handler off the main queue converts only where every call of that function is
+    /// converted by the run (``ForwardingFacts``), which the files calling it decide. Files
+    /// holding such a callback wait until every file is read; then the functions all of whose
+    /// calls were converted are allowed and their files migrated again, until nothing more
+    /// qualifies (a converted forwarding callback is itself a converted call of its callee).
+    /// Reports still come in the files' order; a file without such a callback is written as
+    /// soon as it is migrated.
+    private var decidesForwarding: Bool {
+        options.target == .async && options.stage != .declarations && index != nil
+    }
+
+    private func runDecidingForwarding(_ files: [SourceFiles.File], progress: RunProgress?, emit: (FileReport) -> Void) {
+        guard var index else { return }
+        var facts = ForwardingFacts()
+        var held: [Int: (ReadFile, FileMigration)] = [:]
+        var reports: [Int: FileReport] = [:]
+        var nextToEmit = 0
+        func emitReady() {
+            while nextToEmit < files.count, let report = reports.removeValue(forKey: nextToEmit) {
+                emit(report)
+                nextToEmit += 1
+            }
+        }
+        var start = 0
+        while start < files.count {
+            let batch = Array(files[start..<min(start + batchSize, files.count)])
+            for (offset, outcome) in migrate(batch, index: index, progress: progress).enumerated() {
+                let position = start + offset
+                switch outcome {
+                case .failed(let report):
+                    reports[position] = report
+                case .migrated(let read, let migration):
+                    facts.converted.formUnion(migration.forwarding.converted)
+                    if !migration.forwarding.waitsOnRun {
+                        reports[position] = finish(read.path, read, migration, progress: progress)
+                    } else {
+                        held[position] = (read, migration)
+                    }
+                }
+            }
+            emitReady()
+            start += batch.count
+        }
+        for _ in 0..<8 {
+            facts.refused = held.values.flatMap { $0.1.forwarding.refused }
+            facts.waitingOnCallers = held.values.flatMap { $0.1.forwarding.waitingOnCallers }
+            let allowed = ForwardingFacts.allowed(by: facts, index: index).subtracting(index.forwardingAllowed)
+            let cleared = ForwardingFacts.cleared(by: facts, index: index).subtracting(index.codeAfterCleared)
+            if allowed.isEmpty && cleared.isEmpty { break }
+            index.forwardingAllowed.formUnion(allowed)
+            index.codeAfterCleared.formUnion(cleared)
+            let again = held.filter { _, file in
+                file.1.forwarding.refused.contains { allowed.contains($0.key) } || file.1.forwarding.waitingOnCallers.contains { cleared.contains($0.key) }
+            }.keys.sorted()
+            // Not counted again in the progress line: these files were counted once already.
+            let outcomes = migrate(again.map { files[$0] }, index: index, progress: nil)
+            for (position, outcome) in zip(again, outcomes) {
+                guard case .migrated(let read, let migration) = outcome else { continue }
+                facts.converted.formUnion(migration.forwarding.converted)
+                held[position] = (read, migration)
+            }
+        }
+        for (position, (read, migration)) in held { reports[position] = finish(read.path, read, migration, progress: progress) }
+        emitReady()
     }
 }
 

@@ -35,6 +35,13 @@ final class FixtureTests: XCTestCase {
             let input = try TestSupport.fixture(name, "input.swift")
             let expected = try TestSupport.fixture(name, file)
             let result = SourceMigrator.migrate(source: input, fileName: "\(name)/input.swift", options: options(for: name, target))
+            // `VOW_REGENERATE_FIXTURES=1 swift test --filter FixtureTests`: writes what the tool
+            // produces now, for review with `git diff` before it is committed.
+            if ProcessInfo.processInfo.environment["VOW_REGENERATE_FIXTURES"] == "1", result.output != expected {
+                try result.output.write(to: TestSupport.fixturesDirectory.appendingPathComponent(name).appendingPathComponent(file),
+                                        atomically: true, encoding: .utf8)
+                continue
+            }
             if result.output != expected {
                 XCTFail("\(name): --to \(target) differs from \(file):\n" +
                         UnifiedDiff.make(old: expected, new: result.output, oldName: "expected", newName: "actual"))

@@ -268,6 +268,7 @@ final class SilentPathTests: XCTestCase {
         XCTAssertTrue(result.contains(
             "Store.swift:31:13: " + String(format: start, "count(completion:)") + ", on the queue the callee answers on: in a `Task` "
             + "its callers' code would run on the task's thread instead (and only after this function returns); "
+            + "converted when every call of the function in the tree is converted too, which one left alone prevents; "
             + "hand it on inside `DispatchQueue.main.async { }`, or `--to promise` keeps both"), result)
     }
 }

@@ -23,6 +23,10 @@ struct CallSiteRewrite {
 
     private(set) var edits: [TextEdit] = []
     private(set) var findings: [Finding] = []
+    /// Forwarding callbacks left alone, and the calls converted (``ForwardingFacts``).
+    private(set) var forwarding = ForwardingFacts()
+    /// The calls the last ``convertInline(_:call:matched:context:loop:)`` awaited.
+    private var lastInlineCalls: [FunctionCallExprSyntax] = []
     /// Where the declarations stage spelled out a handler that a call left out, unless the
     /// rewritten statements carry that text themselves (``StatementText/insertions``): a statement
     /// holding one is left alone, since converting it would copy the call without it.
@@ -72,8 +76,17 @@ struct CallSiteRewrite {
                 // A caller running code after this function returns would run it before a new
                 // `Task` here makes its first call (and, where the callee answers at once, before
                 // the callback's code).
-                context.callerCodeAfter = catalog.callWithCodeAfter(function.swiftName, parameters: parameters,
-                                                                    typeName: Self.enclosingTypeName(function.body))
+                let typeName = Self.enclosingTypeName(function.body)
+                context.callerCodeAfter = catalog.callWithCodeAfter(function.swiftName, parameters: parameters, typeName: typeName)
+                // Unless the run converts that caller's call (a second run would not find it).
+                if context.callerCodeAfter != nil {
+                    let waiting = ForwardingFacts.Function(swiftName: function.swiftName, typeName: typeName, parameters: parameters)
+                    if catalog.codeAfterCleared.contains(waiting.key) {
+                        context.callerCodeAfter = nil
+                    } else {
+                        forwarding.waitingOnCallers.append(waiting)
+                    }
+                }
             }
             if methodLoop(function, context: &context) { continue }
             process(function.body.statements, codeAfter: false, context: &context)
@@ -198,6 +211,23 @@ struct CallSiteRewrite {
     }
 
     /// The statement is in a function or type written `@MainActor`.
+    /// `isMainActor`, or in a subclass of a UIKit or AppKit class isolated to the main actor.
+    private func runsOnMainActor(_ item: CodeBlockItemSyntax) -> Bool {
+        if Self.isMainActor(item) { return true }
+        var node = item.parent
+        while let current = node {
+            if current.is(ClosureExprSyntax.self) { return false }
+            if let type = current.as(ClassDeclSyntax.self) {
+                return catalog.inheritsMainActorFrameworkClass(type.name.text)
+            }
+            if let type = current.as(ExtensionDeclSyntax.self) {
+                return catalog.inheritsMainActorFrameworkClass(type.extendedType.trimmedDescription)
+            }
+            node = current.parent
+        }
+        return false
+    }
+
     private static func isMainActor(_ item: CodeBlockItemSyntax) -> Bool {
         func marked(_ attributes: AttributeListSyntax?) -> Bool {
             attributes?.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" } ?? false
@@ -371,7 +401,10 @@ struct CallSiteRewrite {
             return nil
         }
         addOnce(outcome.edits)
-        if let message = outcome.converted { report(.callSiteConverted, at: outcome.node, context.function, message) }
+        if let message = outcome.converted {
+            report(.callSiteConverted, at: outcome.node, context.function, message)
+            forwarding.converted.formUnion(outcome.calls.map(location(of:)))
+        }
         if let refusal = outcome.refusal { refuse(refusal, context) }
         return outcome.lastIndex
     }
@@ -400,6 +433,8 @@ struct CallSiteRewrite {
         let function = context.function
         let isAsync = context.isAsync
         var keptRefusal: Refusal?
+        // The calls the conversion turns into calls of alternatives: at least the first.
+        var convertedCalls = [call]
         do throws(Refusal) {
             try checkNoSpelledOutCall(in: item)
             let lines: CodeLines
@@ -427,7 +462,7 @@ struct CallSiteRewrite {
                     keptRefusal = kept
                 }
             case .async:
-                if !isAsync { try checkForwardingOrder(at: item, context: context) }
+                if !isAsync { try checkForwardingOrder(at: item, callee: matched.callee, context: context) }
                 if codeAfter && !(waitFollows && !isAsync) { throw orderRefusal(matched.callee, at: item, isAsync: isAsync) }
                 // After `await` the code runs on the task's executor, never on a queue the call names.
                 if let (queueCall, callee, queue) = MainQueueCalleeFinder.namedQueue(in: item, catalog: catalog) {
@@ -448,6 +483,7 @@ struct CallSiteRewrite {
                 if isAsync { try CalleeSummary.checkAnswers(matched.callee, at: call) }
                 do throws(Refusal) {
                     let pyramid = try reader.read(item, call: call, matched: matched)
+                    convertedCalls = pyramid.levels.map(\.call)
                     if isAsync, let silent = pyramid.levels.dropFirst().first(where: { $0.callee.answersNothingAt != nil }) {
                         try CalleeSummary.checkAnswers(silent.callee, at: silent.call)
                     }
@@ -465,6 +501,7 @@ struct CallSiteRewrite {
                 } catch {
                     // The callbacks' code as it is, their parameters set from the awaited results.
                     (lines, message) = try convertInline(item, call: call, matched: matched, context: &context)
+                    convertedCalls = [call] + lastInlineCalls
                     if !isAsync {
                         message += " inside a new `Task { }`, which starts the work when the task runs instead of during the call"
                     }
@@ -472,12 +509,22 @@ struct CallSiteRewrite {
                 }
             }
             var written = lines
-            if target == .async, !isAsync, !Self.isMainActor(item), MainQueueCalleeFinder.reaches(item, catalog: catalog) {
+            // A plain task runs its first call on the thread pool: where that callee traps on
+            // another thread than its caller's (`dispatchPrecondition(condition: .onQueue(.main))`),
+            // only code isolated to the main actor (whose task inherits it) converts.
+            if target == .async, !isAsync, matched.callee.checksThreadAtOnce, !runsOnMainActor(item),
+               !MainQueueCalleeFinder.reaches(item, catalog: catalog) {
+                throw Refusal("the callee checks which thread it runs on before it returns; in a new `Task` here it would run on the task's "
+                              + "thread instead of the caller's (this code is not isolated to the main actor); mark the type `@MainActor` where "
+                              + "it runs on the main queue, or `--to promise` keeps it", at: call)
+            }
+            if target == .async, !isAsync, !runsOnMainActor(item), MainQueueCalleeFinder.reaches(item, catalog: catalog) {
                 written.openTaskOnMainActor()
                 message += " (on the main actor: a callee answers on the main queue, where its callback's code ran)"
             }
             replace(item, with: written)
             report(.callSiteConverted, at: item, function, message)
+            forwarding.converted.formUnion(convertedCalls.map(location(of:)))
             if let keptRefusal { refuse(keptRefusal, context) }
             return true
         } catch {
@@ -561,6 +608,7 @@ struct CallSiteRewrite {
                                   enclosingParameters: function.parameterNames, writer: &writer)
         }
         context.takenNames = writer.taken
+        lastInlineCalls = writer.convertedCalls
         let finder = AsyncAlternativeCallFinder(catalog: catalog, ignoring: Set((writer.convertedCalls + writer.nestedCalls).map(\.id)))
         for handler in writer.convertedHandlers {
             for statement in handler.statements {
@@ -590,7 +638,7 @@ struct CallSiteRewrite {
         // The order rules of any call site in synchronous code (``convert``).
         if !context.isAsync && (codeAfter || context.startedCallback) { return nil }
         if !context.isAsync {
-            do throws(Refusal) { try checkForwardingOrder(at: list[index], context: context) } catch { return nil }
+            do throws(Refusal) { try checkForwardingOrder(at: list[index], callee: loop.matched.callee, context: context) } catch { return nil }
         }
         guard convertLoop(loop, replacing: list[index], through: list[index + 1], context: &context) else { return nil }
         if let body = loop.declaration.body { loopBodies.append(body.position.utf8Offset..<body.endPosition.utf8Offset) }
@@ -616,6 +664,11 @@ struct CallSiteRewrite {
         var attempt = context
         do throws(Refusal) {
             try checkNoSpelledOutCall(in: first, through: last)
+            // As any call site: a plain task would make the first call on the thread pool.
+            if !context.isAsync, loop.matched.callee.checksThreadAtOnce, !runsOnMainActor(first),
+               !MainQueueCalleeFinder.reaches(loop.declaration, catalog: catalog) {
+                return false
+            }
             var (lines, _) = try convertInline(loop.pyramid, call: loop.pyramidCall, matched: loop.matched, context: &attempt, loop: loop)
             if !context.isAsync, !Self.isMainActor(first), MainQueueCalleeFinder.reaches(loop.declaration, catalog: catalog) {
                 lines.openTaskOnMainActor()
@@ -626,6 +679,7 @@ struct CallSiteRewrite {
             var message = "converted a loop of callbacks (`\(name)` starting the next call from its callback) to a `while` loop of `try await`"
             if !context.isAsync { message += " inside a new `Task { }`, which starts the work when the task runs instead of during the call" }
             report(.callSiteConverted, at: loop.pyramid, context.function, message)
+            forwarding.converted.formUnion(([loop.pyramidCall] + lastInlineCalls).map(location(of:)))
             return true
         } catch {
             return false
@@ -732,7 +786,7 @@ struct CallSiteRewrite {
     /// keeps that place in a task; otherwise it would move from the queue the callee answers on
     /// (a serial queue whose order the callers may rely on) to the task's thread.
     /// Nothing to check where the statement does not hand its answer on.
-    private func checkForwardingOrder(at item: CodeBlockItemSyntax, context: Context) throws(Refusal) {
+    private mutating func checkForwardingOrder(at item: CodeBlockItemSyntax, callee: CalleeSummary, context: Context) throws(Refusal) {
         let function = context.function
         // A function declared in another's body, handing on the outer function's handler: where
         // that function's callers' code runs is not followed through the local function's calls.
@@ -744,10 +798,20 @@ struct CallSiteRewrite {
         }
         let references = Self.forwardedHandlers(in: item, names: function.closureParameterNames, parameters: function.parameterNames)
         guard let handler = references.first else { return }
-        if let offQueue = references.first(where: { !Self.isInMainQueueHop($0, within: item) && !answeredOnMain($0, within: item) }) {
+        if let offQueue = references.first(where: { !Self.isInMainQueueHop($0, within: item) && !answeredOnMain($0, within: item) }),
+           callee.startsTreeCodeAtOnce || !forwardingAllowed(function) {
+            let callers = if function.isPublic {
+                "it is public, so callers outside the tree may rely on that"
+            } else if callee.startsTreeCodeAtOnce {
+                "the callee runs code of the tree before it returns, which the task would run on its own thread instead of the caller's"
+            } else if Self.mayForward(function) {
+                "converted when every call of the function in the tree is converted too, which one left alone prevents"
+            } else {
+                "the calls of \(function.swiftName.hasPrefix("init(") ? "an initializer" : "a local function") are not followed"
+            }
             throw Refusal("the callback hands its answer on to `\(offQueue.baseName.text)`, this function's own handler, on the queue the callee "
                           + "answers on: in a `Task` its callers' code would run on the task's thread instead (and only after this function "
-                          + "returns); hand it on inside `DispatchQueue.main.async { }`, or `--to promise` keeps both", at: offQueue)
+                          + "returns); \(callers); hand it on inside `DispatchQueue.main.async { }`, or `--to promise` keeps both", at: offQueue)
         }
         let start = "the callback hands its answer on to `\(handler.baseName.text)`, this function's own handler, on the main queue: a `Task` would make "
             + "the call after this function returns"
@@ -759,6 +823,43 @@ struct CallSiteRewrite {
             throw Refusal(start + ", but \(Self.callerName(caller, of: function)) is called at \(caller.location.fileName):\(caller.location.line) "
                           + "with code after it, which would run first; `--to promise` keeps the order", at: handler)
         }
+    }
+
+    /// Where `call` starts, as the index records calls (``ExistingCall/location``).
+    private func location(of call: FunctionCallExprSyntax) -> MigrationIndex.Location {
+        let place = call.startLocation(converter: converter)
+        return MigrationIndex.Location(file: place.file, line: place.line, column: place.column)
+    }
+
+    /// Whether the run found every call of `function` converted (``ForwardingFacts``), so its
+    /// handler may run on the task's thread; otherwise records the function as refused for that
+    /// alone. Not for what callers outside the tree call (public), nor local functions and
+    /// initializers, whose calls the index does not list by the function's name.
+    private mutating func forwardingAllowed(_ function: FunctionBodyFinder.Function) -> Bool {
+        guard Self.mayForward(function), let parameters = function.parameters else { return false }
+        let typeName = Self.enclosingTypeName(function.body)
+        let key = ForwardingFacts.Function.key(swiftName: function.swiftName, typeName: typeName)
+        if catalog.forwardingAllowed.contains(key) { return true }
+        forwarding.refused.append(ForwardingFacts.Function(swiftName: function.swiftName, typeName: typeName, parameters: parameters))
+        return false
+    }
+
+    /// Only a function the index lists the calls of, all of them in the tree.
+    private static func mayForward(_ function: FunctionBodyFinder.Function) -> Bool {
+        !function.isPublic && function.parameters != nil && !function.swiftName.hasPrefix("init(") && isMember(function.body)
+    }
+
+    /// The function whose body this is is declared in a type, an extension or a file, not inside
+    /// another function's body or a closure.
+    private static func isMember(_ body: CodeBlockSyntax) -> Bool {
+        guard let declaration = body.parent?.as(FunctionDeclSyntax.self) else { return false }
+        var node = declaration.parent
+        while let current = node {
+            if current.is(MemberBlockSyntax.self) || current.is(SourceFileSyntax.self) { return true }
+            if current.is(CodeBlockSyntax.self) || current.is(ClosureExprSyntax.self) { return false }
+            node = current.parent
+        }
+        return false
     }
 
     /// `` `refresh()` ``, or `` `refresh()` (through `reload()`) `` where the call with code after

@@ -50,6 +50,11 @@ struct CalleeSummary: Equatable {
     /// The callee calls its handler only after it returns, on every path (the index reads this
     /// from its body: ``MigrationIndex/CompletionFunctionSummary/callsBackLater``).
     var callsBackLater = false
+    /// Code of the tree runs on the caller's thread before a call returns
+    /// (``MigrationIndex/startsTreeCodeAtOnce(_:)``): called from another thread, it would show.
+    var startsTreeCodeAtOnce = true
+    /// Code that traps on another thread runs before a call returns (``MigrationIndex/checksThreadAtOnce(_:)``).
+    var checksThreadAtOnce = true
     /// The callee answers on the main queue, on every path where it does not answer at once
     /// (``MigrationIndex/CompletionFunctionSummary/answersOnMain``).
     var answersOnMain = false
@@ -147,6 +152,12 @@ protocol CalleeCatalog {
     /// The closure argument of `call` that a test helper of the tree waits on before returning
     /// (``MigrationIndex/waitedClosure(of:)``).
     func waitedClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax?
+    /// The functions whose forwarding callbacks may move into a `Task` (``MigrationIndex/forwardingAllowed``).
+    var forwardingAllowed: Set<String> { get }
+    /// The functions whose callers with code after the call are all converted (``MigrationIndex/codeAfterCleared``).
+    var codeAfterCleared: Set<String> { get }
+    /// `type` inherits a UIKit or AppKit class isolated to the main actor (``MigrationIndex/inheritsMainActorFrameworkClass(_:)``).
+    func inheritsMainActorFrameworkClass(_ type: String) -> Bool
 }
 
 extension CalleeCatalog {
@@ -156,6 +167,9 @@ extension CalleeCatalog {
     func replacesPromiseFunction(line: Int, column: Int) -> Bool { false }
     func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?) -> (location: MigrationIndex.Location, callee: String)? { nil }
     func waitedClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? { nil }
+    var forwardingAllowed: Set<String> { [] }
+    var codeAfterCleared: Set<String> { [] }
+    func inheritsMainActorFrameworkClass(_ type: String) -> Bool { MigrationIndex.mainActorFrameworkClasses.contains(type) }
 
     /// Without receivers to read, every function of the name.
     func callees(named baseName: String, calledBy call: FunctionCallExprSyntax) -> [CalleeSummary] {
@@ -181,6 +195,9 @@ struct IndexCalleeCatalog: CalleeCatalog {
     func waitedClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
         index.waitedClosure(of: call)
     }
+    var forwardingAllowed: Set<String> { index.forwardingAllowed }
+    var codeAfterCleared: Set<String> { index.codeAfterCleared }
+    func inheritsMainActorFrameworkClass(_ type: String) -> Bool { index.inheritsMainActorFrameworkClass(type) }
     /// `--stage all`: the declarations stage runs on every file of the tree too.
     let addingAlternatives: Bool
     /// The functions this file's declarations stage gave an alternative (or found one for), as
@@ -317,6 +334,8 @@ struct IndexCalleeCatalog: CalleeCatalog {
                 }(),
                 handlerIsActorIsolated: function.handlerIsActorIsolated,
                 callsBackLater: function.callsBackLater,
+                startsTreeCodeAtOnce: index.startsTreeCodeAtOnce(function.synchronousCalls),
+                checksThreadAtOnce: index.checksThreadAtOnce(function.synchronousCalls),
                 answersOnMain: function.answersOnMain,
                 mayAnswerOnMain: function.mayAnswerOnMain,
                 parameterShapes: function.parameterShapes,

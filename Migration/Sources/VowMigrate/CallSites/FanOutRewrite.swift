@@ -30,6 +30,8 @@ struct FanOutRewrite {
         var converted: String?
         var refusal: Refusal?
         var node: Syntax
+        /// The calls a converted fan-out makes through their alternatives.
+        var calls: [FunctionCallExprSyntax] = []
     }
 
     func rewrite(_ list: [CodeBlockItemSyntax], at index: Int, place: Place) -> Outcome? {
@@ -40,6 +42,13 @@ struct FanOutRewrite {
         case .fanOut(let found): fanOut = found
         }
         let lastIndex = list.firstIndex { $0.id == fanOut.lastStatement.id } ?? index
+        // Each call runs in a child task of a task group, on the thread pool, whatever the code
+        // around it is isolated to.
+        if target == .async && fanOut.callee.checksThreadAtOnce {
+            let refusal = Refusal("each call would run in a task group's child task, on the thread pool, but the callee checks which thread "
+                                  + "it runs on before it returns; `--to promise` keeps it", at: fanOut.call)
+            return Outcome(lastIndex: lastIndex, refusal: refusal, node: refusal.node)
+        }
         do throws(Refusal) {
             let lines = try write(fanOut, list: list, index: index, lastIndex: lastIndex, place: place)
             var edits: [TextEdit] = []
@@ -50,7 +59,7 @@ struct FanOutRewrite {
             let rendered = String(lines.render(baseIndent: indent, unit: unit).drop { $0 == " " || $0 == "\t" })
             edits.append(TextEdit(offset: start, removing: end - start, text: rendered))
             if target == .async, let executor = FanOutExecutor.edit(in: bytes) { edits.append(executor) }
-            return Outcome(lastIndex: lastIndex, edits: edits, converted: message(fanOut, place), node: Syntax(list[index]))
+            return Outcome(lastIndex: lastIndex, edits: edits, converted: message(fanOut, place), node: Syntax(list[index]), calls: [fanOut.call])
         } catch {
             return Outcome(lastIndex: lastIndex, refusal: error, node: error.node)
         }

@@ -60,6 +60,7 @@ extension FileRewrite {
             (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
         }.map(\.element)
         needsVow = needsVow || stage.needsVow
+        forwarding.merge(stage.forwarding)
     }
 
     /// The offsets of the spelled-out arguments that rewritten statements (`edits` replacing a

@@ -450,6 +450,15 @@ struct InlinePyramidWriter {
            member.base?.id == receiver {
             called = local + "." + member.declName.trimmedDescription
         }
+        // `data(at: path)` beside the constant `let data: Data?` declared for its value: the
+        // constant would hide the function.
+        if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self), constants.contains(reference.baseName.text) {
+            guard !callee.scope.isEmpty else {
+                throw Refusal("the callback names its parameter `\(reference.baseName.text)` like the function it calls, which the constant "
+                              + "holding it would hide in straight-line code", at: call)
+            }
+            called = "self." + called
+        }
         let invocation = called + "(" + arguments.joined(separator: ", ") + ")"
         var lines = CodeLines()
         let canFail = callee.shape.canFail
@@ -574,11 +583,17 @@ struct InlinePyramidWriter {
             if elements.contains(where: { !$0.unwraps }) {
                 return continuation(callee: callee, call: call, called: called, arguments: arguments, constants: constants, types: types)
             }
+            // `{ _, _, _ in }`: nothing is read.
+            if constants.allSatisfy({ $0 == nil }) {
+                lines.add("_ = try? \(awaited.dropFirst(4))", 0)
+                break
+            }
+            let readsValues = constants.indices.contains { $0 != errorIndex && constants[$0] != nil }
             let caught = fresh("caught")
-            let unwrapped = fresh("answer")
+            let unwrapped = readsValues ? fresh("answer") : "_"
             declare()
             lines.add("do {", 0)
-            lines.add("let \(unwrapped) = \(awaited)", 1)
+            lines.add(readsValues ? "let \(unwrapped) = \(awaited)" : "_ = \(awaited)", 1)
             var values: [String] = []
             var element = 0
             for position in constants.indices {
@@ -587,7 +602,7 @@ struct InlinePyramidWriter {
                 element += 1
             }
             assign(values, 1)
-            lines.add("} catch let \(caught) {", 0)
+            lines.add(constants[errorIndex] == nil ? "} catch {" : "} catch let \(caught) {", 0)
             let errorText = errorValue(caught, callee: callee)
             // A missing value made the alternative throw: every optional nil, as the callback got them.
             var failed: [String] = []

@@ -538,6 +538,9 @@ struct PyramidReader {
 
     static func caseBinding(_ pattern: PatternSyntax, _ caseName: String) -> CaseBinding? {
         var pattern = pattern
+        // `var .success(route)`, `.success(var route)`: the code changes its copy, which a
+        // handler's parameter or an awaited constant would not let it (read as no binding).
+        if pattern.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.var) }) { return nil }
         if let valueBinding = pattern.as(ValueBindingPatternSyntax.self) { pattern = valueBinding.pattern }
         guard let expression = pattern.as(ExpressionPatternSyntax.self)?.expression else { return nil }
         if let member = expression.as(MemberAccessExprSyntax.self), member.base == nil, member.declName.baseName.text == caseName {

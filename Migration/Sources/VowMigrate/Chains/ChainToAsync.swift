@@ -272,6 +272,11 @@ struct ChainToAsync {
         return result
     }
 
+    /// `conf.Q.map`, `conf.Q.return` and their module-qualified spellings.
+    static let defaultQueueNames: Set<String> = Set(["", "Vow.", "PromiseKit."].flatMap { module in
+        ["map", "return"].map { module + "conf.Q." + $0 }
+    })
+
     private func readLink(_ kind: Kind, _ call: FunctionCallExprSyntax) throws(Refusal) -> Link {
         var allErrors = false
         var settlingArgument: LabeledExprSyntax?
@@ -291,6 +296,16 @@ struct ChainToAsync {
             case "on":
                 if value == "nil" {
                     settlingArgument = argument
+                    continue
+                }
+                // `on: conf.Q.return`, `on: Vow.conf.Q.map`: the default queues spelled out (an
+                // optional `DispatchQueue`), main unless the tree assigns them.
+                if Self.defaultQueueNames.contains(value) {
+                    if let assignment = catalog.defaultQueueAssignment {
+                        throw Refusal("a chain link on `\(written)`, which this tree changes (`conf.Q`/`conf.D` assigned at \(assignment)): "
+                                      + "its handlers need not run on the main queue; write the queue (`on: .main`) where that is where they run",
+                                      at: argument)
+                    }
                     continue
                 }
                 guard [".main", "DispatchQueue.main", ".mainActor", "MainActorQueue.mainActor"].contains(value) else {
@@ -2008,9 +2023,11 @@ struct ChainToAsync {
         let called = call.calledExpression.trimmedDescription
         if called == "after" || Self.namesGuarantee(call.calledExpression) { return true }
         // A link a guarantee answers with a guarantee (`then` may answer a promise).
+        // Not where its closure throws: a guarantee's `map { ... throw e }` is a promise.
         if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
            ["map", "get", "asVoid"].contains(member.declName.baseName.text), base.is(FunctionCallExprSyntax.self) {
-            return isGuarantee(base)
+            let closures = (call.trailingClosure.map { [$0] } ?? []) + call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+            return !closures.contains(where: Self.mayThrow) && isGuarantee(base)
         }
         // `when(guarantees:)` and `when(resolved:)` never reject.
         if called == "when", let label = call.arguments.first?.label?.text, label == "guarantees" || label == "resolved" { return true }
@@ -2027,6 +2044,20 @@ struct ChainToAsync {
         // A completion-handler function's guarantee alternative, unless a promise-returning
         // function of the tree (another type's `load()`) may be the one called.
         return callees.count == 1 && callees[0].producesGuarantee && (reached?.returnsGuarantee ?? true)
+    }
+
+    /// The closure's own code throws or tries (`try?` and `try!` aside), or it says `throws`.
+    static func mayThrow(_ closure: ClosureExprSyntax) -> Bool {
+        if closure.signature?.effectSpecifiers?.throwsClause != nil { return true }
+        return closure.statements.tokens(viewMode: .sourceAccurate).contains { token in
+            switch token.tokenKind {
+            case .keyword(.throw): return true
+            case .keyword(.try):
+                let next = token.nextToken(viewMode: .sourceAccurate)?.tokenKind
+                return next != .postfixQuestionMark && next != .exclamationMark
+            default: return false
+            }
+        }
     }
 
     /// `Guarantee`, `Guarantee<Int>`, `Guarantee.value`, `Guarantee.immediate`: the type itself or

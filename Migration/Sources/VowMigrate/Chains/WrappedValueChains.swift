@@ -109,7 +109,8 @@ enum WrappedValueChains {
             if let item = call.parent?.as(CodeBlockItemSyntax.self) {
                 statement = item
                 answersClosure = item.parent?.as(CodeBlockItemListSyntax.self)?.count == 1
-                    && item.parent?.parent?.is(ClosureExprSyntax.self) == true && !ChainToAsync.endsInCatch(call)
+                    && item.parent?.parent?.as(ClosureExprSyntax.self).map(WrappedValueChains.answersPromise) == true
+                    && !ChainToAsync.endsInCatch(call)
                 return
             }
             // Up through what evaluates the chain first.
@@ -160,6 +161,30 @@ enum WrappedValueChains {
 
     /// The names spelled in the function (or closure, or file) around the call: a constant the
     /// chain declares takes none of them.
+    /// A closure whose only statement is its answer where that answer is a promise: one handed
+    /// to a link taking a promise-returning closure (`then { }`, `recover { }`, `firstly { }`,
+    /// `Promise { }`...) or to a collection's `map`. Another closure's type may return nothing (`scenario { env, done in
+    /// env.warmUp().done { } }`), where a single statement's value is dropped: not a value then.
+    static func answersPromise(_ closure: ClosureExprSyntax) -> Bool {
+        var owner = closure.parent
+        if owner?.is(LabeledExprSyntax.self) == true { owner = owner?.parent?.parent }
+        guard let call = owner?.as(FunctionCallExprSyntax.self) else { return false }
+        let name: String? = if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+            member.declName.baseName.text
+        } else if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) {
+            reference.baseName.text
+        } else {
+            call.calledExpression.as(GenericSpecializationExprSyntax.self)?.expression.as(DeclReferenceExprSyntax.self)?.baseName.text
+        }
+        return name.map(promiseAnsweringLinks.contains) ?? false
+    }
+
+    private static let promiseAnsweringLinks: Set<String> = [
+        "then", "recover", "ensureThen", "firstly", "thenMap", "thenFlatMap", "flatMap", "Promise", "Guarantee", "immediate", "race", "when",
+        // A collection's transforms answer what their closures return (`users.map { login($0) }`).
+        "map", "compactMap",
+    ]
+
     private static func scopeNames(around call: FunctionCallExprSyntax, cache: inout [SyntaxIdentifier: Set<String>]) -> (SyntaxIdentifier, Set<String>) {
         var node = call.parent
         var scope: Syntax = Syntax(call.root)
@@ -260,8 +285,9 @@ enum WrappedValueChains {
         /// statement is its answer.
         private static func isValue(_ call: FunctionCallExprSyntax) -> Bool {
             guard let item = call.parent?.as(CodeBlockItemSyntax.self) else { return true }
-            guard let list = item.parent?.as(CodeBlockItemListSyntax.self) else { return false }
-            return list.count == 1 && list.parent?.is(ClosureExprSyntax.self) == true
+            guard let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
+                  let closure = list.parent?.as(ClosureExprSyntax.self) else { return false }
+            return WrappedValueChains.answersPromise(closure)
         }
     }
 }

@@ -72,7 +72,8 @@ struct AlternativeEmitter {
         self.isMember = isMember
         let mentioned = Set(identifiers(in: function.shape.valueType))
         self.contextualSendable = enclosingTypeParameters.filter { mentioned.contains($0) }
-        self.names = GeneratedNames(taken: Set(function.keptParameters.map(\.name)))
+        // Nor the function's own name, which the generated closure calls (`func resolve(_:completion:)`).
+        self.names = GeneratedNames(taken: Set(function.keptParameters.map(\.name)).union([function.name.filter { $0 != "`" }]))
     }
 
     /// Whether the promise alternative can be a `Guarantee` (cannot fail, nothing to cancel).

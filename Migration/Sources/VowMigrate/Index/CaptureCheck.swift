@@ -189,7 +189,10 @@ extension MigrationIndex {
         return (declaredShapesInType[Self.typeKey(baseName, scope)] ?? []).filter { other in
             guard other.location != location else { return false }
             let theirs = other.parameters.map { [$0.label ?? "_", $0.typeText] }
-            guard theirs != all, theirs.count == kept.count + dropped else { return false }
+            // Their alternative drops their own handlers, as many as they have (a split
+            // `success:`/`failure:` pair beside a `completion:` drops two).
+            let theirDropped = theirs.count - kept.count
+            guard theirs != all, theirDropped >= 1, theirDropped <= max(dropped, 2) else { return false }
             // Drop `dropped` closure parameters from theirs in every way; one must leave `kept`.
             // A callback taking a closure of its own (`challengeHandler: (Challenge, @escaping
             // (Bool) -> Void) -> Void`) is no completion handler: their alternative keeps it.
@@ -205,7 +208,7 @@ extension MigrationIndex {
                 }
                 return false
             }
-            return matches(dropped, from: 0, removed: [])
+            return matches(theirDropped, from: 0, removed: [])
         }
     }
 

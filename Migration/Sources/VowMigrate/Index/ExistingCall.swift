@@ -62,7 +62,12 @@ public struct ExistingCall: Sendable, Equatable {
     /// The call is the last thing the function it is written in does (directly, not in a
     /// closure): that function (`reload()`, `init(store:)`).
     public var endsFunction: EndedFunction?
-    // Both read only for the index (``ExistingCallCollector/calls(in:fileName:converter:)``).
+    /// Written inside the closure of `withCheckedThrowingContinuation { }` (any of the four) or
+    /// `Promise { seal in }` / `Guarantee { seal in }`: an alternative's own call of the
+    /// original, whose callback only hands the answer on to the continuation, so where that
+    /// callback runs changes nothing (``MigrationIndex/forwardingCallers(of:parameters:typeName:converted:)``).
+    public var insideContinuation = false
+    // All three read only for the index (``ExistingCallCollector/calls(in:fileName:converter:)``).
 
     /// The function a call ends (``endsFunction``): its Swift name and parameters, for finding its
     /// own calls (``CallBinding``).
@@ -686,11 +691,35 @@ final class ExistingCallCollector: SyntaxVisitor {
             receiverTypedByConvention: byConvention,
             resultUse: Self.resultUse(of: call, usesAlternativeResult: usesAlternativeResult),
             isAwaited: Self.isAwaited(call),
+            insideContinuation: Self.isInsideContinuation(call),
             argumentEnds: call.arguments.map { $0.expression.endPositionBeforeTrailingTrivia.utf8Offset },
             afterLeftParen: call.leftParen?.endPositionBeforeTrailingTrivia.utf8Offset,
             calleeEnd: call.calledExpression.endPositionBeforeTrailingTrivia.utf8Offset,
             callStart: call.positionAfterSkippingLeadingTrivia.utf8Offset,
             callEnd: call.endPositionBeforeTrailingTrivia.utf8Offset
         )
+    }
+
+    /// The nearest closure around `call` is the body of a continuation or of a promise's
+    /// initializer (``ExistingCall/insideContinuation``).
+    static func isInsideContinuation(_ call: FunctionCallExprSyntax) -> Bool {
+        var node = call.parent
+        while let current = node, !current.is(ClosureExprSyntax.self) {
+            if current.is(MemberBlockItemSyntax.self) || current.is(FunctionDeclSyntax.self) || current.is(InitializerDeclSyntax.self)
+                || current.is(AccessorDeclSyntax.self) {
+                return false
+            }
+            node = current.parent
+        }
+        guard let closure = node, var owner = closure.parent else { return false }
+        if owner.is(LabeledExprSyntax.self) || owner.is(LabeledExprListSyntax.self) { owner = owner.parent ?? owner }
+        if owner.is(LabeledExprListSyntax.self) { owner = owner.parent ?? owner }
+        guard let outer = owner.as(FunctionCallExprSyntax.self), outer.trailingClosure?.id == closure.id || outer.arguments.contains(where: { $0.expression.id == closure.id })
+        else { return false }
+        let name = outer.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+            ?? outer.calledExpression.as(GenericSpecializationExprSyntax.self)?.expression.as(DeclReferenceExprSyntax.self)?.baseName.text
+        guard let name else { return false }
+        return ["withCheckedThrowingContinuation", "withCheckedContinuation", "withUnsafeThrowingContinuation", "withUnsafeContinuation",
+                "Promise", "Guarantee"].contains(name)
     }
 }

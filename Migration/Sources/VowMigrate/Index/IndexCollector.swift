@@ -20,6 +20,8 @@ final class IndexCollector: SyntaxVisitor {
     /// Whether to read which promise-returning bodies `--replace` converts (a dry run of the
     /// converter for each; only a `--replace` run asks).
     let readsReplaceableBodies: Bool
+    /// Reads what every function's body runs at once (``SynchronousCalls``), for the call-site stage.
+    var readsSynchronousCalls = false
 
     init(fileName: String, converter: SourceLocationConverter, readsReplaceableBodies: Bool = false) {
         self.fileName = fileName
@@ -235,6 +237,9 @@ final class IndexCollector: SyntaxVisitor {
             parameters: parameters.map(ParameterShape.init),
             isPublic: Self.isPublic(node.modifiers, inPublicExtension: inPublicExtension.last == true)
         ))
+        if !isAsync, let body = node.body, readsSynchronousCalls || !closureLike.isEmpty {
+            functions[functions.count - 1].synchronousCalls = SynchronousCalls.names(in: body)
+        }
         functions[functions.count - 1].isThrowing = node.signature.effectSpecifiers?.throwsClause != nil
         functions[functions.count - 1].thrownType = node.signature.effectSpecifiers?.throwsClause?.type?.trimmedDescription
         functions[functions.count - 1].addedByTool = isAsync && node.leadingTrivia.contains { piece in

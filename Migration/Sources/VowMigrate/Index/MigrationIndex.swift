@@ -234,6 +234,10 @@ public struct MigrationIndex: Sendable {
         /// a new task: ``HandlerUse/callsBackOnlyLater``), never before it returns: code after a
         /// call runs before the callback, on every path.
         public var callsBackLater = false
+        /// What its body calls before it returns (``SynchronousCalls``).
+        var synchronousCalls: [String] = []
+        /// Its body was read for ``synchronousCalls`` (a protocol requirement has none to read).
+        var hasBodyRead = false
         /// Where its body answers the handler, use by use (``HandlerUse/placedUses``).
         var placedUses: [HandlerUse.PlacedUse] = []
         /// It answers on the main queue on every path, or at once where it does not (so on the
@@ -334,6 +338,9 @@ public struct MigrationIndex: Sendable {
     private var completionFunctionList: [CompletionFunctionSummary] = []
     /// Base name to positions in `completionFunctionList` (one copy of each summary, not two).
     private var functionsByBaseName: [String: [Int]] = [:]
+    /// What each function with a body runs at once (``SynchronousCalls``), by base name: every
+    /// function's where the index was built for call sites, else the completion-handler functions'.
+    private var synchronousCallsByBaseName: [String: [(location: Location, calls: [String])]] = [:]
     /// Those base names: a call of any other name reaches no completion-handler function.
     private(set) var completionFunctionBaseNames: Set<String> = []
     /// `scope|swiftName` to the functions declared with that name (any kind).
@@ -357,6 +364,14 @@ public struct MigrationIndex: Sendable {
     public private(set) var promiseFunctionsByBaseName: [String: [PromiseFunctionSummary]] = [:]
     /// The promise-returning functions `--replace --to async` makes async (``PromiseReplacementVerdict``).
     var replacedPromiseFunctions = Set<Location>()
+    /// The functions (``ForwardingFacts/Function/key``) whose callback handing their answer on off
+    /// the main queue the async form converts: every call of them in the tree is converted by the
+    /// same run, so no caller's code runs where the callee answered (set by the run, from a first
+    /// pass: ``ForwardingFacts``).
+    public var forwardingAllowed = Set<String>()
+    /// The functions (``ForwardingFacts/Function/key``) whose callers running code after calling
+    /// them are all converted by the run (``ForwardingFacts/cleared(by:index:)``).
+    public var codeAfterCleared = Set<String>()
     /// The files importing PromiseKit, as read.
     var filesImportingPromiseKit = Set<String>()
     /// The files importing Foundation (or a module exporting it), as read: where an async
@@ -398,6 +413,8 @@ public struct MigrationIndex: Sendable {
     private var summaries: [FileSummary]? = []
     /// What each type inherits (qualified and simple names), kept for a file joined later.
     private(set) var inheritance: [String: Set<String>] = [:]
+    /// The types naming each type (last component) among their parents: ``inheritance`` read the other way.
+    private var inheritors: [String: [String]] = [:]
     /// Which completion-handler functions are read into summaries.
     public private(set) var reading = FunctionReading.all
     /// Base names that some function hands its handler to, for `reading == .handOffTargets`.
@@ -671,6 +688,21 @@ public struct MigrationIndex: Sendable {
             return "`\(name)` already exists at \(other.location) as an async function that \(other.isThrowing ? "throws" : "does not throw"), "
                 + "while this handler \(throwing ? "reports an error" : "reports none"): it is not this function's alternative, and another would clash with it"
         }
+        // A conforming type or subclass declaring a synchronous function of that name: in async
+        // code its existing calls (`store.load(id: 1)`) would reach the inherited async one.
+        if !scope.isEmpty {
+            var pending = [Self.lastComponent(scope)]
+            var seen = Set(pending)
+            while let next = pending.popLast() {
+                for type in inheritors[next] ?? [] where seen.insert(type).inserted {
+                    pending.append(type)
+                    if let other = declaredFunctions(named: name, in: type).first(where: { !$0.isAsync && !$0.returnsVowType }) {
+                        return "`\(type)`, which inherits it, declares `\(name)` at \(other.location): its calls could reach the inherited "
+                            + "alternative instead"
+                    }
+                }
+            }
+        }
         return nil
     }
 
@@ -754,29 +786,34 @@ extension MigrationIndex {
     /// `readsForReplace`: also what only a `--replace` run asks about: the names the file hands
     /// on as function values (``UncalledFunctionNames``: one more walk of the tree) and whether
     /// each promise-returning function's body converts (``FileSummary/FunctionRecord/replaceableBody``).
+    /// `readsUncalledNames`: the names handed on as function values without the rest, which the
+    /// async form's call sites ask about too (``forwardingCallers(of:parameters:typeName:converted:)``).
     public static func summarize(source: String, fileName: String, isContext: Bool = false,
-                                 languageMode: SwiftLanguageMode = .v6, readsForReplace: Bool = false) -> FileSummary {
+                                 languageMode: SwiftLanguageMode = .v6, readsForReplace: Bool = false,
+                                 readsUncalledNames: Bool = false) -> FileSummary {
         var summary: FileSummary
         if let pieces = ChunkedMigration.summarize(source: source, fileName: fileName, isContext: isContext) {
             summary = pieces
         } else {
             summary = summarize(tree: Parser.parse(source: source), fileName: fileName, isContext: isContext,
-                                readsForReplace: readsForReplace)
+                                readsForReplace: readsForReplace, readsUncalledNames: readsUncalledNames)
         }
         summary.languageMode = languageMode
         summary.defaultQueueAssignment = DefaultQueueAssignment.first(in: source, fileName: fileName)
         return summary
     }
 
-    static func summarize(tree: SourceFileSyntax, fileName: String, isContext: Bool, readsForReplace: Bool = false) -> FileSummary {
+    static func summarize(tree: SourceFileSyntax, fileName: String, isContext: Bool, readsForReplace: Bool = false,
+                          readsUncalledNames: Bool = false) -> FileSummary {
         let collector = IndexCollector(fileName: fileName, converter: SourceLocationConverter(fileName: fileName, tree: tree),
                                        readsReplaceableBodies: readsForReplace)
+        collector.readsSynchronousCalls = readsUncalledNames || readsForReplace
         collector.walk(tree)
         let read = ExistingCallCollector.calls(in: tree, fileName: fileName, converter: collector.converter)
         var summary = FileSummary(file: fileName, isContext: isContext, aliases: collector.aliases,
                                   types: collector.types, functions: collector.functions, calls: read.calls, calledNames: read.calledNames)
         summary.globalVariables = collector.globalVariables
-        if readsForReplace { summary.uncalledFunctionNames = UncalledFunctionNames.names(in: tree) }
+        if readsForReplace || readsUncalledNames { summary.uncalledFunctionNames = UncalledFunctionNames.names(in: tree) }
         summary.importsPromiseKit = FileSummary.imports("PromiseKit", tree)
         summary.importsFoundation = FileSummary.importsFoundation(tree)
         if FileSummary.imports("XCTest", tree) { summary.waitingHelpers = WaitingHelper.helpers(in: tree) }
@@ -825,6 +862,11 @@ extension MigrationIndex {
             if summary.importsFoundation { filesImportingFoundation.insert(summary.file) }
             globalVariables.formUnion(summary.globalVariables)
             uncalledFunctionNames.formUnion(summary.uncalledFunctionNames)
+            // A call passing a handler never reaches an async function.
+            for record in summary.functions where record.hasBody && !record.isAsync {
+                synchronousCallsByBaseName[Self.baseName(of: record.swiftName), default: []].append(
+                    (record.location, record.synchronousCalls ?? [SynchronousCalls.unread]))
+            }
             if summary.readInPieces { filesReadInPieces.insert(summary.file) }
             if defaultQueueAssignment == nil { defaultQueueAssignment = summary.defaultQueueAssignment }
             if !summary.isContext, appEntryPoint == nil { appEntryPoint = summary.appEntryPoint }
@@ -945,6 +987,11 @@ extension MigrationIndex {
             }
         }
 
+        inheritors = [:]
+        for (type, parents) in inheritance {
+            for parent in parents { inheritors[Self.lastComponent(Self.baseTypeName(parent)), default: []].append(type) }
+        }
+
         decideReplacedPromiseFunctions()
 
         // One array of summaries (the dictionary holds positions): each summary is stored once.
@@ -988,6 +1035,8 @@ extension MigrationIndex {
                                                             languageMode: summary.languageMode) else { continue }
                 if let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
                     function.callsBackLater = use.callsBackOnlyLater
+                    function.synchronousCalls = record.synchronousCalls ?? []
+                    function.hasBodyRead = record.hasBody && record.synchronousCalls != nil
                     function.placedUses = use.placedUses
                     if function.skipReason == nil {
                         if use.stores.isEmpty && use.handOffs.isEmpty && use.readings.isEmpty {
@@ -1099,7 +1148,10 @@ extension MigrationIndex {
     /// expects. Calls are matched as syntax shows them (``CallBinding``, defaulted arguments left
     /// out; the receiver's type where it says), so a namesake's calls may count too. Returns the
     /// call's place and the Swift name of the function it calls.
-    func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?) -> (location: Location, callee: String)? {
+    /// `converted`: calls the run converts (``ForwardingFacts``), which are skipped: the caller
+    /// awaits an alternative there, after which its code runs whenever the function answers.
+    func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?,
+                           converted: Set<Location> = []) -> (location: Location, callee: String)? {
         var visited: Set<String> = []
         func search(_ name: String, parameters: [ParameterShape], scope: String?, depth: Int) -> (location: Location, callee: String)? {
             guard depth < 6, visited.insert(name + "|" + (scope ?? "?")).inserted else { return nil }
@@ -1108,7 +1160,8 @@ extension MigrationIndex {
             let callNames = isInitializer ? typeName.map { [Self.lastComponent($0), "init"] } ?? [] : [base]
             for callName in callNames {
                 for call in continuedCalls[callName] ?? []
-                where CallBinding.bind(call, to: parameters) != nil && mayReach(call, memberOf: scope, isInitializer: isInitializer) {
+                where !converted.contains(call.location) && CallBinding.bind(call, to: parameters) != nil
+                    && mayReach(call, memberOf: scope, isInitializer: isInitializer) {
                     if call.followedByCode { return (call.location, name) }
                     // An initializer a call ends is not followed up: its calls name its type, which the call does not give.
                     if let outer = call.endsFunction, Self.baseName(of: outer.swiftName) != "init",
@@ -1120,6 +1173,79 @@ extension MigrationIndex {
             return nil
         }
         return search(swiftName, parameters: parameters, scope: typeName, depth: 0)
+    }
+
+    /// Whether code of the tree runs before a call of the function returns, on the caller's
+    /// thread (``SynchronousCalls``): a function or initializer the tree declares, called in its
+    /// body or in a closure of one it may run at once. Where the function is called from then
+    /// shows (a log line naming the thread, state only one thread touches).
+    /// A function of the tree called there counts by what its own body runs at once, a few
+    /// levels down (`load` calling `api.get`, which only hops to its queue, runs none; a helper
+    /// building a request runs none; a logger naming the thread does).
+    func startsTreeCodeAtOnce(_ synchronousCalls: [String]) -> Bool {
+        var visited = Set<Location>()
+        return startsTreeCodeAtOnce(synchronousCalls, depth: 0, visited: &visited, onlyChecks: false)
+    }
+
+    /// Whether code that traps on another thread (`dispatchPrecondition`, `MainActor.assumeIsolated`)
+    /// runs before a call of the function returns, directly or in a function of the tree it calls.
+    func checksThreadAtOnce(_ synchronousCalls: [String]) -> Bool {
+        var visited = Set<Location>()
+        return startsTreeCodeAtOnce(synchronousCalls, depth: 0, visited: &visited, onlyChecks: true)
+    }
+
+    /// `visited`: the functions read so far, whose code counts once (`fetch` handing on to a
+    /// namesake of another type).
+    private func startsTreeCodeAtOnce(_ synchronousCalls: [String], depth: Int, visited: inout Set<Location>, onlyChecks: Bool) -> Bool {
+        synchronousCalls.contains { entry in
+            if entry == SynchronousCalls.threadCheck { return true }
+            if entry == SynchronousCalls.threadRead || entry == SynchronousCalls.unread { return !onlyChecks }
+            let names = entry.split(separator: ">").map(String.init)
+            // Only functions the tree declares run its code (initializers are read as plain).
+            guard names.allSatisfy({ declaredShapes[$0] != nil }) else { return false }
+            guard names.count == 1, let name = names.first, depth < 6 else { return !onlyChecks }
+            // Every function of that name with a body, by what it runs at once in turn (async
+            // ones too: an alternative calls the original).
+            return (synchronousCallsByBaseName[name] ?? []).contains { namesake in
+                guard visited.insert(namesake.location).inserted else { return false }
+                return startsTreeCodeAtOnce(namesake.calls, depth: depth + 1, visited: &visited, onlyChecks: onlyChecks)
+            }
+        }
+    }
+
+    /// UIKit's and AppKit's classes isolated to the main actor: a subclass's methods are too,
+    /// and a `Task { }` in them inherits it.
+    static let mainActorFrameworkClasses: Set<String> = [
+        "UIViewController", "UITableViewController", "UICollectionViewController", "UINavigationController", "UITabBarController",
+        "UIPageViewController", "UISplitViewController", "UIAlertController", "UIView", "UITableViewCell", "UICollectionViewCell",
+        "UICollectionReusableView", "UIControl", "UIButton", "UILabel", "UIImageView", "UIScrollView", "UITableView", "UICollectionView",
+        "UIWindow", "UIResponder", "UIApplication", "NSViewController", "NSView", "NSWindowController", "NSWindow", "NSResponder",
+        "NSApplication", "NSTableCellView", "NSCollectionViewItem",
+    ]
+
+    /// `type` (last component) is, or inherits through the tree's declarations, one of
+    /// ``mainActorFrameworkClasses``.
+    func inheritsMainActorFrameworkClass(_ type: String) -> Bool {
+        let simple = Self.lastComponent(type)
+        return Self.mainActorFrameworkClasses.contains(simple) || !inheritedNames(of: simple).isDisjoint(with: Self.mainActorFrameworkClasses)
+    }
+
+    /// The calls of the tree (and `--context`) that may reach the function `swiftName` (taking
+    /// `parameters`, declared in `typeName`) and still hand it a callback after this run: all but
+    /// those at `converted` (the call-site stage made them `try await` calls of its alternative)
+    /// and an alternative's own call of it inside a continuation. Where such a call's callback
+    /// runs is what a function handing its answer on from a new `Task` would change
+    /// (``ForwardingFacts``); nil when the function is also used as a value (`run(then: load)`),
+    /// whose calls syntax cannot list.
+    public func forwardingCallers(of swiftName: String, parameters: [ParameterShape], typeName: String?,
+                                  converted: Set<Location>) -> [ExistingCall]? {
+        let base = Self.baseName(of: swiftName)
+        if uncalledFunctionNames.contains(base) { return nil }
+        return (callsByBaseName[base] ?? []).filter { call in
+            !call.usesAlternativeResult && !call.insideContinuation && !converted.contains(call.location)
+                && CallBinding.bind(call, to: parameters) != nil
+                && (call.receiverTypedByConvention || mayReach(call, memberOf: typeName, isInitializer: false))
+        }
     }
 
     /// A call may reach a member of `scope` (nil: any scope), statically or by dynamic dispatch
@@ -1597,6 +1723,9 @@ public struct FileSummary: Sendable {
         /// `public` or `open` (also through a `public extension`): callers may be outside the tree.
         var isPublic = false
         /// Declared `throws`.
+        /// What the body calls before it returns (``SynchronousCalls``): read for completion-handler
+        /// functions, and for every function where the index was built for call sites; nil where not read.
+        var synchronousCalls: [String]?
         var isThrowing = false
         /// Declared `throws(E)`: `E`.
         var thrownType: String?

@@ -143,6 +143,7 @@ enum ChunkedMigration {
         var needsVow = false
         var neededSupport = Set<SwiftOnlySupport>()
         var firstPiece: (edits: [TextEdit], findings: [Finding])?
+        var forwarding = ForwardingFacts()
         for number in Array(1..<chunks.count) + [0] {
             let chunk = chunks[number]
             progress?(MigrationProgress("rewriting", fraction: Double(readingPasses * chunks.count + (number == 0 ? chunks.count - 1 : number - 1)) / total))
@@ -167,6 +168,7 @@ enum ChunkedMigration {
             rewrite.declared = declaredStages[number]
             declaredStages[number] = nil
             rewrite.run()
+            forwarding.merge(rewrite.forwarding)
             if number == 0 {
                 firstPiece = (rewrite.edits, rewrite.findings)
                 needsVow = needsVow || rewrite.needsVow
@@ -201,7 +203,11 @@ enum ChunkedMigration {
         findings = findings.enumerated().sorted { lhs, rhs in
             (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
         }.map(\.element)
-        guard !edits.isEmpty else { return FileMigration(output: source, changed: false, findings: findings) }
+        guard !edits.isEmpty else {
+            var unchanged = FileMigration(output: source, changed: false, findings: findings)
+            unchanged.forwarding = forwarding
+            return unchanged
+        }
 
         // 4. Each piece of the output parses (the pieces are cut where the file's syntax allows).
         progress?(MigrationProgress("checking the output"))
@@ -211,8 +217,10 @@ enum ChunkedMigration {
             if Parser.parse(source: text).hasError { return nil }
         }
         let output = TextEdit.apply(edits, to: source)
-        return FileMigration(output: output, changed: output != source, findings: findings,
-                             addedVowImport: needsVow && anyEdits && !importsVow)
+        var migration = FileMigration(output: output, changed: output != source, findings: findings,
+                                      addedVowImport: needsVow && anyEdits && !importsVow)
+        migration.forwarding = forwarding
+        return migration
     }
 }
 

@@ -18,6 +18,8 @@ struct FileRewrite {
     let fileName: String
     // Internal rather than private: the call-site stage (CallSites/FileRewrite+CallSites.swift) adds to them.
     var findings: [Finding] = []
+    /// What the call-site stage learnt about forwarding callbacks (``ForwardingFacts``).
+    var forwarding = ForwardingFacts()
     var edits: [Edit] = []
     /// Where calls that leave a defaulted handler out were spelled out: the call-site stage does
     /// not rewrite code around them (it would copy the call as it was).
@@ -214,6 +216,13 @@ struct FileRewrite {
                 }
                 if let clash = index.alternativeClash(named: emitter.alternativeSwiftName, in: site.scope, throwing: asyncThrows) {
                     report(.skipped, function.swiftName, site.decl, clash)
+                    continue
+                }
+                // `func profile() -> Promise<Driver>` beside `var profile: Driver?` is a redeclaration
+                // (an `async` one is not: Swift tells them apart).
+                if target == .promise, emitter.alternativeSwiftName == baseName + "()", let property = Self.memberProperty(named: baseName, around: site.decl) {
+                    report(.skipped, function.swiftName, site.decl,
+                           "its alternative `\(emitter.alternativeSwiftName)` would clash with the \(property) `\(baseName)` of the same type (an invalid redeclaration)")
                     continue
                 }
                 if replacer == nil, site.protocolDecl == nil,
@@ -519,5 +528,23 @@ struct FileRewrite {
             }
         }
         edits.append(Edit(offset: firstToken.position.utf8Offset + insertion, removing: 0, text: text + "\n\n"))
+    }
+}
+
+extension FileRewrite {
+    /// What the type (or extension) holding `function` declares under `name` other than
+    /// functions: "property" or "case"; nil when nothing.
+    static func memberProperty(named name: String, around function: FunctionDeclSyntax) -> String? {
+        guard let members = function.parent?.parent?.as(MemberBlockItemListSyntax.self) else { return nil }
+        for member in members {
+            if let variable = member.decl.as(VariableDeclSyntax.self),
+               variable.bindings.contains(where: { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name }) {
+                return "property"
+            }
+            if let cases = member.decl.as(EnumCaseDeclSyntax.self), cases.elements.contains(where: { $0.name.text == name }) {
+                return "case"
+            }
+        }
+        return nil
     }
 }

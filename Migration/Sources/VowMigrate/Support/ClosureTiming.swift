@@ -68,7 +68,13 @@ enum ClosureTiming {
     /// main queue.
     static func isMainHop(_ call: FunctionCallExprSyntax) -> Bool {
         let called = call.calledExpression.trimmedDescription.filter { !$0.isWhitespace }
-        return mainHops.contains(called)
+        if mainHops.contains(called) { return true }
+        // `group.notify(queue: .main) { }`, `queue.async(group: g, execute:)` aside.
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "notify",
+           let queue = call.arguments.first(where: { $0.label?.text == "queue" })?.expression.trimmedDescription.filter({ !$0.isWhitespace }) {
+            return queue == ".main" || queue == "DispatchQueue.main"
+        }
+        return false
     }
 
     private static let mainHops: Set<String> = [

@@ -72,6 +72,9 @@ public struct FileMigration: Sendable {
     /// Whether `output` gained `import Vow` (the promise form, or code that names a Vow type).
     /// The async form never adds it: in a file without Vow it needs only the standard library.
     public var addedVowImport: Bool
+    /// The async form's call-site stage: forwarding callbacks left alone and calls converted
+    /// (``ForwardingFacts``), for the run to decide on across files.
+    public var forwarding = ForwardingFacts()
 
     public init(output: String, changed: Bool, findings: [Finding], addedVowImport: Bool = false) {
         self.output = output

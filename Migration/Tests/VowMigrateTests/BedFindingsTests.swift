@@ -1,0 +1,323 @@
+import Foundation
+import VowMigrate
+import XCTest
+
+/// What two test beds written from scratch (a courier app's callback code, a PromiseKit banking
+/// app) found: output that did not compile, and converted code running on another thread.
+final class BedFindingsTests: XCTestCase {
+    private func migrate(_ source: String, _ target: MigrationTarget, _ stage: MigrationStage = .all,
+                         replace: Bool = false) -> FileMigration {
+        var options = MigrationOptions(target: target, stage: stage)
+        options.replace = replace
+        return SourceMigrator.migrate(source: source, fileName: "Bed.swift", options: options)
+    }
+
+    private func refusals(_ migration: FileMigration) -> [String] {
+        migration.findings.filter { $0.kind == .callSiteRefused || $0.kind == .skipped }.map { "\($0.line) \($0.message)" }
+    }
+
+    /// `func profile() -> Promise<Driver>` beside `var profile: Driver?` is an invalid
+    /// redeclaration; `func profile() async throws -> Driver` is not.
+    func testAPromiseAlternativeNamedLikeAPropertyOfItsTypeIsSkipped() throws {
+        let input = """
+            import Dispatch
+
+            struct Driver: Sendable { let name: String }
+
+            final class DriverRepository: @unchecked Sendable {
+                private var profile: Driver?
+
+                func profile(completion: @escaping @Sendable (Driver?, Error?) -> Void) {
+                    DispatchQueue.global().async { completion(Driver(name: "Sam"), nil) }
+                }
+            }
+
+            """
+        let promise = migrate(input, .promise, .declarations)
+        XCTAssertEqual(refusals(promise), ["8 its alternative `profile()` would clash with the property `profile` of the same type (an invalid redeclaration)"])
+        XCTAssertFalse(promise.changed)
+        let async = migrate(input, .async, .declarations)
+        XCTAssertTrue(async.output.contains("func profile() async throws -> Driver"), async.output)
+        XCTAssertNil(try TestSupport.typecheck(async.output, as: "Bed.swift", self))
+    }
+
+    /// `case .success(var route)` changes its copy, which a handler's parameter could not.
+    func testAVarBindingInASwitchOnResultIsNotFlattenedIntoAChain() throws {
+        let input = """
+            import Dispatch
+
+            struct Route: Sendable { var stops: [String] }
+
+            final class ShiftService: @unchecked Sendable {
+                func route(completion: @escaping @Sendable (Result<Route, Error>) -> Void) {
+                    DispatchQueue.global().async { completion(.success(Route(stops: ["a"]))) }
+                }
+
+                func show() {
+                    route { result in
+                        switch result {
+                        case .success(var route):
+                            route.stops.append("depot")
+                            print(route.stops)
+                        case .failure(let error):
+                            print(error)
+                        }
+                    }
+                }
+            }
+
+            """
+        let promise = migrate(input, .promise)
+        XCTAssertFalse(promise.output.contains(".done"), promise.output)
+        XCTAssertEqual(promise.findings.filter { $0.kind == .callSiteRefused }.map(\.line), [13])
+        XCTAssertNil(try TestSupport.typecheck(promise.output, as: "Bed.swift", self))
+    }
+
+    /// A callee answering through `group.notify(queue: .main)` answers on the main queue, as one
+    /// answering in `DispatchQueue.main.async { }` does: the task runs on the main actor.
+    func testAGroupNotifyingOnTheMainQueueAnswersThere() {
+        let input = """
+            import Dispatch
+
+            final class Earnings: @unchecked Sendable {
+                func total(completion: @escaping @Sendable (Int) -> Void) {
+                    let group = DispatchGroup()
+                    var sum = 0
+                    group.enter()
+                    DispatchQueue.global().async {
+                        sum += 600
+                        group.leave()
+                    }
+                    group.notify(queue: .main) { completion(sum) }
+                }
+            }
+
+            final class EarningsModel: @unchecked Sendable {
+                let earnings = Earnings()
+
+                func load() {
+                    earnings.total { total in
+                        print("show total \\(total)")
+                    }
+                }
+            }
+
+            """
+        let async = migrate(input, .async)
+        XCTAssertTrue(async.output.contains("Task { @MainActor in"), async.output)
+    }
+
+    /// In code no actor owns, a new plain task makes the first call on the thread pool: where
+    /// the callee checks its thread before it returns (and would trap), the callback is left
+    /// alone; in a `UIViewController` subclass the task inherits the main actor.
+    func testAPlainTaskDoesNotMoveACalleeThatChecksItsThreadOffIt() throws {
+        let input = """
+            import Dispatch
+
+            class UIViewController {}
+
+            final class Store: @unchecked Sendable {
+                private let queue = DispatchQueue(label: "store")
+
+                func count(completion: @escaping @Sendable (Int) -> Void) {
+                    dispatchPrecondition(condition: .onQueue(.main))
+                    queue.async { completion(3) }
+                }
+            }
+
+            final class CountModel: @unchecked Sendable {
+                let store = Store()
+
+                func show() {
+                    store.count { value in
+                        print(value)
+                    }
+                }
+            }
+
+            final class CountViewController: UIViewController, @unchecked Sendable {
+                let store = Store()
+
+                func show() {
+                    store.count { value in
+                        print(value)
+                    }
+                }
+            }
+
+            """
+        let async = migrate(input, .async)
+        XCTAssertEqual(refusals(async), ["18 the callee checks which thread it runs on before it returns; in a new `Task` here it would run on the "
+                                         + "task's thread instead of the caller's (this code is not isolated to the main actor); mark the type "
+                                         + "`@MainActor` where it runs on the main queue, or `--to promise` keeps it"])
+        XCTAssertTrue(async.output.contains("        Task {\n            let value = await store.count()"), async.output)
+    }
+
+    /// `on: conf.Q.return` is the default queue spelled out (an optional `DispatchQueue`).
+    func testALinkOnTheDefaultQueueSpelledOutConverts() throws {
+        let input = """
+            import Vow
+
+            final class Api: Sendable {
+                func load() -> Promise<Int> { .value(1) }
+            }
+
+            final class Screen: Sendable {
+                let api = Api()
+
+                func show() {
+                    api.load().done { value in
+                        print("value \\(value)")
+                    }.catch(on: Vow.conf.Q.return) { error in
+                        print("error \\(error)")
+                    }
+                }
+            }
+
+            """
+        let async = migrate(input, .async)
+        XCTAssertTrue(async.output.contains("Task { @MainActor in"), async.output)
+        XCTAssertFalse(async.output.contains("conf.Q.return.async"), async.output)
+        XCTAssertNil(try TestSupport.typecheck(async.output, as: "Bed.swift", self))
+    }
+
+    /// A guarantee's `map` whose closure throws is a promise: awaited with `try`.
+    func testAGuaranteeMappedByAThrowingClosureIsAwaitedWithTry() throws {
+        let input = """
+            import Vow
+
+            enum E: Error { case offline }
+
+            final class Repo: Sendable {
+                func fetch() -> Promise<Int> { Promise(error: E.offline) }
+                func cached() -> Guarantee<Int?> { .value(nil) }
+
+                func balance() -> Promise<Int> {
+                    return fetch().recover { error -> Promise<Int> in
+                        return self.cached().map { cached in
+                            guard let cached = cached else { throw error }
+                            return cached
+                        }
+                    }
+                }
+            }
+
+            """
+        let async = migrate(input, .async)
+        XCTAssertTrue(async.output.contains("return try await self.cached().map"), async.output)
+        XCTAssertNil(try TestSupport.typecheck(async.output, as: "Bed.swift", self))
+    }
+
+    /// A chain that is the only statement of a closure whose type returns nothing is not its
+    /// answer: `--replace` does not make it `return` a bridge.
+    func testAChainAloneInAClosureReturningNothingIsNotReturned() throws {
+        let input = """
+            import Vow
+
+            final class Engine: Sendable {
+                func warmUp() -> Guarantee<Void> {
+                    return after(seconds: 0.01)
+                }
+            }
+
+            func scenario(_ name: String, _ body: (Engine, @escaping @Sendable () -> Void) -> Void) {
+                body(Engine()) { print("finished \\(name)") }
+            }
+
+            func runAll() {
+                scenario("warm up") { engine, finish in
+                    engine.warmUp().done {
+                        print("warm")
+                        finish()
+                    }
+                }
+            }
+
+            """
+        let replaced = migrate(input, .async, replace: true)
+        XCTAssertFalse(replaced.output.contains("return Guarantee"), replaced.output)
+        XCTAssertNil(try TestSupport.typecheck(replaced.output, as: "Bed.swift", self))
+    }
+
+    /// A split `success:`/`failure:` overload beside a `completion:` one: both alternatives would
+    /// be `fetchName(id:)`, an invalid redeclaration; neither gets one.
+    func testASplitHandlerOverloadBesideAResultOneGivesNeitherAnAlternative() throws {
+        let input = """
+            import Dispatch
+
+            public enum ApiError: Error { case failed }
+
+            public final class Api: @unchecked Sendable {
+                public init() {}
+
+                public func fetchName(id: Int, completion: @escaping @Sendable (Result<String, ApiError>) -> Void) {
+                    DispatchQueue.global().async { completion(.success("n\\(id)")) }
+                }
+
+                @available(*, deprecated, renamed: "fetchName(id:completion:)")
+                public func fetchName(id: Int, success: @escaping @Sendable (String) -> Void, failure: @escaping @Sendable (ApiError) -> Void) {
+                    fetchName(id: id) { result in
+                        switch result {
+                        case .success(let name): success(name)
+                        case .failure(let error): failure(error)
+                        }
+                    }
+                }
+            }
+
+            """
+        for target in [MigrationTarget.async, .promise] {
+            let migration = migrate(input, target, .declarations)
+            XCTAssertEqual(migration.findings.filter { $0.kind == .skipped }.count, 2, "\(target): \(migration.findings)")
+            XCTAssertFalse(migration.changed, "\(target)")
+        }
+    }
+
+    /// The generated closure's own names avoid the function's: `resolve(names) { }` inside
+    /// `Guarantee { resolve in }` would call the closure's parameter.
+    func testAFunctionNamedLikeTheGeneratedResolverKeepsItsCall() throws {
+        let input = """
+            import Dispatch
+
+            public final class Resolver: @unchecked Sendable {
+                public init() {}
+
+                public func resolve(_ names: [String], completion: @escaping @Sendable ([String]) -> Void) {
+                    DispatchQueue.global().async { completion(names.filter { !$0.isEmpty }) }
+                }
+            }
+
+            """
+        let promise = migrate(input, .promise, .declarations)
+        XCTAssertTrue(promise.output.contains("Guarantee { resolve2 in"), promise.output)
+        XCTAssertNil(try TestSupport.typecheck(promise.output, as: "Bed.swift", self))
+    }
+
+    /// A protocol requirement's alternative goes into an extension of the protocol, which every
+    /// conforming type inherits: where one declares a synchronous function of the alternative's
+    /// name, its calls in async code would reach the alternative instead.
+    func testARequirementsAlternativeIsNotAddedWhereAConformingTypeDeclaresItsName() throws {
+        let input = """
+            import Dispatch
+
+            public protocol MessageStore: Sendable {
+                func load(id: Int, completion: @escaping @Sendable (Result<Int, Error>) -> Void)
+            }
+
+            public final class MemoryStore: MessageStore, @unchecked Sendable {
+                public init() {}
+
+                public func load(id: Int, completion: @escaping @Sendable (Result<Int, Error>) -> Void) {
+                    DispatchQueue.global().async { completion(.success(id)) }
+                }
+
+                public func load(id: Int) -> Int? { id }
+            }
+
+            """
+        let async = migrate(input, .async, .declarations)
+        XCTAssertFalse(async.output.contains("func load(id: Int) async"), async.output)
+        XCTAssertTrue(async.findings.contains { $0.kind == .skipped && $0.message.contains("`MemoryStore`, which inherits it, declares `load(id:)`") && $0.message.contains("could reach the inherited alternative") },
+                      "\(async.findings)")
+    }
+}
