@@ -143,15 +143,12 @@ public enum SourceMigrator {
         var forwarding = stages.forwarding
         if callEdits != nil { forwarding.converted = [] }
         guard output != text else {
-            var unchanged = FileMigration(output: text, changed: text != source, findings: findings)
-            unchanged.forwarding = forwarding
-            return unchanged
+            return FileMigration(output: text, changed: text != source, findings: findings, forwarding: forwarding)
         }
         progress?(MigrationProgress("checking the output"))
         if Parser.parse(source: output).hasError { return unparseableOutput(source, findings: findings) }
-        var migration = FileMigration(output: output, changed: output != source, findings: findings, addedVowImport: stages.addedVowImport)
-        migration.forwarding = forwarding
-        return migration
+        return FileMigration(output: output, changed: output != source, findings: findings, addedVowImport: stages.addedVowImport,
+                             forwarding: forwarding)
     }
 
     static func unparseableOutput(_ source: String, findings: [Finding] = []) -> FileMigration {

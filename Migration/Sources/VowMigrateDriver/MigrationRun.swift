@@ -196,16 +196,11 @@ public struct MigrationRun: Sendable {
             runDecidingForwarding(files, progress: progress, emit: emit)
             return
         }
-        var start = 0
-        while start < files.count {
-            let batch = Array(files[start..<min(start + batchSize, files.count)])
-            for report in migrate(batch, index: index, progress: progress) {
-                switch report {
-                case .failed(let report): emit(report)
-                case .migrated(let read, let migration): emit(finish(read.path, read, migration, progress: progress))
-                }
+        forEachMigrated(files, progress: progress) { _, outcome in
+            switch outcome {
+            case .failed(let report): emit(report)
+            case .migrated(let read, let migration): emit(finish(read, migration, progress: progress))
             }
-            start += batch.count
         }
     }
 
@@ -215,9 +210,9 @@ public struct MigrationRun: Sendable {
     }
 
     func process(_ file: SourceFiles.File, progress: RunProgress?) -> FileReport {
-        switch migrate(file, index: index, progress: progress) {
+        switch migrate(file, progress: progress) {
         case .failed(let report): return report
-        case .migrated(let source, let migration): return finish(file.path, source, migration, progress: progress)
+        case .migrated(let read, let migration): return finish(read, migration, progress: progress)
         }
     }
 
@@ -230,49 +225,66 @@ public struct MigrationRun: Sendable {
     /// A file's text as read, with its path.
     struct ReadFile: Sendable {
         var path: String
-        var size: Int
         var text: SourceText
     }
 
-    /// Migrates a batch on all cores (or on this thread for `jobs == 1`), in the batch's order.
-    private func migrate(_ batch: [SourceFiles.File], index: MigrationIndex?, progress: RunProgress?) -> [Migrated] {
-        if jobs == 1 { return batch.map { migrate($0, index: index, progress: progress) } }
-        let slots = BatchSlots<Migrated>(count: batch.count)
-        DispatchQueue.concurrentPerform(iterations: batch.count) { position in
-            slots.store(migrate(batch[position], index: index, progress: progress), at: position)
+    /// Migrates `files` in batches of `batchSize`, holding one batch in memory at a time, and
+    /// hands each outcome with its position in `files` to `handle`, in order, on the calling thread.
+    private func forEachMigrated(_ files: [SourceFiles.File], progress: RunProgress?, handle: (Int, Migrated) -> Void) {
+        var start = 0
+        while start < files.count {
+            let batch = Array(files[start..<min(start + batchSize, files.count)])
+            for (offset, outcome) in inParallel(batch, { migrate($0, progress: progress) }).enumerated() {
+                handle(start + offset, outcome)
+            }
+            start += batch.count
         }
-        let migrated = slots.stored
-        precondition(migrated.count == batch.count, "a file of the batch has no report")
-        return migrated
     }
 
-    private func migrate(_ file: SourceFiles.File, index: MigrationIndex?, progress: RunProgress?) -> Migrated {
+    /// `body` of each item on all cores (or on this thread for `jobs == 1`), in the items' order.
+    private func inParallel<Item: Sendable, Result: Sendable>(_ items: [Item], _ body: @Sendable (Item) -> Result) -> [Result] {
+        if jobs == 1 { return items.map(body) }
+        let slots = BatchSlots<Result>(count: items.count)
+        DispatchQueue.concurrentPerform(iterations: items.count) { position in
+            slots.store(body(items[position]), at: position)
+        }
+        let results = slots.stored
+        precondition(results.count == items.count, "a file of the batch has no report")
+        return results
+    }
+
+    private func migrate(_ file: SourceFiles.File, progress: RunProgress?) -> Migrated {
         progress?.begin(file.path, size: file.size)
         defer { progress?.finish(file.path, size: file.size) }
-        let path = file.path
-        let source: SourceText
-        switch Self.read(path) {
+        switch Self.read(file.path) {
         case .success(let text):
-            source = text
+            let read = ReadFile(path: file.path, text: text)
+            return .migrated(read, migrate(read, index: index, progress: progress))
         case .failure(let error):
-            return .failed(FileReport(path: path, changed: false, lines: 0, findings: [], error: error.reason))
+            return .failed(FileReport(path: file.path, changed: false, lines: 0, findings: [], error: error.reason))
         }
+    }
+
+    /// The migration of a file read already, with `index`.
+    private func migrate(_ read: ReadFile, index: MigrationIndex?, progress: RunProgress?) -> FileMigration {
+        let path = read.path
         var options = options
         if let languageModes {
             options.languageMode = languageModes.mode(of: path)
             options.defaultIsolation = languageModes.defaultIsolation(of: path)
             options.inLibraryPackage = languageModes.isInLibraryPackage(path)
         }
-        let migration = SourceMigrator.migrate(source: source.text, fileName: path, options: options, index: index) { stage in
+        let migration = SourceMigrator.migrate(source: read.text.text, fileName: path, options: options, index: index) { stage in
             progress?.stage(path, stage.name, fraction: stage.fraction)
         }
         // A large file's pieces are freed by now (see `AllocatorTuning.releaseFreeMemory`).
-        if source.text.utf8.count >= SourceMigrator.pieceSize { AllocatorTuning.releaseFreeMemory() }
-        return .migrated(ReadFile(path: path, size: file.size, text: source), migration)
+        if read.text.text.utf8.count >= SourceMigrator.pieceSize { AllocatorTuning.releaseFreeMemory() }
+        return migration
     }
 
     /// The report of a migrated file, with its diff, or written in place.
-    private func finish(_ path: String, _ read: ReadFile, _ migration: FileMigration, progress: RunProgress?) -> FileReport {
+    private func finish(_ read: ReadFile, _ migration: FileMigration, progress: RunProgress?) -> FileReport {
+        let path = read.path
         let source = read.text
         var report = FileReport(path: path, changed: migration.changed, lines: source.newlines, findings: migration.findings)
         if migration.changed && migration.addedVowImport { report.addsVowImport = true }
@@ -324,25 +336,19 @@ public struct MigrationRun: Sendable {
                 nextToEmit += 1
             }
         }
-        var start = 0
-        while start < files.count {
-            let batch = Array(files[start..<min(start + batchSize, files.count)])
-            for (offset, outcome) in migrate(batch, index: index, progress: progress).enumerated() {
-                let position = start + offset
-                switch outcome {
-                case .failed(let report):
-                    reports[position] = report
-                case .migrated(let read, let migration):
-                    facts.converted.formUnion(migration.forwarding.converted)
-                    if !migration.forwarding.waitsOnRun {
-                        reports[position] = finish(read.path, read, migration, progress: progress)
-                    } else {
-                        held[position] = (read, migration)
-                    }
+        forEachMigrated(files, progress: progress) { position, outcome in
+            switch outcome {
+            case .failed(let report):
+                reports[position] = report
+            case .migrated(let read, let migration):
+                facts.converted.formUnion(migration.forwarding.converted)
+                if !migration.forwarding.waitsOnRun {
+                    reports[position] = finish(read, migration, progress: progress)
+                } else {
+                    held[position] = (read, migration)
                 }
             }
             emitReady()
-            start += batch.count
         }
         for _ in 0..<8 {
             facts.refused = held.values.flatMap { $0.1.forwarding.refused }
@@ -355,15 +361,15 @@ public struct MigrationRun: Sendable {
             let again = held.filter { _, file in
                 file.1.forwarding.refused.contains { allowed.contains($0.key) } || file.1.forwarding.waitingOnCallers.contains { cleared.contains($0.key) }
             }.keys.sorted()
-            // Not counted again in the progress line: these files were counted once already.
-            let outcomes = migrate(again.map { files[$0] }, index: index, progress: nil)
-            for (position, outcome) in zip(again, outcomes) {
-                guard case .migrated(let read, let migration) = outcome else { continue }
+            // From the text read the first time; not counted again in the progress line.
+            let reads = again.map { held[$0]!.0 }
+            let migrations = inParallel(reads) { [index] read in migrate(read, index: index, progress: nil) }
+            for (position, (read, migration)) in zip(again, zip(reads, migrations)) {
                 facts.converted.formUnion(migration.forwarding.converted)
                 held[position] = (read, migration)
             }
         }
-        for (position, (read, migration)) in held { reports[position] = finish(read.path, read, migration, progress: progress) }
+        for (position, (read, migration)) in held { reports[position] = finish(read, migration, progress: progress) }
         emitReady()
     }
 }

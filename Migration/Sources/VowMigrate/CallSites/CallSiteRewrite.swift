@@ -210,7 +210,6 @@ struct CallSiteRewrite {
         return nil
     }
 
-    /// The statement is in a function or type written `@MainActor`.
     /// `isMainActor`, or in a subclass of a UIKit or AppKit class isolated to the main actor.
     private func runsOnMainActor(_ item: CodeBlockItemSyntax) -> Bool {
         if Self.isMainActor(item) { return true }
@@ -228,6 +227,7 @@ struct CallSiteRewrite {
         return false
     }
 
+    /// The statement is in a function or type written `@MainActor`.
     private static func isMainActor(_ item: CodeBlockItemSyntax) -> Bool {
         func marked(_ attributes: AttributeListSyntax?) -> Bool {
             attributes?.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" } ?? false
@@ -509,18 +509,17 @@ struct CallSiteRewrite {
                 }
             }
             var written = lines
-            // A plain task runs its first call on the thread pool: where that callee traps on
-            // another thread than its caller's (`dispatchPrecondition(condition: .onQueue(.main))`),
-            // only code isolated to the main actor (whose task inherits it) converts.
-            if target == .async, !isAsync, matched.callee.checksThreadAtOnce, !runsOnMainActor(item),
-               !MainQueueCalleeFinder.reaches(item, catalog: catalog) {
-                throw Refusal("the callee checks which thread it runs on before it returns; in a new `Task` here it would run on the task's "
-                              + "thread instead of the caller's (this code is not isolated to the main actor); mark the type `@MainActor` where "
-                              + "it runs on the main queue, or `--to promise` keeps it", at: call)
-            }
-            if target == .async, !isAsync, !runsOnMainActor(item), MainQueueCalleeFinder.reaches(item, catalog: catalog) {
-                written.openTaskOnMainActor()
-                message += " (on the main actor: a callee answers on the main queue, where its callback's code ran)"
+            if target == .async, !isAsync, !runsOnMainActor(item) {
+                if MainQueueCalleeFinder.reaches(item, catalog: catalog) {
+                    written.openTaskOnMainActor()
+                    message += " (on the main actor: a callee answers on the main queue, where its callback's code ran)"
+                } else if matched.callee.checksThreadAtOnce {
+                    // A plain task runs its first call on the thread pool, where this callee
+                    // traps (`dispatchPrecondition(condition: .onQueue(.main))`).
+                    throw Refusal("the callee checks which thread it runs on before it returns; in a new `Task` here it would run on the task's "
+                                  + "thread instead of the caller's (this code is not isolated to the main actor); mark the type `@MainActor` where "
+                                  + "it runs on the main queue, or `--to promise` keeps it", at: call)
+                }
             }
             replace(item, with: written)
             report(.callSiteConverted, at: item, function, message)
@@ -664,15 +663,11 @@ struct CallSiteRewrite {
         var attempt = context
         do throws(Refusal) {
             try checkNoSpelledOutCall(in: first, through: last)
+            let onMainActor = !context.isAsync && MainQueueCalleeFinder.reaches(loop.declaration, catalog: catalog)
             // As any call site: a plain task would make the first call on the thread pool.
-            if !context.isAsync, loop.matched.callee.checksThreadAtOnce, !runsOnMainActor(first),
-               !MainQueueCalleeFinder.reaches(loop.declaration, catalog: catalog) {
-                return false
-            }
+            if !context.isAsync, !onMainActor, loop.matched.callee.checksThreadAtOnce, !runsOnMainActor(first) { return false }
             var (lines, _) = try convertInline(loop.pyramid, call: loop.pyramidCall, matched: loop.matched, context: &attempt, loop: loop)
-            if !context.isAsync, !Self.isMainActor(first), MainQueueCalleeFinder.reaches(loop.declaration, catalog: catalog) {
-                lines.openTaskOnMainActor()
-            }
+            if onMainActor, !Self.isMainActor(first) { lines.openTaskOnMainActor() }
             replace(first, through: last, with: lines)
             context = attempt
             let name = CompletionFunction.swiftName(loop.declaration.name.text, labels: CompletionFunction.labels(of: loop.declaration.signature.parameterClause.parameters))

@@ -2046,18 +2046,9 @@ struct ChainToAsync {
         return callees.count == 1 && callees[0].producesGuarantee && (reached?.returnsGuarantee ?? true)
     }
 
-    /// The closure's own code throws or tries (`try?` and `try!` aside), or it says `throws`.
+    /// The closure says `throws`, or its own code (not a closure inside it) throws or tries.
     static func mayThrow(_ closure: ClosureExprSyntax) -> Bool {
-        if closure.signature?.effectSpecifiers?.throwsClause != nil { return true }
-        return closure.statements.tokens(viewMode: .sourceAccurate).contains { token in
-            switch token.tokenKind {
-            case .keyword(.throw): return true
-            case .keyword(.try):
-                let next = token.nextToken(viewMode: .sourceAccurate)?.tokenKind
-                return next != .postfixQuestionMark && next != .exclamationMark
-            default: return false
-            }
-        }
+        closure.signature?.effectSpecifiers?.throwsClause != nil || HandlerUseAnalyzer.canThrow(Syntax(closure.statements))
     }
 
     /// `Guarantee`, `Guarantee<Int>`, `Guarantee.value`, `Guarantee.immediate`: the type itself or

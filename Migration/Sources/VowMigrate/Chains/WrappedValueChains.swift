@@ -163,20 +163,14 @@ enum WrappedValueChains {
     /// chain declares takes none of them.
     /// A closure whose only statement is its answer where that answer is a promise: one handed
     /// to a link taking a promise-returning closure (`then { }`, `recover { }`, `firstly { }`,
-    /// `Promise { }`...) or to a collection's `map`. Another closure's type may return nothing (`scenario { env, done in
-    /// env.warmUp().done { } }`), where a single statement's value is dropped: not a value then.
+    /// `Promise { }`...) or to a collection's `map`. Another closure's type may return nothing
+    /// (`scenario { env, done in env.warmUp().done { } }`), where a single statement's value is
+    /// dropped: not a value then.
     static func answersPromise(_ closure: ClosureExprSyntax) -> Bool {
         var owner = closure.parent
         if owner?.is(LabeledExprSyntax.self) == true { owner = owner?.parent?.parent }
         guard let call = owner?.as(FunctionCallExprSyntax.self) else { return false }
-        let name: String? = if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
-            member.declName.baseName.text
-        } else if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) {
-            reference.baseName.text
-        } else {
-            call.calledExpression.as(GenericSpecializationExprSyntax.self)?.expression.as(DeclReferenceExprSyntax.self)?.baseName.text
-        }
-        return name.map(promiseAnsweringLinks.contains) ?? false
+        return SynchronousCalls.calledName(call.calledExpression).map(promiseAnsweringLinks.contains) ?? false
     }
 
     private static let promiseAnsweringLinks: Set<String> = [

@@ -29,8 +29,6 @@ public struct ForwardingFacts: Sendable {
 
     public init() {}
 
-    public var isEmpty: Bool { refused.isEmpty && waitingOnCallers.isEmpty && converted.isEmpty }
-
     /// The functions this file waits on the rest of the run for.
     public var waitsOnRun: Bool { !refused.isEmpty || !waitingOnCallers.isEmpty }
 

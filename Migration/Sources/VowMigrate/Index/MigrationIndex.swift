@@ -236,8 +236,6 @@ public struct MigrationIndex: Sendable {
         public var callsBackLater = false
         /// What its body calls before it returns (``SynchronousCalls``).
         var synchronousCalls: [String] = []
-        /// Its body was read for ``synchronousCalls`` (a protocol requirement has none to read).
-        var hasBodyRead = false
         /// Where its body answers the handler, use by use (``HandlerUse/placedUses``).
         var placedUses: [HandlerUse.PlacedUse] = []
         /// It answers on the main queue on every path, or at once where it does not (so on the
@@ -1036,7 +1034,6 @@ extension MigrationIndex {
                 if let use = record.handlerUses[record.parameterNames[function.handlerIndex]] {
                     function.callsBackLater = use.callsBackOnlyLater
                     function.synchronousCalls = record.synchronousCalls ?? []
-                    function.hasBodyRead = record.hasBody && record.synchronousCalls != nil
                     function.placedUses = use.placedUses
                     if function.skipReason == nil {
                         if use.stores.isEmpty && use.handOffs.isEmpty && use.readings.isEmpty {
@@ -1175,13 +1172,11 @@ extension MigrationIndex {
         return search(swiftName, parameters: parameters, scope: typeName, depth: 0)
     }
 
-    /// Whether code of the tree runs before a call of the function returns, on the caller's
-    /// thread (``SynchronousCalls``): a function or initializer the tree declares, called in its
-    /// body or in a closure of one it may run at once. Where the function is called from then
-    /// shows (a log line naming the thread, state only one thread touches).
-    /// A function of the tree called there counts by what its own body runs at once, a few
-    /// levels down (`load` calling `api.get`, which only hops to its queue, runs none; a helper
-    /// building a request runs none; a logger naming the thread does).
+    /// Whether code runs before a call of the function returns, on the caller's thread, that
+    /// shows which thread that is (``SynchronousCalls``): code reading or checking the thread,
+    /// a body not read, a function of the tree that does so in turn (a few levels down: `load`
+    /// calling `api.get`, which only hops to its queue, shows none; a helper building a request
+    /// shows none; a logger naming the thread does), or a closure handed to a function of the tree.
     func startsTreeCodeAtOnce(_ synchronousCalls: [String]) -> Bool {
         var visited = Set<Location>()
         return startsTreeCodeAtOnce(synchronousCalls, depth: 0, visited: &visited, onlyChecks: false)

@@ -44,13 +44,13 @@ enum SynchronousCalls {
         }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            let name = Self.baseName(node.calledExpression)
+            let name = SynchronousCalls.calledName(node.calledExpression)
             if let name { add(name) }
             let closures = node.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
                 + (node.trailingClosure.map { [$0] } ?? []) + node.additionalTrailingClosures.map(\.closure)
             guard !closures.isEmpty else { return .visitChildren }
             // A hop or a framework's callback runs later; a tree function's closure may run at
-            // once: `?name` marks closures whose fate the tree's declarations decide.
+            // once: `name>inner` marks the calls in closures whose fate the tree's declarations decide.
             let later = name.map { ["async", "asyncAfter"].contains($0) } ?? false
             walk(node.calledExpression)
             for argument in node.arguments where !argument.expression.is(ClosureExprSyntax.self) { walk(argument.expression) }
@@ -77,13 +77,15 @@ enum SynchronousCalls {
         }
 
         static func runsAtOnce(_ name: String) -> Bool { SynchronousCalls.runAtOnce.contains(name) }
+    }
 
-        static func baseName(_ expression: ExprSyntax) -> String? {
-            if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
-            if let member = expression.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
-            if let specialized = expression.as(GenericSpecializationExprSyntax.self) { return baseName(specialized.expression) }
-            if let chained = expression.as(OptionalChainingExprSyntax.self) { return baseName(chained.expression) }
-            return nil
-        }
+    /// The base name a call's called expression names: `load` for `load`, `api.load`, `load<T>`
+    /// (`Promise<Int>`) and `load?`.
+    static func calledName(_ expression: ExprSyntax) -> String? {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        if let member = expression.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+        if let specialized = expression.as(GenericSpecializationExprSyntax.self) { return calledName(specialized.expression) }
+        if let chained = expression.as(OptionalChainingExprSyntax.self) { return calledName(chained.expression) }
+        return nil
     }
 }

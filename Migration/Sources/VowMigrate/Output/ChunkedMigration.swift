@@ -203,11 +203,7 @@ enum ChunkedMigration {
         findings = findings.enumerated().sorted { lhs, rhs in
             (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
         }.map(\.element)
-        guard !edits.isEmpty else {
-            var unchanged = FileMigration(output: source, changed: false, findings: findings)
-            unchanged.forwarding = forwarding
-            return unchanged
-        }
+        guard !edits.isEmpty else { return FileMigration(output: source, changed: false, findings: findings, forwarding: forwarding) }
 
         // 4. Each piece of the output parses (the pieces are cut where the file's syntax allows).
         progress?(MigrationProgress("checking the output"))
@@ -217,10 +213,8 @@ enum ChunkedMigration {
             if Parser.parse(source: text).hasError { return nil }
         }
         let output = TextEdit.apply(edits, to: source)
-        var migration = FileMigration(output: output, changed: output != source, findings: findings,
-                                      addedVowImport: needsVow && anyEdits && !importsVow)
-        migration.forwarding = forwarding
-        return migration
+        return FileMigration(output: output, changed: output != source, findings: findings,
+                             addedVowImport: needsVow && anyEdits && !importsVow, forwarding: forwarding)
     }
 }
 

@@ -74,12 +74,13 @@ public struct FileMigration: Sendable {
     public var addedVowImport: Bool
     /// The async form's call-site stage: forwarding callbacks left alone and calls converted
     /// (``ForwardingFacts``), for the run to decide on across files.
-    public var forwarding = ForwardingFacts()
+    public var forwarding: ForwardingFacts
 
-    public init(output: String, changed: Bool, findings: [Finding], addedVowImport: Bool = false) {
+    public init(output: String, changed: Bool, findings: [Finding], addedVowImport: Bool = false, forwarding: ForwardingFacts = ForwardingFacts()) {
         self.output = output
         self.changed = changed
         self.findings = findings
         self.addedVowImport = addedVowImport
+        self.forwarding = forwarding
     }
 }
