@@ -29,11 +29,29 @@ final class ShelfViewModel: @unchecked Sendable {
     func show(_ line: String) { print(line) }
 }
 
-final class FanOutExecutor: TaskExecutor {
+final class FanOutExecutor: TaskExecutor, @unchecked Sendable {
     private let queue = DispatchQueue(label: "FanOutExecutor")
+    private var jobsRun = 0
+    private var movedBack: UnsafeContinuation<Void, Never>?
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        queue.async {
+            self.jobsRun += 1
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
+            if let movedBack = self.movedBack {
+                self.movedBack = nil
+                movedBack.resume()
+            }
+        }
+    }
+
+    func answer<T>(_ call: () async -> T) async -> T {
+        let job = jobsRun
+        let value = await call()
+        if jobsRun == job {
+            await withUnsafeContinuation { movedBack = $0 }
+        }
+        return value
     }
 }

@@ -355,11 +355,14 @@ final class HikerScreen: @unchecked Sendable {
                 return
             }
             let scores = Scores()
-            await withTaskExecutorPreference(FanOutExecutor()) {
+            let executor = FanOutExecutor()
+            await withTaskExecutorPreference(executor) {
                 await withTaskGroup { group in
                     for friend in ["bob", "cy", account.name] {
                         group.addTask {
-                            return (friend, await self.service.score(of: friend))
+                            await executor.answer {
+                                return (friend, await self.service.score(of: friend))
+                            }
                         }
                     }
                     for await (friend, score) in group {
@@ -372,14 +375,36 @@ final class HikerScreen: @unchecked Sendable {
     }
 }
 
-/// Runs the jobs of the tasks that prefer it one at a time, in the order they arrive: the
-/// children of a fan-out's task group, added by vow-migrate, make their calls in loop order
-/// and finish in the order the calls answered, as the callbacks they replace ran.
-fileprivate final class FanOutExecutor: TaskExecutor {
+/// Runs the jobs of the tasks that prefer it one at a time, in the order they arrive, added by
+/// vow-migrate: the children of a fan-out's task group make their calls in loop order, and
+/// finish in the order the calls answered, as the callbacks they replace ran.
+fileprivate final class FanOutExecutor: TaskExecutor, @unchecked Sendable {
     private let queue = DispatchQueue(label: "FanOutExecutor")
+    // Both are read and written on `queue` only.
+    private var jobsRun = 0
+    private var movedBack: UnsafeContinuation<Void, Never>?
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        queue.async {
+            self.jobsRun += 1
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
+            if let movedBack = self.movedBack {
+                self.movedBack = nil
+                movedBack.resume()
+            }
+        }
+    }
+
+    /// Makes a child's call. A call answered before the child suspended returns in the job
+    /// that made it, ahead of children answered earlier whose jobs wait in the queue: that
+    /// child goes to the back of the queue first.
+    func answer<T>(_ call: () async -> T) async -> T {
+        let job = jobsRun
+        let value = await call()
+        if jobsRun == job {
+            await withUnsafeContinuation { movedBack = $0 }
+        }
+        return value
     }
 }

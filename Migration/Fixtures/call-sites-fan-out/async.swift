@@ -95,11 +95,14 @@ final class ShelfViewModel: @unchecked Sendable {
     func loadShelf(_ ids: [Int]) {
         items = []
         Task {
-            await withTaskExecutorPreference(FanOutExecutor()) {
+            let executor = FanOutExecutor()
+            await withTaskExecutorPreference(executor) {
                 await withTaskGroup { group in
                     for id in ids {
                         group.addTask {
-                            do { return (id, Swift.Result<_, any Error>.success(try await self.service.item(id))) } catch { return (id, .failure(error)) }
+                            await executor.answer {
+                                do { return (id, Swift.Result<_, any Error>.success(try await self.service.item(id))) } catch { return (id, .failure(error)) }
+                            }
                         }
                     }
                     for await (id, outcome) in group {
@@ -122,11 +125,14 @@ final class ShelfViewModel: @unchecked Sendable {
     // `leave()` closing each branch, an early `return`, `[weak self]`.
     func loadThumbnails(_ ids: [Int], from catalog: CatalogService) {
         Task { [weak self] in
-            await withTaskExecutorPreference(FanOutExecutor()) {
+            let executor = FanOutExecutor()
+            await withTaskExecutorPreference(executor) {
                 await withTaskGroup { group in
                     for id in ids where id > 0 {
                         group.addTask {
-                            do { return (id, Swift.Result<_, any Error>.success(try await catalog.thumbnail(for: id))) } catch { return (id, .failure(error)) }
+                            await executor.answer {
+                                do { return (id, Swift.Result<_, any Error>.success(try await catalog.thumbnail(for: id))) } catch { return (id, .failure(error)) }
+                            }
                         }
                     }
                     for await (id, result) in group {
@@ -148,11 +154,14 @@ final class ShelfViewModel: @unchecked Sendable {
     // `defer { group.leave() }` first.
     func markAllRead(_ ids: [Int]) {
         Task {
-            await withTaskExecutorPreference(FanOutExecutor()) {
+            let executor = FanOutExecutor()
+            await withTaskExecutorPreference(executor) {
                 await withTaskGroup { group in
                     for id in ids {
                         group.addTask {
-                            do { try await self.service.markRead(id); return (id, Swift.Result<Void, any Error>.success(())) } catch { return (id, .failure(error)) }
+                            await executor.answer {
+                                do { try await self.service.markRead(id); return (id, Swift.Result<Void, any Error>.success(())) } catch { return (id, .failure(error)) }
+                            }
                         }
                     }
                     for await (id, result) in group {
@@ -174,12 +183,15 @@ final class ShelfViewModel: @unchecked Sendable {
     // Callbacks that ignore how their call ended; the notify block on a global queue.
     func prefetch(_ ids: [Int]) {
         Task {
-            await withTaskExecutorPreference(FanOutExecutor()) {
+            let executor = FanOutExecutor()
+            await withTaskExecutorPreference(executor) {
                 await withTaskGroup { group in
                     for id in ids {
                         group.addTask {
-                            _ = try? await self.service.item(id)
-                            return id
+                            await executor.answer {
+                                _ = try? await self.service.item(id)
+                                return id
+                            }
                         }
                     }
                     for await id in group {
@@ -194,12 +206,15 @@ final class ShelfViewModel: @unchecked Sendable {
     // A plain loop of calls, no group: each callback on its own.
     func countShelves(_ shelves: [String]) {
         Task {
-            await withTaskExecutorPreference(FanOutExecutor()) {
+            let executor = FanOutExecutor()
+            await withTaskExecutorPreference(executor) {
                 await withTaskGroup { group in
                     for shelf in shelves {
                         let name = shelf.uppercased()
                         group.addTask {
-                            return (name, await self.service.count(of: shelf))
+                            await executor.answer {
+                                return (name, await self.service.count(of: shelf))
+                            }
                         }
                     }
                     for await (name, count) in group {
@@ -226,14 +241,36 @@ final class ShelfViewModel: @unchecked Sendable {
     }
 }
 
-/// Runs the jobs of the tasks that prefer it one at a time, in the order they arrive: the
-/// children of a fan-out's task group, added by vow-migrate, make their calls in loop order
-/// and finish in the order the calls answered, as the callbacks they replace ran.
-fileprivate final class FanOutExecutor: TaskExecutor {
+/// Runs the jobs of the tasks that prefer it one at a time, in the order they arrive, added by
+/// vow-migrate: the children of a fan-out's task group make their calls in loop order, and
+/// finish in the order the calls answered, as the callbacks they replace ran.
+fileprivate final class FanOutExecutor: TaskExecutor, @unchecked Sendable {
     private let queue = DispatchQueue(label: "FanOutExecutor")
+    // Both are read and written on `queue` only.
+    private var jobsRun = 0
+    private var movedBack: UnsafeContinuation<Void, Never>?
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        queue.async {
+            self.jobsRun += 1
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
+            if let movedBack = self.movedBack {
+                self.movedBack = nil
+                movedBack.resume()
+            }
+        }
+    }
+
+    /// Makes a child's call. A call answered before the child suspended returns in the job
+    /// that made it, ahead of children answered earlier whose jobs wait in the queue: that
+    /// child goes to the back of the queue first.
+    func answer<T>(_ call: () async -> T) async -> T {
+        let job = jobsRun
+        let value = await call()
+        if jobsRun == job {
+            await withUnsafeContinuation { movedBack = $0 }
+        }
+        return value
     }
 }

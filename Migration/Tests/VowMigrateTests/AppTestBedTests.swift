@@ -198,7 +198,8 @@ enum CallbackPyramids {
     }
 
     private static func isClosureType(_ type: TypeSyntax, aliases: Set<String>) -> Bool {
-        if type.is(FunctionTypeSyntax.self) { return true }
+        // An `async` closure (the fan-out executor's `answer { }`) is awaited, not a callback.
+        if let function = type.as(FunctionTypeSyntax.self) { return function.effectSpecifiers?.asyncSpecifier == nil }
         if let attributed = type.as(AttributedTypeSyntax.self) { return isClosureType(attributed.baseType, aliases: aliases) }
         if let optional = type.as(OptionalTypeSyntax.self) { return isClosureType(optional.wrappedType, aliases: aliases) }
         if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {

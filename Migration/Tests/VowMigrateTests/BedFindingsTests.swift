@@ -320,4 +320,135 @@ final class BedFindingsTests: XCTestCase {
         XCTAssertTrue(async.findings.contains { $0.kind == .skipped && $0.message.contains("`MemoryStore`, which inherits it, declares `load(id:)`") && $0.message.contains("could reach the inherited alternative") },
                       "\(async.findings)")
     }
+
+    /// `http.request(...)` with `http: HTTPClient`, whose `request` implements
+    /// `HTTPClientProtocol`'s with a defaulted parameter more (and, its body shows, may end a path
+    /// without answering, the requirement says nothing): the compiler picks the class's own
+    /// function, so the call is not ambiguous. Through the protocol, dispatch may land on any
+    /// conformer's: still refused there.
+    func testTheReceiversOwnFunctionIsPickedOverTheRequirementItImplements() throws {
+        let root = try TestSupport.temporaryDirectory(self)
+        try """
+            import Foundation
+
+            typealias DataCompletion = (Data?, Error?) -> Void
+
+            final class RequestToken {
+                var isCancelled = false
+                func cancel() { isCancelled = true }
+            }
+
+            final class Backend {
+                let queue = DispatchQueue(label: "backend")
+                func serve(_ endpoint: String, cancelled: @escaping () -> Bool, answer: @escaping (Data?, Int, Error?) -> Void) {
+                    queue.async { cancelled() ? answer(nil, 0, URLError(.cancelled)) : answer(Data(endpoint.utf8), 200, nil) }
+                }
+            }
+
+            protocol HTTPClientProtocol: AnyObject {
+                func request(_ endpoint: String, body: Data?, completion: @escaping DataCompletion) -> RequestToken
+            }
+
+            final class HTTPClient: HTTPClientProtocol {
+                let backend = Backend()
+
+                @discardableResult
+                func request(_ endpoint: String, body: Data? = nil, completion: @escaping DataCompletion) -> RequestToken {
+                    let token = RequestToken()
+                    backend.serve(endpoint, cancelled: { token.isCancelled }) { data, status, error in
+                        if let error = error {
+                            completion(nil, error)
+                            return
+                        }
+                        completion(data, nil)
+                    }
+                    return token
+                }
+            }
+            """.write(to: root.appendingPathComponent("Client.swift"), atomically: true, encoding: .utf8)
+        try """
+            import Foundation
+
+            final class Auth {
+                let http: HTTPClient
+                init(http: HTTPClient) { self.http = http }
+
+                func login(name: String) {
+                    http.request("login", body: Data(name.utf8)) { data, error in
+                        if let error = error {
+                            print("failed \\(error)")
+                            return
+                        }
+                        print("logged in \\(data?.count ?? 0)")
+                    }
+                }
+
+                func ping(through client: HTTPClientProtocol) {
+                    client.request("ping", body: nil) { data, error in
+                        print("pinged \\(data?.count ?? 0) \\(error == nil)")
+                    }
+                }
+            }
+            """.write(to: root.appendingPathComponent("Auth.swift"), atomically: true, encoding: .utf8)
+        let run = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all"])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        XCTAssertTrue(run.standardError.contains("Auth.swift:8:9: note: converted 1 callback to `try await`"), run.standardError)
+        XCTAssertFalse(run.standardError.contains("Auth.swift:8:9: call site left alone"), run.standardError)
+        XCTAssertTrue(run.standardError.contains("several functions named `request` take these labels; the callee is ambiguous"), run.standardError)
+    }
+
+    /// A `main.swift`'s top-level code, its closures too, is not converted: each call of a
+    /// completion-handler function and each chain there is reported, none passed over silently.
+    func testCallsAndChainsInTopLevelCodeAreReported() throws {
+        let root = try TestSupport.temporaryDirectory(self)
+        try """
+            import Dispatch
+            import Vow
+
+            final class Api {
+                func load() -> Promise<Int> { .value(1) }
+                func ping(completion: @escaping (Error?) -> Void) { DispatchQueue.global().async { completion(nil) } }
+            }
+
+            """.write(to: root.appendingPathComponent("Api.swift"), atomically: true, encoding: .utf8)
+        try """
+            import Foundation
+            import Vow
+
+            func scenario(_ name: String, _ body: () -> Void) { body() }
+
+            func showValue(_ api: Api) {
+                api.load().done { value in
+                    print("value \\(value)")
+                }.catch { error in
+                    print("error \\(error)")
+                }
+            }
+
+            Api().load().done { value in
+                print("top-level \\(value)")
+            }.catch { error in
+                print("error \\(error)")
+            }
+            scenario("ping") {
+                Api().ping { error in
+                    print("pinged \\(error == nil)")
+                }
+            }
+            showValue(Api())
+            RunLoop.main.run(until: Date().addingTimeInterval(0.1))
+
+            """.write(to: root.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        let reason = "call site left alone in `top-level code`: the call is in the file's top-level code, which is not converted; move it into a function to convert it"
+        let async = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all"])
+        XCTAssertEqual(async.status, 0, async.standardError)
+        XCTAssertTrue(async.standardError.contains("main.swift:7:5: note: converted a promise chain"), async.standardError)
+        XCTAssertTrue(async.standardError.contains("main.swift:14:1: \(reason)"), async.standardError)
+        XCTAssertTrue(async.standardError.contains("main.swift:20:5: \(reason)"), async.standardError)
+        XCTAssertTrue(async.standardError.contains("1 call site converted, 2 left alone"), async.standardError)
+        // The promise form has no chain to convert; the callback call is reported.
+        let promise = try TestSupport.migrate([root.path, "--to", "promise", "--stage", "all"])
+        XCTAssertFalse(promise.standardError.contains("main.swift:14:1:"), promise.standardError)
+        XCTAssertTrue(promise.standardError.contains("main.swift:20:5: \(reason)"), promise.standardError)
+    }
 }

@@ -92,7 +92,8 @@ final class CallSiteBehaviourTests: XCTestCase {
         XCTAssertTrue(expected.contains("[background] log: bob failed: failed(\"score-bob\")\n[background] log: cy scored 2\n[main] show: total 5, failed [\"bob\"]\n"), expected)
         XCTAssertTrue(expected.contains("== pingAll, empty\n[main] show: pinged 0\n"), expected)
         let fanOuts = try String(contentsOf: async.appendingPathComponent("FanOut.swift"), encoding: .utf8)
-        XCTAssertTrue(fanOuts.contains("await withTaskExecutorPreference(FanOutExecutor()) {"), fanOuts)
+        XCTAssertTrue(fanOuts.contains("let executor = FanOutExecutor()\n            await withTaskExecutorPreference(executor) {"), fanOuts)
+        XCTAssertTrue(fanOuts.contains("group.addTask {\n                            await executor.answer {\n"), fanOuts)
         XCTAssertTrue(try String(contentsOf: promise.appendingPathComponent("FanOut.swift"), encoding: .utf8).contains("when(guarantees: group).done(on: .main) {"))
         XCTAssertFalse(expected.contains("TIMED OUT"), expected)
         for directory in [promise, async, onward] {

@@ -1,4 +1,4 @@
-import VowMigrate
+@testable import VowMigrate
 import XCTest
 
 /// Fan-outs at call sites: a loop starting one callback per element, with or without a
@@ -232,5 +232,101 @@ final class CallSiteFanOutTests: XCTestCase {
         XCTAssertEqual(migration.output.components(separatedBy: "final class FanOutExecutor: TaskExecutor").count, 2, migration.output)
         // The element goes with each result: the callback's code runs after the loop.
         XCTAssertTrue(migration.output.contains("for await (id, result) in group {"), migration.output)
+        // Each child makes its call through the executor, which keeps the order of the answers.
+        let lines = migration.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let child = lines.firstIndex(of: "group.addTask {")
+        XCTAssertEqual(child.map { Array(lines[($0 + 1)...($0 + 3)]) }, [
+            "await executor.answer {",
+            "do { try await api.mark(id); return (id, Swift.Result<Void, any Error>.success(())) } catch { return (id, .failure(error)) }",
+            "}",
+        ], migration.output)
+        // A file an earlier version gave its own executor gets this one in its place.
+        let earlier = Self.services + loop + "\n}\n" + FanOutExecutor.earlierDeclaration
+        let again = SourceMigrator.migrate(source: earlier, fileName: "input.swift", options: MigrationOptions(target: .async, stage: .all))
+        XCTAssertEqual(again.output.components(separatedBy: "final class FanOutExecutor: TaskExecutor").count, 2, again.output)
+        XCTAssertTrue(again.output.hasSuffix(FanOutExecutor.declaration), again.output)
+    }
+}
+
+/// The async form's results come in the order the callee answered, round after round: a callee
+/// answering at once on its serial queue (a child can get its answer before it suspends) and one
+/// answering out of call order.
+final class FanOutAnswerOrderTests: XCTestCase {
+    private static let screen = """
+        import Dispatch
+        import Foundation
+
+        final class Answers: @unchecked Sendable {
+            private let lock = NSLock()
+            private var given: [Int] = []
+            private var handled: [Int] = []
+            func give(_ number: Int) { lock.lock(); given.append(number); lock.unlock() }
+            func handle(_ number: Int) { lock.lock(); handled.append(number); lock.unlock() }
+            var sameOrder: Bool { lock.lock(); defer { lock.unlock() }; return given == handled }
+        }
+
+        let serviceQueue = DispatchQueue(label: "service")
+
+        final class Service: Sendable {
+            let delays: [Int]
+            init(delays: [Int]) { self.delays = delays }
+
+            func page(_ number: Int, answers: Answers, completion: @escaping @Sendable (Result<Int, Error>) -> Void) {
+                let delay = delays.isEmpty ? 0 : delays[number % delays.count]
+                serviceQueue.asyncAfter(deadline: .now() + .milliseconds(delay)) {
+                    answers.give(number)
+                    completion(.success(number * 10))
+                }
+            }
+        }
+
+        final class Screen: @unchecked Sendable {
+            let service: Service
+            init(service: Service) { self.service = service }
+
+            func prefetch(_ answers: Answers, then done: @escaping @Sendable () -> Void) {
+                let group = DispatchGroup()
+                for number in 0..<4 {
+                    group.enter()
+                    service.page(number, answers: answers) { result in
+                        switch result {
+                        case .success: answers.handle(number)
+                        case .failure: answers.handle(-1)
+                        }
+                        group.leave()
+                    }
+                }
+                group.notify(queue: .global()) {
+                    done()
+                }
+            }
+        }
+
+        """
+
+    private static let main = """
+        import Dispatch
+
+        for (name, delays, rounds) in [("at once", [Int](), 400), ("out of order", [9, 1, 6, 3], 25)] {
+            let screen = Screen(service: Service(delays: delays))
+            var reordered = 0
+            for _ in 0..<rounds {
+                let answers = Answers()
+                let finished = DispatchSemaphore(value: 0)
+                screen.prefetch(answers) { finished.signal() }
+                finished.wait()
+                if !answers.sameOrder { reordered += 1 }
+            }
+            print("\\(name): \\(reordered) of \\(rounds) rounds handled in another order")
+        }
+
+        """
+
+    func testResultsAreHandledInTheOrderTheCalleeAnswered() throws {
+        let root = try TestSupport.temporaryDirectory(self)
+        let migration = SourceMigrator.migrate(source: Self.screen, fileName: "Screen.swift", options: MigrationOptions(target: .async, stage: .all))
+        XCTAssertTrue(migration.output.contains("await executor.answer {"), migration.output)
+        let output = try ProgramBuilding.buildAndRun([("Screen.swift", migration.output), ("main.swift", Self.main)], as: "async", in: root)
+        XCTAssertEqual(output, "at once: 0 of 400 rounds handled in another order\nout of order: 0 of 25 rounds handled in another order\n")
     }
 }

@@ -152,7 +152,7 @@ final class CallSiteSameSignatureTests: XCTestCase {
         }
     }
 
-    func testTheSameShapesWhereOnlyOneGainsAnAlternativeStayAmbiguousInTheSameFileAndFromAnother() {
+    func testTheSameShapesWhereOnlyOneGainsAnAlternativeStayAmbiguousThroughTheProtocolInTheSameFileAndFromAnother() {
         // The implementation is skipped, while the requirement gains its alternative in the
         // protocol extension (same name, same labels): it calls its handler twice, or its class
         // has a function of the alternative's name already (which the index must know too).
@@ -168,10 +168,16 @@ final class CallSiteSameSignatureTests: XCTestCase {
             "the callee gets no alternative: `MemoryTransport`, which inherits it, declares `send(_:)` at \(file):9:5: its calls could reach the "
                 + "inherited alternative instead"
         }
+        // On the concrete type the compiler picks the type's own function over the requirement it
+        // implements: its own reason.
+        func own(_ file: String, clash: Bool) -> String {
+            clash ? "the callee gets no alternative: `send(_:)` already exists at \(file):9:5; an alternative would clash with it"
+                : "the callee gets no alternative: its handler can be called more than once"
+        }
         for (name, declarations) in implementations {
             let clash = name == "a clash"
             let expected = ["throughTheProtocol(): \(clash ? inherited("input.swift") : ambiguous)",
-                            "onTheConcreteType(): \(clash ? inherited("input.swift") : ambiguous)"]
+                            "onTheConcreteType(): \(own("input.swift", clash: clash))"]
             for target in MigrationTarget.allCases {
                 let together = migrate(declarations + "\n\n" + Self.screen + "\n", target)
                 XCTAssertEqual(together.findings.filter { $0.kind == .added }.map(\.line), clash ? [] : [2], "\(name) \(target)")
@@ -184,7 +190,7 @@ final class CallSiteSameSignatureTests: XCTestCase {
                     .adding(MigrationIndex.summarize(source: Self.screen, fileName: "Screen.swift"))
                 let screen = migrate(Self.screen, target, fileName: "Screen.swift", index: index)
                 let reason = clash ? inherited("Transport.swift") : ambiguous
-                XCTAssertEqual(refusals(screen), ["8:9 throughTheProtocol(): \(reason)", "19:9 onTheConcreteType(): \(reason)"],
+                XCTAssertEqual(refusals(screen), ["8:9 throughTheProtocol(): \(reason)", "19:9 onTheConcreteType(): \(own("Transport.swift", clash: clash))"],
                                "\(name) \(target)")
                 XCTAssertFalse(screen.changed, "\(name) \(target)")
             }

@@ -91,6 +91,26 @@ struct CallSiteRewrite {
             if methodLoop(function, context: &context) { continue }
             process(function.body.statements, codeAfter: false, context: &context)
         }
+        reportTopLevelCode(tree)
+    }
+
+    /// Calls of completion-handler functions and promise chains in the file's top-level code (a
+    /// `main.swift`), in its closures too: no function holds them, so they are not converted,
+    /// but each is reported where it is.
+    private mutating func reportTopLevelCode(_ tree: SourceFileSyntax) {
+        let finder = TopLevelStatementFinder(viewMode: .sourceAccurate)
+        finder.walk(tree)
+        let reason = "the call is in the file's top-level code, which is not converted; move it into a function to convert it"
+        for call in finder.calls {
+            let reaches: Bool
+            switch reader.matchByShape(call) {
+            case .call, .ambiguous: reaches = true
+            case .none: reaches = target == .async && ChainToAsync(bytes: bytes, catalog: catalog).isConvertibleChain(call)
+            }
+            guard reaches else { continue }
+            let location = call.startLocation(converter: converter)
+            findings.append(Finding(kind: .callSiteRefused, function: "top-level code", line: location.line, column: location.column, message: reason))
+        }
     }
 
     private struct Context {
@@ -1268,6 +1288,20 @@ private final class ClosurePlaceFinder: LoopTrackingVisitor {
 
 /// Every function, initializer and accessor body (local functions too), with what the writers
 /// need to know about it.
+/// The statements of a file's top-level code that are calls, in its closures too; not those of
+/// the functions, types and extensions it declares (their bodies are places of their own).
+final class TopLevelStatementFinder: SyntaxVisitor {
+    private(set) var calls: [FunctionCallExprSyntax] = []
+
+    override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
+        if node.item.is(DeclSyntax.self) && !node.item.is(VariableDeclSyntax.self) { return .skipChildren }
+        if let call = PyramidReader.callStatement(node) { calls.append(call) }
+        return .visitChildren
+    }
+
+    override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+}
+
 final class FunctionBodyFinder: SyntaxVisitor {
     struct Function {
         var body: CodeBlockSyntax

@@ -253,6 +253,17 @@ struct IndexCalleeCatalog: CalleeCatalog {
         if existing.receiver == .implicit, reached.contains(where: { !$0.scope.isEmpty }) {
             reached.removeAll { $0.scope.isEmpty }
         }
+        // A protocol's requirement (or a superclass's method) and the receiver's own declaration
+        // taking the same labels: the compiler picks the receiver's own, the more specific, and
+        // dispatch lands on it anyway (`http.request(...)` with `http: HTTPClient`, whose
+        // `request` implements `HTTPClientProtocol`'s with a defaulted parameter more).
+        let found = reached
+        reached.removeAll { general in
+            !general.scope.isEmpty && found.contains { specific in
+                !specific.scope.isEmpty && specific.scope != general.scope && specific.labels == general.labels
+                    && specific.handlerIndex == general.handlerIndex && index.inherits(specific.scope, from: general.scope)
+            }
+        }
         let dispatched = all.filter { candidate in
             !reached.contains(candidate) && !candidate.scope.isEmpty
                 && reached.contains { !$0.scope.isEmpty && index.inherits(candidate.scope, from: $0.scope) }

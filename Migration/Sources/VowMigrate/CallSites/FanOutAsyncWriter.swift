@@ -7,11 +7,14 @@ import SwiftSyntax
 ///
 /// ```swift
 /// Task {
-///     await withTaskExecutorPreference(FanOutExecutor()) {
+///     let executor = FanOutExecutor()
+///     await withTaskExecutorPreference(executor) {
 ///         await withTaskGroup { group in
 ///             for id in ids {
 ///                 group.addTask {
-///                     do { return (id, Swift.Result<_, any Error>.success(try await api.item(id))) } catch { return (id, .failure(error)) }
+///                     await executor.answer {
+///                         do { return (id, Swift.Result<_, any Error>.success(try await api.item(id))) } catch { return (id, .failure(error)) }
+///                     }
 ///                 }
 ///             }
 ///             for await (id, result) in group {
@@ -35,8 +38,12 @@ import SwiftSyntax
 /// that came back in one order would be handled in another. Preferring one serial executor,
 /// the children run one at a time: each makes its call in loop order, and each finishes in the
 /// order the callee answered, which is the order the group hands the results to the parent
-/// (completion order, never sorted). The callbacks' code runs in the parent, never
-/// concurrently, as a serial callback queue ran it.
+/// (completion order, never sorted). One case needs more: a call answered before its child
+/// suspended returns within the job that made it, ahead of children answered earlier whose
+/// resumptions wait in the queue; `answer` sends such a child to the back of the queue first.
+/// (Without it, a callee answering on a serial queue at once had, now and then, two results
+/// handled the other way round.) The callbacks' code runs in the parent, never concurrently, as
+/// a serial callback queue ran it.
 struct FanOutAsyncWriter {
     let fanOut: FanOut
     let bytes: [UInt8]
@@ -66,29 +73,41 @@ struct FanOutAsyncWriter {
         let carriedOnly = carried.count == 1 ? carried[0] : "(" + carried.joined(separator: ", ") + ")"
 
         let invocation = childInvocation()
+        // Code runs per result: each child makes its call through the executor, which keeps
+        // the order the calls answered in (see the type's comment).
+        let perResult = !(callback.ignoresOutcome && callback.success.isEmpty)
+        let executorName = ["executor", "fanOutExecutor", "callExecutor"].first { !takenNames.contains($0) } ?? "callExecutor"
         var body = CodeLines()
         // The children's result type is inferred from what they return (Swift 6.1).
-        body.add("await withTaskExecutorPreference(\(FanOutExecutor.name)()) {", 0)
+        if perResult {
+            body.add("let \(executorName) = \(FanOutExecutor.name)()", 0)
+            body.add("await withTaskExecutorPreference(\(executorName)) {", 0)
+        } else {
+            body.add("await withTaskExecutorPreference(\(FanOutExecutor.name)()) {", 0)
+        }
         body.add("await withTaskGroup { \(groupName) in", 1)
         body.add(fanOut.loopHeader(in: bytes) + " {", 2)
         for line in text.lines(fanOut.preparation) { body.add(line, 3) }
         body.add("\(groupName).addTask {", 3)
+        let depth = perResult ? 5 : 4
+        if perResult { body.add("await \(executorName).answer {", 4) }
         if callback.ignoresOutcome {
-            body.add("_ = try? await \(invocation)", 4)
-            if !carried.isEmpty { body.add("return \(carriedOnly)", 4) }
+            body.add("_ = try? await \(invocation)", depth)
+            if perResult { body.add("return \(carried.isEmpty ? "()" : carriedOnly)", depth) }
         } else if canFail && valueIsVoid {
             body.add("do { try await \(invocation); return \(tuple("Swift.Result<Void, any Error>.success(())")) } "
-                     + "catch { return \(tuple(".failure(error)")) }", 4)
+                     + "catch { return \(tuple(".failure(error)")) }", depth)
         } else if canFail {
             body.add("do { return \(tuple("Swift.Result<_, any Error>.success(try await \(invocation))")) } "
-                     + "catch { return \(tuple(".failure(error)")) }", 4)
+                     + "catch { return \(tuple(".failure(error)")) }", depth)
         } else {
-            body.add(carried.isEmpty ? "await \(invocation)" : "return \(tuple("await \(invocation)"))", 4)
+            body.add("return \(tuple("await \(invocation)"))", depth)
         }
+        if perResult { body.add("}", 4) }
         body.add("}", 3)
         body.add("}", 2)
         if callback.unwrapsValue, let name = callback.valueName { text.unwrapped.insert(name) }
-        if callback.ignoresOutcome && callback.success.isEmpty {
+        if !perResult {
             // Nothing to run per result: the group waits for its children as it ends.
         } else if callback.ignoresOutcome {
             body.add("for await \(carried.isEmpty ? "_" : carriedOnly) in \(groupName) {", 2)
@@ -105,7 +124,7 @@ struct FanOutAsyncWriter {
         } else {
             for line in text.lines(callback.success) { body.add(line, 3) }
         }
-        if !(callback.ignoresOutcome && callback.success.isEmpty) { body.add("}", 2) }
+        if perResult { body.add("}", 2) }
         body.add("}", 1)
         body.add("}", 0)
         if let notify = fanOut.notify, notify.onGlobalQueue {
