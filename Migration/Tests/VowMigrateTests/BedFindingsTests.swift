@@ -451,4 +451,81 @@ final class BedFindingsTests: XCTestCase {
         XCTAssertFalse(promise.standardError.contains("main.swift:14:1:"), promise.standardError)
         XCTAssertTrue(promise.standardError.contains("main.swift:20:5: \(reason)"), promise.standardError)
     }
+
+    /// A callee whose handler is optional and defaulted (`save(_:forKey:completion: ((Error?) ->
+    /// Void)? = nil)`), called inside another callback, converts as it does at the top of a
+    /// pyramid: the awaited call needs no default argument, so it reaches the alternative (in a
+    /// loop of calls too, where a child task awaits it). Migrated with `--stage all` in both forms, the program prints the same.
+    func testADefaultedHandlersCallInsideACallbackConverts() throws {
+        let root = try TestSupport.temporaryDirectory(self)
+        let app = root.appendingPathComponent("app")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try """
+            import Foundation
+
+            struct Failed: Error {}
+            let storeQueue = DispatchQueue(label: "store")
+            let copied = DispatchSemaphore(value: 0)
+
+            final class Store: @unchecked Sendable {
+                var failing: Set<String> = []
+
+                func save(_ text: String, forKey key: String, completion: ((Error?) -> Void)? = nil) {
+                    let fails = failing.contains(key)
+                    storeQueue.async {
+                        print("stored \\(key)")
+                        completion?(fails ? Failed() : nil)
+                    }
+                }
+
+                func load(_ key: String, completion: @escaping (String?, Error?) -> Void) {
+                    let fails = failing.contains(key)
+                    storeQueue.async { fails ? completion(nil, Failed()) : completion("text of \\(key)", nil) }
+                }
+            }
+
+            final class Notes: @unchecked Sendable {
+                let store: Store
+                init(store: Store) { self.store = store }
+
+                func copy(_ key: String, to other: String) {
+                    store.load(key) { text, error in
+                        if let error = error {
+                            print("load failed \\(error)")
+                            copied.signal()
+                            return
+                        }
+                        self.store.save(text ?? "", forKey: other) { error in
+                            print(error == nil ? "copied \\(key)" : "copy failed \\(error!)")
+                            copied.signal()
+                        }
+                    }
+                }
+            }
+
+            """.write(to: app.appendingPathComponent("Notes.swift"), atomically: true, encoding: .utf8)
+        let main = root.appendingPathComponent("main.swift")
+        try """
+            import Dispatch
+
+            for failing in [[], ["a"], ["b"]] {
+                let store = Store()
+                store.failing = Set(failing)
+                Notes(store: store).copy("a", to: "b")
+                copied.wait()
+            }
+
+            """.write(to: main, atomically: true, encoding: .utf8)
+        let expected = try ProgramBuilding.buildAndRun([app.appendingPathComponent("Notes.swift"), main], binary: root.appendingPathComponent("original"),
+                                                       flags: ["-swift-version", "5"])
+        XCTAssertEqual(expected, "copied a\nstored b\nload failed Failed()\nstored b\ncopy failed Failed()\n".replacingOccurrences(of: "copied a\nstored b\n", with: "stored b\ncopied a\n"))
+        let copy = root.appendingPathComponent("async")
+        try FileManager.default.copyItem(at: app, to: copy)
+        let run = try TestSupport.migrate([copy.path, "--to", "async", "--stage", "all", "--in-place"])
+        XCTAssertTrue(run.standardError.contains("1 call site converted, 0 left alone"), run.standardError)
+        let notes = try String(contentsOf: copy.appendingPathComponent("Notes.swift"), encoding: .utf8)
+        XCTAssertTrue(notes.contains("try await self.store.save(text ?? \"\", forKey: other)"), notes)
+        let output = try ProgramBuilding.buildAndRun([copy.appendingPathComponent("Notes.swift"), main], binary: root.appendingPathComponent("async-program"), flags: ["-swift-version", "5"])
+        XCTAssertEqual(output, expected)
+    }
 }

@@ -173,6 +173,33 @@ final class ForwardingCallersTests: XCTestCase {
         XCTAssertEqual(second.status, 0, second.standardOutput + second.standardError)
     }
 
+    /// A bridge the app wrote, `Vow.Promise<String> { seal in ... }` spelled with its module, is a
+    /// continuation too: its call resolves the promise, wherever the handler runs.
+    func testACallInsideAModuleQualifiedPromiseIsNotACallerThatKeepsTheCallbacks() throws {
+        let bridge = #"""
+            import Vow
+
+            extension Repository {
+                func loadPromise(id: Int) -> Vow.Promise<String> {
+                    Vow.Promise<String> { seal in
+                        load(id: id) { result in
+                            seal.resolve(result)
+                        }
+                    }
+                }
+            }
+
+            """#
+        let tree = try TestSupport.temporaryDirectory(self)
+        _ = try TestSupport.writeTree([("API.swift", Self.api), ("Layers.swift", Self.layers), ("Model.swift", Self.model), ("Bridge.swift", bridge)], at: tree)
+        let result = try TestSupport.migrate([tree.path, "--to", "async", "--stage", "all"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertFalse(result.standardError.contains("Layers.swift:8:13: call site left alone"), result.standardError)
+        XCTAssertTrue(result.standardError.contains("Layers.swift:7:9: note: converted 1 callback"), result.standardError)
+        XCTAssertTrue(result.standardError.contains("3 call sites converted, 0 left alone"), result.standardError)
+        XCTAssertFalse(result.standardError.contains("Bridge.swift:"), result.standardError)
+    }
+
     /// A callee that runs code of the tree before it returns that shows its thread (a log line
     /// naming it, a change to state only its caller's thread touches) would run it on the task's
     /// thread: the callback is left alone, whoever calls its function.

@@ -43,10 +43,6 @@ struct FanOutReader {
             if let reason = callee.noAlternativeReasons[target] { throw Refusal("the callee gets no alternative: \(reason)", at: call) }
             throw Refusal("the callee has no \(target == .promise ? "promise" : "async") alternative yet (add them first: --stage declarations, or --stage all)", at: call)
         }
-        // (An optional handler without a default must be passed: a call leaving it out is the alternative's.)
-        if callee.handlerHasDefault {
-            throw Refusal("the callee's handler has a default value, so a call without it could mean the original", at: call)
-        }
         if call.calledExpression.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .postfixQuestionMark }) {
             throw Refusal("the callee is reached through `?.`, so the call may not happen at all", at: call.calledExpression)
         }

@@ -716,8 +716,13 @@ final class ExistingCallCollector: SyntaxVisitor {
         if owner.is(LabeledExprListSyntax.self) { owner = owner.parent ?? owner }
         guard let outer = owner.as(FunctionCallExprSyntax.self), outer.trailingClosure?.id == closure.id || outer.arguments.contains(where: { $0.expression.id == closure.id })
         else { return false }
-        let name = outer.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
-            ?? outer.calledExpression.as(GenericSpecializationExprSyntax.self)?.expression.as(DeclReferenceExprSyntax.self)?.baseName.text
+        // `Promise`, `Promise<Int>`, `Vow.Promise`, `Vow.Promise<Int>`.
+        var called = outer.calledExpression
+        if let specialized = called.as(GenericSpecializationExprSyntax.self) { called = specialized.expression }
+        let name = called.as(DeclReferenceExprSyntax.self)?.baseName.text
+            ?? called.as(MemberAccessExprSyntax.self).flatMap { member in
+                ["Vow", "PromiseKit", "Swift", "_Concurrency"].contains(member.base?.trimmedDescription ?? "") ? member.declName.baseName.text : nil
+            }
         guard let name else { return false }
         return ["withCheckedThrowingContinuation", "withCheckedContinuation", "withUnsafeThrowingContinuation", "withUnsafeContinuation",
                 "Promise", "Guarantee"].contains(name)
