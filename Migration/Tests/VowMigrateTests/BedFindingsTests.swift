@@ -528,4 +528,54 @@ final class BedFindingsTests: XCTestCase {
         let output = try ProgramBuilding.buildAndRun([copy.appendingPathComponent("Notes.swift"), main], binary: root.appendingPathComponent("async-program"), flags: ["-swift-version", "5"])
         XCTAssertEqual(output, expected)
     }
+
+    /// A link given a function by name (`.finally(finish)`, `.catch(self.report)`) was not read as
+    /// a chain: passed over silently. It is reported now, the same chain written with closures
+    /// converts.
+    func testAChainWithAHandlerGivenByNameIsReported() throws {
+        let input = """
+            import Vow
+
+            final class Api {
+                func load() -> Promise<Int> { .value(1) }
+            }
+
+            final class Screen {
+                let api = Api()
+
+                func report(_ error: Error) { print("error \\(error)") }
+
+                func show(finish: @escaping () -> Void) {
+                    api.load().done { value in
+                        print("value \\(value)")
+                    }.catch { error in
+                        print("error \\(error)")
+                    }.finally(finish)
+                }
+
+                func showAgain() {
+                    api.load().done { value in
+                        print("value \\(value)")
+                    }.catch(report)
+                }
+
+                func showOnce(finish: @escaping () -> Void) {
+                    api.load().done { value in
+                        print("value \\(value)")
+                    }.catch { error in
+                        print("error \\(error)")
+                    }.finally {
+                        finish()
+                    }
+                }
+            }
+
+            """
+        let async = migrate(input, .async)
+        XCTAssertEqual(refusals(async), [
+            "17 a `finally` given a function by name (`finish`) instead of a closure; write a closure calling it to convert the chain",
+            "23 a `catch` given a function by name (`report`) instead of a closure; write a closure calling it to convert the chain",
+        ])
+        XCTAssertEqual(async.findings.filter { $0.kind == .callSiteConverted }.map(\.line), [27])
+    }
 }

@@ -150,18 +150,33 @@ struct ChainToAsync {
         return last.expression.as(ClosureExprSyntax.self)
     }
 
+    /// A link's handler given as a function by name (`.catch(handleError)`, `.done(self.show)`,
+    /// `.finally(finish)`): its last argument, unlabelled, a name or a member, with no closure.
+    static func handlerReference(of call: FunctionCallExprSyntax) -> ExprSyntax? {
+        guard call.trailingClosure == nil, let last = call.arguments.last, last.label == nil else { return nil }
+        let expression = last.expression
+        if expression.is(DeclReferenceExprSyntax.self) { return expression }
+        if let member = expression.as(MemberAccessExprSyntax.self), member.base != nil { return expression }
+        return nil
+    }
+
+    /// A link's handler, as a closure or as a function by name.
+    private static func hasHandler(_ call: FunctionCallExprSyntax) -> Bool {
+        handlerClosure(of: call) != nil || handlerReference(of: call) != nil
+    }
+
     /// Whether the statement is a chain this stage should look at (ends in `.catch { }`, in
     /// `.cauterize()`, or in either then `.finally { }`; or in `.done { }` or `.ensure { }`
     /// without a `catch`, after another link or on a promise `knownPromise` says a call makes).
     static func isChain(_ call: FunctionCallExprSyntax, knownPromise: (FunctionCallExprSyntax) -> Bool = { _ in false }) -> Bool {
         guard let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return false }
         switch member.declName.baseName.text {
-        case "catch": return handlerClosure(of: call) != nil
-        case "finally": return handlerClosure(of: call) != nil && (member.base?.as(FunctionCallExprSyntax.self).map { isChain($0) } ?? false)
+        case "catch": return hasHandler(call)
+        case "finally": return hasHandler(call) && (member.base?.as(FunctionCallExprSyntax.self).map { isChain($0) } ?? false)
         // `x.done { }` could be any type's method: only after a chain link (`.then`, `.map`...),
         // on `firstly`/`when`/`race`/`after`, or on a call the index knows returns a promise.
         case "done", "ensure":
-            guard handlerClosure(of: call) != nil, call.additionalTrailingClosures.isEmpty,
+            guard hasHandler(call), call.additionalTrailingClosures.isEmpty,
                   let base = member.base?.as(FunctionCallExprSyntax.self) else { return false }
             if let link = base.calledExpression.as(MemberAccessExprSyntax.self), link.base != nil,
                Kind(rawValue: link.declName.baseName.text) != nil {
@@ -201,6 +216,13 @@ struct ChainToAsync {
             // making the first promise) ends the links read: what is left of it is the first
             // promise, made at once where the statement stood, as it was; only the links after it
             // move into straight-line code.
+            // The statement's last link given its handler by name (`.catch(report)`,
+            // `.finally(finish)`): not a call of the tree's, which `isTreeCall` would take it for.
+            if link.id == call.id, [.catch, .finally, .done, .ensure].contains(Kind(rawValue: name)),
+               let reference = Self.handlerReference(of: link), Self.handlerClosure(of: link) == nil {
+                throw Refusal("a `\(name)` given a function by name (`\(reference.trimmedDescription)`) instead of a closure; "
+                              + "write a closure calling it to convert the chain", at: reference)
+            }
             guard let kind = Kind(rawValue: name), !Self.isTreeCall(link, catalog: catalog) else { break }
             var read = try readLink(kind, link)
             read.comments = member.period.leadingTrivia.compactMap { piece in
