@@ -1286,8 +1286,6 @@ private final class ClosurePlaceFinder: LoopTrackingVisitor {
     }
 }
 
-/// Every function, initializer and accessor body (local functions too), with what the writers
-/// need to know about it.
 /// The statements of a file's top-level code that are calls, in its closures too; not those of
 /// the functions, types and extensions it declares (their bodies are places of their own).
 final class TopLevelStatementFinder: SyntaxVisitor {
@@ -1302,6 +1300,8 @@ final class TopLevelStatementFinder: SyntaxVisitor {
     override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 }
 
+/// Every function, initializer and accessor body (local functions too), with what the writers
+/// need to know about it.
 final class FunctionBodyFinder: SyntaxVisitor {
     struct Function {
         var body: CodeBlockSyntax

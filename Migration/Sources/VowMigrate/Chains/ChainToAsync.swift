@@ -212,17 +212,17 @@ struct ChainToAsync {
         while let link = current.as(FunctionCallExprSyntax.self), let member = link.calledExpression.as(MemberAccessExprSyntax.self),
               let base = member.base {
             let name = member.declName.baseName.text
+            // The statement's last link given its handler by name (`.catch(report)`,
+            // `.finally(finish)`): not a call of the tree's, which `isTreeCall` would take it for.
+            if link.id == call.id, [.catch, .finally, .done, .ensure].contains(Kind(rawValue: name)),
+               let reference = Self.handlerReference(of: link) {
+                throw Refusal("a `\(name)` given a function by name (`\(reference.trimmedDescription)`) instead of a closure; "
+                              + "write a closure calling it to convert the chain", at: reference)
+            }
             // Any other method (`ensureThen`, a link the app defines on `Thenable`, the call
             // making the first promise) ends the links read: what is left of it is the first
             // promise, made at once where the statement stood, as it was; only the links after it
             // move into straight-line code.
-            // The statement's last link given its handler by name (`.catch(report)`,
-            // `.finally(finish)`): not a call of the tree's, which `isTreeCall` would take it for.
-            if link.id == call.id, [.catch, .finally, .done, .ensure].contains(Kind(rawValue: name)),
-               let reference = Self.handlerReference(of: link), Self.handlerClosure(of: link) == nil {
-                throw Refusal("a `\(name)` given a function by name (`\(reference.trimmedDescription)`) instead of a closure; "
-                              + "write a closure calling it to convert the chain", at: reference)
-            }
             guard let kind = Kind(rawValue: name), !Self.isTreeCall(link, catalog: catalog) else { break }
             var read = try readLink(kind, link)
             read.comments = member.period.leadingTrivia.compactMap { piece in
