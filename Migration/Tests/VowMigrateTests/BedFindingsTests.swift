@@ -578,4 +578,46 @@ final class BedFindingsTests: XCTestCase {
         ])
         XCTAssertEqual(async.findings.filter { $0.kind == .callSiteConverted }.map(\.line), [27])
     }
+
+    /// NetNewsWire's CloudKit zone: `database.save(zone) { record, error in }` is CloudKit's
+    /// `save`, whose callback takes two values; the tree's own `save`s answer one `Result`, which
+    /// such a closure could not take. Not a call of the tree's, so not "ambiguous" either.
+    func testAClosureFittingNoneOfTheTreesFunctionsOfThatNameIsNotACallOfThem() throws {
+        let input = """
+            import Foundation
+
+            final class Record {}
+            final class Subscription {}
+
+            protocol Zone {
+                var database: Database? { get }
+            }
+
+            extension Zone {
+                func save(_ record: Record, completion: @escaping (Result<Void, Error>) -> Void) {
+                    DispatchQueue.main.async { completion(.success(())) }
+                }
+                func save(_ subscription: Subscription, completion: @escaping (Result<Subscription, Error>) -> Void) {
+                    DispatchQueue.main.async { completion(.success(subscription)) }
+                }
+                func createZone(completion: @escaping (Result<Void, Error>) -> Void) {
+                    guard let database = database else {
+                        completion(.failure(URLError(.badURL)))
+                        return
+                    }
+                    database.save(Record()) { (record, error) in
+                        DispatchQueue.main.async {
+                            if let error = error { completion(.failure(error)) } else { completion(.success(())) }
+                        }
+                    }
+                }
+            }
+
+            """
+        let migration = migrate(input, .async)
+        let callSites = migration.findings.filter { $0.kind == .callSiteRefused || $0.kind == .callSiteConverted }
+        XCTAssertFalse(callSites.contains { $0.message.contains("ambiguous") }, callSites.map(\.message).joined(separator: "\n"))
+        XCTAssertEqual(callSites.filter { $0.line == 22 }.map(\.message), [])
+        XCTAssertEqual(migration.findings.filter { $0.kind == .added }.count, 3)
+    }
 }

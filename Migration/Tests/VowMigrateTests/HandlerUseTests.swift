@@ -73,6 +73,145 @@ final class HandlerUseTests: XCTestCase {
         XCTAssertTrue(finding("run", in: missing).message.contains("ends without calling"), finding("run", in: missing).message)
     }
 
+    // MARK: - Local closures
+
+    func testALocalClosureCountsWhereItIsCalledNotWhereItIsDeclared() {
+        // wikipedia-ios's retrying download: a `failureBlock` built once, called on each failing
+        // path (each ends with `return`), the handler called directly on the path that succeeds.
+        let retrying = """
+        import Foundation
+        final class S {
+            func download(attempt: Int, completion: @escaping (Data?) -> Void) {
+                guard attempt < 5 else {
+                    completion(nil)
+                    return
+                }
+                URLSession.shared.dataTask(with: URL(string: "https://example.com")!) { data, response, error in
+                    let failureBlock = {
+                        DispatchQueue.main.async {
+                            self.download(attempt: attempt + 1, completion: completion)
+                        }
+                    }
+                    guard let data = data else {
+                        failureBlock()
+                        return
+                    }
+                    guard error == nil else {
+                        failureBlock()
+                        return
+                    }
+                    completion(data)
+                }.resume()
+            }
+        }
+        """
+        XCTAssertEqual(calls("download", in: retrying), .once)
+        // Called twice, or on one path only: seen where it is called.
+        let twice = """
+        final class S {
+            func run(completion: @escaping (Error?) -> Void) {
+                let finish = { (error: Error?) in completion(error) }
+                finish(nil)
+                finish(nil)
+            }
+        }
+        """
+        guard case .mayRepeat(let again) = calls("run", in: twice) else { return XCTFail("\(String(describing: calls("run", in: twice)))") }
+        XCTAssertEqual(again.line, 5)
+        let onePath = """
+        final class S {
+            func run(_ flag: Bool, completion: @escaping (Error?) -> Void) {
+                let finish = { completion(nil) }
+                if flag { finish() }
+            }
+        }
+        """
+        guard case .mayNotCall = calls("run", in: onePath) else { return XCTFail("\(String(describing: calls("run", in: onePath)))") }
+        // Declared and never called: the handler is never answered.
+        let unused = """
+        final class S {
+            func run(completion: @escaping (Error?) -> Void) {
+                let finish = { completion(nil) }
+                print(1)
+            }
+        }
+        """
+        XCTAssertNotEqual(calls("run", in: unused), .once)
+    }
+
+    func testALocalClosureNamedLikeTheHandlerShadowsItAfterItsDeclaration() {
+        // `let completion: LoginResultHandler = { result in completion() }`: inside the closure,
+        // `completion` is still the parameter; after it, the closure.
+        let source = """
+        final class S {
+            typealias LoginResultHandler = (Result<String, Error>) -> Void
+            func attemptLogin(_ site: String, completion: @escaping LoginResultHandler) {
+                completion(.success(site))
+            }
+            func attemptLogin(completion: @escaping () -> Void) {
+                let completion: LoginResultHandler = { result in
+                    completion()
+                }
+                attemptLogin("wikipedia", completion: completion)
+            }
+        }
+        """
+        let functions = index(source).completionFunctions(baseName: "attemptLogin")
+        XCTAssertEqual(functions.count, 2)
+        XCTAssertEqual(functions.first { $0.argumentLabels == ["completion"] }?.handlerCalls, .once)
+        // Out of the block declaring it, the name is the handler again.
+        let scoped = """
+        final class S {
+            func run(_ flag: Bool, completion: @escaping () -> Void) {
+                if flag {
+                    let completion = { print("shadow") }
+                    completion()
+                }
+                completion()
+            }
+        }
+        """
+        XCTAssertEqual(calls("run", in: scoped), .once)
+    }
+
+    // MARK: - Split pairs handed on
+
+    func testBothHalvesOfAPairHandedToOneCallAreOneAnswer() {
+        // wikipedia-ios's ImageCacheController: the short form hands both halves to the long one,
+        // or one half beside a closure calling the other.
+        let source = """
+        final class S {
+            func fetch(url: String, priority: Float, failure: @escaping (Error) -> Void, success: @escaping (Int) -> Void) {
+                if url.isEmpty { failure(URLError(.badURL)) } else { success(1) }
+            }
+            func fetch(url: String, failure: @escaping (Error) -> Void, success: @escaping (Int) -> Void) {
+                fetch(url: url, priority: 0.5, failure: failure, success: success)
+            }
+            func fetchTwice(url: String, failure: @escaping (Error) -> Void, success: @escaping (Int) -> Void) {
+                fetch(url: url, priority: 0.5, failure: failure) { value in
+                    success(value * 2)
+                }
+            }
+        }
+        """
+        let result = SourceMigrator.migrate(source: source, fileName: "S.swift", options: MigrationOptions(target: .async))
+        XCTAssertEqual(result.findings.map(\.function).sorted(), ["fetch(url:failure:success:)", "fetch(url:priority:failure:success:)",
+                                                                "fetchTwice(url:failure:success:)"])
+        for finding in result.findings {
+            XCTAssertEqual(finding.kind, .added, finding.message)
+        }
+        // The same half handed twice is two answers.
+        let twice = """
+        final class S {
+            func both(_ a: @escaping () -> Void, _ b: @escaping () -> Void) { a(); b() }
+            func run(completion: @escaping () -> Void) {
+                both(completion, completion)
+            }
+        }
+        """
+        XCTAssertTrue(finding("run", in: twice).message.contains("more than once"), finding("run", in: twice).message)
+    }
+
     // MARK: - #if
 
     func testIfClausesAreAlternativesNotASequence() {

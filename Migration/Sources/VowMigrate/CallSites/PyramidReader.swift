@@ -83,13 +83,12 @@ struct PyramidReader {
             found.append(MatchedCall(callee: summary, handler: handler,
                                      invocation: "\(callee.trimmedDescription)(\(kept.joined(separator: ", ")))"))
         }
-        // A closure taking one parameter is not the handler of an overload that passes two.
-        if found.count > 1 {
-            let fitting = found.filter { candidate in
-                ExistingCallCollector.arity(of: candidate.handler).map { $0 == candidate.callee.shape.closureParameters.count } ?? true
-            }
-            // None fits: the first one's refusal says the parameters do not match.
-            if !fitting.isEmpty { found = fitting }
+        // A closure taking one parameter is not the handler of an overload that passes two: the
+        // compiler would not take it. Where it fits none of them (`database.save(zone) { record,
+        // error in }` on CloudKit's database, in a tree whose own `save` answers a `Result`), the
+        // call is of a function the tree does not declare.
+        found = found.filter { candidate in
+            ExistingCallCollector.arity(of: candidate.handler).map { $0 == candidate.callee.shape.closureParameters.count } ?? true
         }
         // `{ (result: NightscoutRequestResult<[Int]>) in }` is not the handler of the overload
         // taking `[Int]`: types the closure spells pick the overload, as they do for Swift. Only

@@ -153,6 +153,11 @@ struct HandlerUseAnalyzer {
     private var localFunctions: [String: FunctionDeclSyntax] = [:]
     private var localCalls: [String: Calls] = [:]
     private var analysingLocal: Set<String> = []
+    /// Closures kept in a local constant (`let fail = { completion(nil) }`, real code's
+    /// `failureBlock`): its code runs where the constant is called (or handed on), each time,
+    /// not where it is declared; read there, in the context of that use.
+    private var localClosures: [String: ClosureExprSyntax] = [:]
+    private var readingClosures: Set<String> = []
     let reading: Reading
     /// Local names whose type the body shows (`let operation = FetchOperation()`).
     var localTypes: [String: String] = [:]
@@ -338,6 +343,9 @@ struct HandlerUseAnalyzer {
     // MARK: - Statements
 
     private mutating func block(_ items: [CodeBlockItemSyntax], inClosure: Bool) -> Paths {
+        // A local closure is known in the block declaring it (and the blocks inside it) only.
+        let outerClosures = localClosures
+        defer { localClosures = outerClosures }
         var falling = Calls.zero
         var exiting: Calls?
         var deferred = Calls.zero
@@ -367,7 +375,13 @@ struct HandlerUseAnalyzer {
         case .decl(let declaration):
             if declaration.is(FunctionDeclSyntax.self) { return Paths(falling: .zero) }
             if let conditional = declaration.as(IfConfigDeclSyntax.self) { return clauses(of: conditional, inClosure: inClosure) }
-            if let variable = declaration.as(VariableDeclSyntax.self) { noteLocalTypes(variable) }
+            if let variable = declaration.as(VariableDeclSyntax.self) {
+                if let (name, closure) = Self.localClosure(variable) {
+                    localClosures[name] = closure
+                    return Paths(falling: .zero)
+                }
+                noteLocalTypes(variable)
+            }
             return Paths(falling: calls(in: declaration, inClosure: inClosure))
         }
     }
@@ -664,6 +678,19 @@ struct HandlerUseAnalyzer {
         // A token has no calls in it (most of the nodes walked are tokens).
         if node.is(TokenSyntax.self) { return .zero }
         var result = Calls.zero
+        // A local closure's code where it is called (`fail()`) or handed on (`execute: fail`),
+        // one named like the handler included (`let completion = { r in completion() }`: inside
+        // it, the name is still the handler).
+        if let reference = node.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil,
+           reference.parent?.as(MemberAccessExprSyntax.self).map({ $0.declName.id != reference.id }) ?? true,
+           let closure = localClosures[reference.baseName.text], !readingClosures.contains(reference.baseName.text) {
+            readingClosures.insert(reference.baseName.text)
+            defer { readingClosures.remove(reference.baseName.text) }
+            var calls = block(Array(closure.statements), inClosure: true).all
+            // A second call of it is a second call here.
+            if calls.maximum >= 1 { calls.firstCall = place(of: reference) }
+            return calls
+        }
         if let reference = node.as(DeclReferenceExprSyntax.self), names.contains(reference.baseName.text), reference.argumentNames == nil,
            isHandler(reference) {
             if laterDepth == 0 { usedOnlyLater = false }
@@ -726,20 +753,35 @@ struct HandlerUseAnalyzer {
             return calls(in: before, inClosure: inClosure).then(ending)
         }
         // Several closures handed to one call are its alternative outcomes (`success:`/`failure:`,
-        // `then:`/`catch:`): one of them runs, so they count as either, not as both.
+        // `then:`/`catch:`): one of them runs, so they count as either, not as both. So are the
+        // two halves of a split pair handed on together (`fetch(url, failure: failure, success:
+        // success)`), or one half beside a closure (`fetch(url, failure: failure) { ... }`), and
+        // local closures handed on so.
         if let call = node.as(FunctionCallExprSyntax.self) {
-            var closures = call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
-            if let trailing = call.trailingClosure { closures.append(trailing) }
-            closures += call.additionalTrailingClosures.map(\.closure)
-            if closures.count > 1 {
+            var handedOn: Set<String> = []
+            let isOutcome = { (argument: LabeledExprSyntax) -> Bool in
+                if argument.expression.is(ClosureExprSyntax.self) { return true }
+                guard let reference = argument.expression.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil else { return false }
+                let name = reference.baseName.text
+                // A local closure handed on is a closure too (`success: onSuccess, failure: onFailure`).
+                let isLocalClosure = self.localClosures[name] != nil && !self.readingClosures.contains(name)
+                guard isLocalClosure || (self.names.contains(name) && self.isHandler(reference)) else { return false }
+                return handedOn.insert(name).inserted
+            }
+            // (`Array` first: a syntax collection's own `filter` makes a detached copy.)
+            var outcomeArguments = Array(call.arguments).filter(isOutcome).map { Syntax($0.expression) }
+            if let trailing = call.trailingClosure { outcomeArguments.append(Syntax(trailing)) }
+            outcomeArguments += call.additionalTrailingClosures.map { Syntax($0.closure) }
+            if outcomeArguments.count > 1 {
+                let outcomeIDs = Set(outcomeArguments.map(\.id))
                 result = calls(in: call.calledExpression, inClosure: inClosure)
-                for argument in call.arguments where !argument.expression.is(ClosureExprSyntax.self) {
+                for argument in call.arguments where !outcomeIDs.contains(argument.expression.id) {
                     result = result.then(calls(in: argument, inClosure: inClosure))
                 }
                 var outcomes: Calls?
-                for closure in closures {
-                    let closureCalls = calls(in: closure, inClosure: inClosure)
-                    outcomes = outcomes.map { $0.or(closureCalls) } ?? closureCalls
+                for outcome in outcomeArguments {
+                    let outcomeCalls = calls(in: outcome, inClosure: inClosure)
+                    outcomes = outcomes.map { $0.or(outcomeCalls) } ?? outcomeCalls
                 }
                 return result.then(outcomes ?? .zero)
             }
@@ -768,6 +810,14 @@ struct HandlerUseAnalyzer {
               let before = doneMember.base, let done = doneCall.trailingClosure, doneCall.additionalTrailingClosures.isEmpty,
               doneCall.arguments.allSatisfy({ $0.label?.text == "on" }), !canThrow(Syntax(done.statements)) else { return nil }
         return (before, done, caught)
+    }
+
+    /// `let fail = { ... }`: the one name a local constant gives a closure written in place.
+    private static func localClosure(_ variable: VariableDeclSyntax) -> (String, ClosureExprSyntax)? {
+        guard variable.bindingSpecifier.tokenKind == .keyword(.let), variable.bindings.count == 1, let binding = variable.bindings.first,
+              let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+              let closure = binding.initializer?.value.as(ClosureExprSyntax.self) else { return nil }
+        return (name, closure)
     }
 
     /// The calls a local function's body makes on every path (once worked out).
