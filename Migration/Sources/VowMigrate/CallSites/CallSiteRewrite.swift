@@ -413,7 +413,7 @@ struct CallSiteRewrite {
     /// A loop starting a callback per element (with its `DispatchGroup`), converted or refused
     /// as one call site; returns the index of the last statement it covered.
     private mutating func fanOut(_ list: [CodeBlockItemSyntax], at index: Int, codeAfter: Bool, context: Context) -> Int? {
-        guard list[index].item.is(ForStmtSyntax.self) else { return nil }
+        guard list[index].item.is(ForStmtSyntax.self) || FanOutReader.groupCall(list[index], "enter") != nil else { return nil }
         let place = FanOutRewrite.Place(functionBody: context.function.body, enclosingIsAsync: context.isAsync,
                                         startedCallback: context.startedCallback, codeAfterBlock: codeAfter,
                                         selfMembers: memberNames.names(around: list[index], otherPieces: otherPiecesMembers))

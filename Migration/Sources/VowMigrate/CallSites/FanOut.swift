@@ -52,6 +52,9 @@ struct FanOut {
         /// The code reads none of the handler's parameters (`{ _ in group.leave() }`): it runs
         /// the same whether the call succeeded or failed.
         var ignoresOutcome = false
+        /// Several values and no error (`{ text, url in }`): their names, `_` kept; the
+        /// alternative answers them as one tuple (read by sequences only).
+        var valueNames: [String]?
     }
 
     /// `group.notify(queue: .main) { ... }`.
@@ -78,4 +81,46 @@ struct FanOut {
             return nil
         }
     }
+}
+
+/// A fan-out of different calls read from a block: a `DispatchGroup` entered before each of
+/// several calls of completion-handler functions in a row, whose callbacks leave it, and the
+/// group's `notify` block right after them.
+///
+/// ```swift
+/// let group = DispatchGroup()
+/// var profile: Profile?
+/// var feed: [Post] = []
+/// group.enter()
+/// api.profile(id) { result in
+///     if case .success(let value) = result { profile = value }
+///     group.leave()
+/// }
+/// group.enter()
+/// api.feed(id) { posts, _ in
+///     feed = posts ?? []
+///     group.leave()
+/// }
+/// group.notify(queue: .main) { self.show(profile, feed) }
+/// ```
+///
+/// Converted only where the callbacks' code changes nothing but the block's own variables, each
+/// callback its own, so that the order they run in cannot show (``FanOutSequenceReader``).
+struct FanOutSequence {
+    struct Member {
+        /// `group.enter()` before the call.
+        var enter: CodeBlockItemSyntax
+        var statement: CodeBlockItemSyntax
+        var call: FunctionCallExprSyntax
+        var callee: CalleeSummary
+        var callback: FanOut.Callback
+    }
+
+    var groupDeclaration: CodeBlockItemSyntax
+    var groupName: String
+    var members: [Member]
+    var notify: FanOut.Notify
+    var selfCapture: String?
+    var firstStatement: CodeBlockItemSyntax { members[0].enter }
+    var lastStatement: CodeBlockItemSyntax { notify.statement }
 }

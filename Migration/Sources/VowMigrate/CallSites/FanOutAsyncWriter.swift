@@ -127,15 +127,26 @@ struct FanOutAsyncWriter {
         if perResult { body.add("}", 2) }
         body.add("}", 1)
         body.add("}", 0)
-        if let notify = fanOut.notify, notify.onGlobalQueue {
+        return Self.finish(body, notify: fanOut.notify, selfCapture: fanOut.selfCapture, localVariables: localVariables,
+                           bytes: bytes, enclosingIsAsync: enclosingIsAsync)
+    }
+
+    /// The notify block after the calls' code (in the task for `.global()`, on the main actor
+    /// reading copies of the block's variables for `.main`), all in a new `Task` unless the
+    /// function is async. Shared with ``FanOutSequenceWriter``.
+    static func finish(_ calls: CodeLines, notify: FanOut.Notify?, selfCapture: String?, localVariables: Set<String>,
+                       bytes: [UInt8], enclosingIsAsync: Bool) -> CodeLines {
+        var body = calls
+        let text = StatementText(bytes: bytes)
+        if let notify, notify.onGlobalQueue {
             // A global queue's block runs on any background thread: the task's will do.
             for line in text.lines(notify.body) { body.add(line, 0) }
-        } else if let notify = fanOut.notify {
+        } else if let notify {
             // The block ran on the main queue after the last `leave()`; nothing changes the
             // variables any more, so it reads copies (a closure sent to the main actor cannot
             // share a `var`).
             let copied = localVariables.filter { StatementText.mentions(notify.body, $0) }.sorted()
-            let captured = (fanOut.selfCapture.flatMap { StatementText.mentionsSelf(notify.body) ? [$0.dropFirst().dropLast()] : nil } ?? [])
+            let captured = (selfCapture.flatMap { StatementText.mentionsSelf(notify.body) ? [$0.dropFirst().dropLast()] : nil } ?? [])
                 + copied.map { Substring($0) }
             body.add("await MainActor.run {" + (captured.isEmpty ? "" : " [\(captured.joined(separator: ", "))] in"), 0)
             for line in text.lines(notify.body) { body.add(line, 1) }
@@ -144,7 +155,7 @@ struct FanOutAsyncWriter {
         if enclosingIsAsync { return body }
         let mentionsSelf = body.lines.contains { $0.text.contains("self") }
         var lines = CodeLines()
-        lines.add("Task {" + (mentionsSelf && fanOut.selfCapture != nil ? " \(fanOut.selfCapture!) in" : ""), 0)
+        lines.add("Task {" + (mentionsSelf && selfCapture != nil ? " \(selfCapture!) in" : ""), 0)
         lines.add(body, indentedBy: 1)
         lines.add("}", 0)
         return lines

@@ -7,13 +7,17 @@ import SwiftSyntax
 /// early or never: as `defer { group.leave() }` first, as the last statement (when no path
 /// returns before it), or as the last statement of each branch (before the error branch's
 /// `return`). Shapes read, after that:
-/// - `Result`: one `switch result { case .success(let v): ... case .failure(let e): ... }`;
+/// - `Result`: one `switch result { case .success(let v): ... case .failure(let e): ... }`, or one
+///   `if case .success(let v) = result { ... }` (or `.failure`), with or without `else`;
 /// - an optional error: `if let error { ... } else { ... }`, or `if let error { ...; return }` first;
 /// - a value or nothing: the whole body runs with the value.
 struct FanOutCallbackReader {
     let reader: PyramidReader
     /// The `DispatchGroup` counting the callbacks; nil for a plain loop.
     let groupName: String?
+    /// Callbacks of several values and no error are read (``FanOutSequence``, whose writer
+    /// takes the tuple apart).
+    var readsSeveralValues = false
 
     func read(_ closure: ClosureExprSyntax, callee: CalleeSummary) throws(Refusal) -> FanOut.Callback {
         let expected = callee.shape.closureParameters.count
@@ -47,6 +51,8 @@ struct FanOutCallbackReader {
             callback = FanOut.Callback(valueName: nil, success: statements)
         case .value:
             callback = FanOut.Callback(valueName: useful(names[0]), success: statements)
+        case .tuple(_, nil) where readsSeveralValues:
+            callback = FanOut.Callback(valueName: nil, success: statements, valueNames: names)
         case .result:
             callback = try resultSplit(statements, subject: names[0], at: closure)
         case .errorOnly:
@@ -119,6 +125,7 @@ struct FanOutCallbackReader {
 
     /// `switch result { case .success(let v): S  case .failure(let e): F }`.
     private func resultSplit(_ statements: [CodeBlockItemSyntax], subject: String, at closure: ClosureExprSyntax) throws(Refusal) -> FanOut.Callback {
+        if let callback = ifCaseSplit(statements, subject: subject) { return callback }
         guard statements.count == 1, let switchExpression = PyramidReader.expression(statements[0])?.as(SwitchExprSyntax.self),
               switchExpression.subject.trimmedDescription == subject else {
             throw Refusal("the callback does not consist of one `switch \(subject)`", at: closure)
@@ -143,6 +150,28 @@ struct FanOutCallbackReader {
         }
         guard let success, let failure else { throw Refusal("the switch on Result lacks a case", at: switchExpression) }
         return FanOut.Callback(valueName: success.0, success: success.1, errorName: failure.0, failure: failure.1)
+    }
+
+    /// `if case .success(let v) = result { S }` (the failure does nothing), `if case .failure(let e)
+    /// = result { F }` (the success does nothing), either with an `else` running the other.
+    private func ifCaseSplit(_ statements: [CodeBlockItemSyntax], subject: String) -> FanOut.Callback? {
+        guard statements.count == 1, let ifExpression = PyramidReader.expression(statements[0])?.as(IfExprSyntax.self),
+              ifExpression.conditions.count == 1, let condition = ifExpression.conditions.first?.condition.as(MatchingPatternConditionSyntax.self),
+              condition.initializer.value.trimmedDescription == subject else { return nil }
+        let elseStatements: [CodeBlockItemSyntax]
+        switch ifExpression.elseBody {
+        case nil: elseStatements = []
+        case .codeBlock(let block): elseStatements = Array(block.statements)
+        case .ifExpr: return nil
+        }
+        let body = Array(ifExpression.body.statements)
+        if let success = PyramidReader.caseBinding(condition.pattern, "success") {
+            return FanOut.Callback(valueName: success.name, success: body, errorName: nil, failure: elseStatements)
+        }
+        if let failure = PyramidReader.caseBinding(condition.pattern, "failure") {
+            return FanOut.Callback(valueName: nil, success: elseStatements, errorName: failure.name, failure: body)
+        }
+        return nil
     }
 
     /// `if let error { F } else { S }`, or `if let error { F; return } S` (also `if let e = error`),

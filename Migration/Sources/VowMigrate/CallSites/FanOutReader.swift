@@ -111,7 +111,7 @@ struct FanOutReader {
     // MARK: - The group
 
     /// `group.notify(queue: .main) { ... }` (or `execute: { ... }`); nil when the statement is not a notify.
-    private func readNotify(_ item: CodeBlockItemSyntax, groupName: String) throws(Refusal) -> FanOut.Notify? {
+    func readNotify(_ item: CodeBlockItemSyntax, groupName: String) throws(Refusal) -> FanOut.Notify? {
         guard Self.groupCall(item, "notify", allowingArguments: true) == groupName, let call = PyramidReader.callStatement(item),
               let closure = Self.notifyClosure(item) else { return nil }
         let arguments = Array(call.arguments)
@@ -142,7 +142,7 @@ struct FanOutReader {
     }
 
     /// `name.enter()` and the like: the receiver's name.
-    private static func groupCall(_ item: CodeBlockItemSyntax, _ method: String, allowingArguments: Bool = false) -> String? {
+    static func groupCall(_ item: CodeBlockItemSyntax, _ method: String, allowingArguments: Bool = false) -> String? {
         guard let call = PyramidReader.callStatement(item), allowingArguments || (call.arguments.isEmpty && call.trailingClosure == nil),
               let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == method,
               let base = member.base?.as(DeclReferenceExprSyntax.self) else { return nil }
@@ -150,7 +150,7 @@ struct FanOutReader {
     }
 
     /// `let group = DispatchGroup()`.
-    private static func isGroupDeclaration(_ item: CodeBlockItemSyntax, _ name: String) -> Bool {
+    static func isGroupDeclaration(_ item: CodeBlockItemSyntax, _ name: String) -> Bool {
         guard let variable = item.item.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.let),
               variable.bindings.count == 1, let binding = variable.bindings.first,
               binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name,
@@ -159,7 +159,7 @@ struct FanOutReader {
     }
 
     /// `[weak self]` or `[unowned self]`; any other capture list is refused.
-    private static func selfCapture(_ closure: ClosureExprSyntax) throws(Refusal) -> String? {
+    static func selfCapture(_ closure: ClosureExprSyntax) throws(Refusal) -> String? {
         guard let list = closure.signature?.capture else { return nil }
         switch list.trimmedDescription.filter({ $0 != " " }) {
         case "[weakself]": return "[weak self]"
