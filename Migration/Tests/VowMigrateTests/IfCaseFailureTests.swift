@@ -6,7 +6,8 @@ import XCTest
 /// = error { condition.fulfill() }`. In promise form the chain's `catch` matches that error as the
 /// callee's failure type (`case TaxonomyError.parseError(_):`), and runs the `else` code (or
 /// nothing) for a value and for any other error; `if case .success(let v) = result { } else if
-/// case .failure(let e) = result { }` splits as a `switch` would. Run before and after, the
+/// case .failure(let e) = result { }` splits as a `switch` would, and so does `if case
+/// .failure(let e) = result { } else { }`. Run before and after, the
 /// program prints the same lines for every answer.
 final class IfCaseFailureTests: XCTestCase {
     private static let source = """
@@ -64,6 +65,16 @@ final class IfCaseFailureTests: XCTestCase {
                     }
                 }
             }
+
+            func expectFailureFirst() {
+                catalog.download(ids: [3]) { result in
+                    if case .failure(let error) = result {
+                        self.done("failure first \\(error)")
+                    } else {
+                        self.done("no failure")
+                    }
+                }
+            }
         }
         """
 
@@ -80,7 +91,7 @@ final class IfCaseFailureTests: XCTestCase {
         for (name, answer) in answers {
             let catalog = Catalog()
             catalog.answer = answer
-            for check in ["expectParseError", "expectServerError", "expectNames"] {
+            for check in ["expectParseError", "expectServerError", "expectNames", "expectFailureFirst"] {
                 let answered = DispatchSemaphore(value: 0)
                 let checks = Checks(catalog: catalog) { line in
                     print("\\(name) \\(check): \\(line)")
@@ -89,7 +100,8 @@ final class IfCaseFailureTests: XCTestCase {
                 switch check {
                 case "expectParseError": checks.expectParseError()
                 case "expectServerError": checks.expectServerError()
-                default: checks.expectNames()
+                case "expectNames": checks.expectNames()
+                default: checks.expectFailureFirst()
                 }
                 if answered.wait(timeout: .now() + 1) == .timedOut { print("\\(name) \\(check): nothing") }
             }
@@ -100,7 +112,7 @@ final class IfCaseFailureTests: XCTestCase {
         let migration = SourceMigrator.migrate(source: Self.source, fileName: "Checks.swift",
                                                options: MigrationOptions(target: .promise, stage: .all))
         XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function),
-                       ["expectParseError()", "expectServerError()", "expectNames()"],
+                       ["expectParseError()", "expectServerError()", "expectNames()", "expectFailureFirst()"],
                        "\(migration.findings.map(\.message))")
         XCTAssertTrue(migration.output.contains("""
                     catalog.download(ids: [-1]).done(on: nil) { _ in
@@ -117,7 +129,9 @@ final class IfCaseFailureTests: XCTestCase {
 
         let root = try TestSupport.temporaryDirectory(self)
         let original = try ProgramBuilding.buildAndRun([("Checks.swift", Self.source), ("main.swift", Self.driver)], as: "original", in: root)
-        XCTAssertEqual(original.split(separator: "\n").count, 15, original)
+        XCTAssertEqual(original.split(separator: "\n").count, 20, original)
+        XCTAssertTrue(original.contains("404 expectFailureFirst: failure first unexpectedResponse(404)\n"), original)
+        XCTAssertTrue(original.contains("names expectFailureFirst: no failure\n"), original)
         XCTAssertTrue(original.contains("parse expectParseError: parse error seen\n"), original)
         XCTAssertTrue(original.contains("404 expectServerError: something else\n"), original)
         XCTAssertTrue(original.contains("unknown expectParseError: nothing\n"), original)

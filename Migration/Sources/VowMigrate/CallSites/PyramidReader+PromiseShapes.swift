@@ -368,8 +368,9 @@ extension PyramidReader {
     /// `Result<T, E>` handler whose `E` the tree names (a test waiting for one error, as SDK suites
     /// do): A when that error came, B (often nothing) for a value and for any other error. The
     /// `catch` matches `E.parseError(_)` for A. And `if case .success(let v) = result { A } else
-    /// if case .failure(let e) = result { B }`: A for the value, B for any error. Neither A nor B
-    /// reads `result`; A does not read the error (only its pattern did), B reads no value.
+    /// if case .failure(let e) = result { B }`: A for the value, B for any error; so is `if case
+    /// .failure(let e) = result { B } else { A }`. Neither A nor B reads `result`; A does not read
+    /// the error (only its pattern did), B reads no value.
     func ifCaseFailureSplit(_ statements: [CodeBlockItemSyntax], subject: String, typedFailure: String?)
         -> (valueName: String?, success: [CodeBlockItemSyntax], failure: Pyramid.Failure, successCases: [(conditions: [Syntax], statements: [CodeBlockItemSyntax])])? {
         guard statements.count == 1, let ifExpression = Self.expression(statements[0])?.as(IfExprSyntax.self),
@@ -385,6 +386,18 @@ extension PyramidReader {
             if mentionsName(body, subject) || mentionsName(other, subject) { return nil }
             if let name = success.name, mentionsName(other, name) { return nil }
             return (success.name, body, Pyramid.Failure(statements: other, errorName: failure.name), [])
+        }
+        // `if case .failure(let e) = result { B } else { A }`: B for any error, A (often nothing)
+        // for the value, which it does not read.
+        if let failure = Self.caseBinding(first.pattern, "failure"), ifExpression.conditions.count == 1 {
+            var other: [CodeBlockItemSyntax] = []
+            switch ifExpression.elseBody {
+            case nil: break
+            case .codeBlock(let block): other = Array(block.statements)
+            case .ifExpr: return nil
+            }
+            if mentionsName(body, subject) || mentionsName(other, subject) { return nil }
+            return (nil, other, Pyramid.Failure(statements: body, errorName: failure.name), [])
         }
         guard let failure = Self.caseBinding(first.pattern, "failure"), let errorName = failure.name, let typedFailure,
               typedFailure.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }),
