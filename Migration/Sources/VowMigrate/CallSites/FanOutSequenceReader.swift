@@ -139,11 +139,10 @@ struct FanOutSequenceReader {
         for item in code {
             switch item.item {
             case .decl(let declaration):
-                guard let variable = declaration.as(VariableDeclSyntax.self) else {
+                guard declaration.is(VariableDeclSyntax.self) else {
                     throw Refusal("a declaration other than a variable in a callback of the group", at: declaration)
                 }
                 own.formUnion(AsyncCallSiteWriter.declaredNames([item]))
-                _ = variable
             case .stmt(let statement):
                 if let forStatement = statement.as(ForStmtSyntax.self) {
                     own.formUnion(forStatement.pattern.tokens(viewMode: .sourceAccurate).compactMap { token in
