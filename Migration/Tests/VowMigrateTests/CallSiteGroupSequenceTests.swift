@@ -250,6 +250,19 @@ final class CallSiteGroupSequenceTests: XCTestCase {
         """), migration.output)
     }
 
+    func testACallbackThatReadsTheResultItselfIsLeftAlone() {
+        // The converted code binds the value or the error, never `result`.
+        let switched = group("            switch result {\n            case .success: profile = try? result.get()\n            case .failure: break\n            }",
+                             "            template = text")
+        XCTAssertEqual(callSiteFindings(migrate(switched, .async)), [
+            "left alone: a case of the switch reads `result` itself, which the converted code does not have",
+        ])
+        let tested = group("            if case .success = result { profile = try? result.get() }", "            template = text")
+        XCTAssertEqual(callSiteFindings(migrate(tested, .async)), [
+            "left alone: the callback does not consist of one `switch result`",
+        ])
+    }
+
     func testAGroupUsedElsewhereOrOneCallOfItIsNotASequence() {
         // One call: the group is used around one callback, which is not a fan-out of calls.
         let one = Self.services + """

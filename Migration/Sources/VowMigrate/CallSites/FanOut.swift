@@ -121,6 +121,8 @@ struct FanOutSequence {
     var members: [Member]
     var notify: FanOut.Notify
     var selfCapture: String?
+    /// The `var`s the block declares before the group: what the callbacks may change.
+    var blockVariables: Set<String>
     var firstStatement: CodeBlockItemSyntax { members[0].enter }
     var lastStatement: CodeBlockItemSyntax { notify.statement }
 }

@@ -138,6 +138,9 @@ struct FanOutCallbackReader {
                 throw Refusal("a switch on Result with `default:` or several patterns in a case", at: element)
             }
             var body = Array(switchCase.statements)
+            if StatementText.mentions(body, subject) {
+                throw Refusal("a case of the switch reads `\(subject)` itself, which the converted code does not have", at: switchCase)
+            }
             // `case .failure: break` does nothing.
             if body.count == 1, body[0].item.is(BreakStmtSyntax.self) { body = [] }
             if let name = PyramidReader.caseBinding(item.pattern, "success") {
@@ -158,13 +161,10 @@ struct FanOutCallbackReader {
         guard statements.count == 1, let ifExpression = PyramidReader.expression(statements[0])?.as(IfExprSyntax.self),
               ifExpression.conditions.count == 1, let condition = ifExpression.conditions.first?.condition.as(MatchingPatternConditionSyntax.self),
               condition.initializer.value.trimmedDescription == subject else { return nil }
-        let elseStatements: [CodeBlockItemSyntax]
-        switch ifExpression.elseBody {
-        case nil: elseStatements = []
-        case .codeBlock(let block): elseStatements = Array(block.statements)
-        case .ifExpr: return nil
-        }
+        guard let elseStatements = PyramidReader.elseStatements(of: ifExpression) else { return nil }
         let body = Array(ifExpression.body.statements)
+        // The converted code has no `result` to read (the writers bind the value or the error).
+        if StatementText.mentions(body + elseStatements, subject) { return nil }
         if let success = PyramidReader.caseBinding(condition.pattern, "success") {
             return FanOut.Callback(valueName: success.name, success: body, errorName: nil, failure: elseStatements)
         }

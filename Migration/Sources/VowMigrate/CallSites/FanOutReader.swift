@@ -39,13 +39,7 @@ struct FanOutReader {
             throw Refusal("a loop over an async sequence around a callback", at: loop)
         }
         let callee = matched.callee
-        guard callee.hasAlternative(for: target) else {
-            if let reason = callee.noAlternativeReasons[target] { throw Refusal("the callee gets no alternative: \(reason)", at: call) }
-            throw Refusal("the callee has no \(target == .promise ? "promise" : "async") alternative yet (add them first: --stage declarations, or --stage all)", at: call)
-        }
-        if call.calledExpression.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .postfixQuestionMark }) {
-            throw Refusal("the callee is reached through `?.`, so the call may not happen at all", at: call.calledExpression)
-        }
+        try checkCallee(callee, of: call)
 
         // The group: entered once per element, before the call.
         var preparation = preparation
@@ -106,6 +100,26 @@ struct FanOutReader {
         return FanOut(groupDeclaration: groupDeclaration, groupName: groupName, loop: loop, preparation: preparation, call: call,
                       callee: callee, invocation: matched.invocation, callback: callback, notify: notify,
                       selfCapture: capture, lastStatement: lastStatement)
+    }
+
+    /// Refuses a call whose callee has no alternative in the target form, or which is reached
+    /// through `?.` (and so may not happen at all).
+    func checkCallee(_ callee: CalleeSummary, of call: FunctionCallExprSyntax) throws(Refusal) {
+        guard callee.hasAlternative(for: target) else {
+            if let reason = callee.noAlternativeReasons[target] { throw Refusal("the callee gets no alternative: \(reason)", at: call) }
+            throw Refusal("the callee has no \(target == .promise ? "promise" : "async") alternative yet (add them first: --stage declarations, or --stage all)", at: call)
+        }
+        if call.calledExpression.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .postfixQuestionMark }) {
+            throw Refusal("the callee is reached through `?.`, so the call may not happen at all", at: call.calledExpression)
+        }
+    }
+
+    /// The `var`s the block declares before `index`: what a fan-out's callbacks may fill.
+    static func blockVariables(before index: Int, in list: [CodeBlockItemSyntax]) -> Set<String> {
+        Set(list[..<index].flatMap { item -> [String] in
+            guard let variable = item.item.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.var) else { return [] }
+            return AsyncCallSiteWriter.declaredNames([item])
+        })
     }
 
     // MARK: - The group

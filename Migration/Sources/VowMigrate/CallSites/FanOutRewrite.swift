@@ -64,10 +64,7 @@ struct FanOutRewrite {
     }
 
     private func write(_ fanOut: FanOut, list: [CodeBlockItemSyntax], index: Int, lastIndex: Int, place: Place) throws(Refusal) -> CodeLines {
-        let variables = Set(list[..<index].flatMap { item -> [String] in
-            guard let variable = item.item.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.var) else { return [] }
-            return AsyncCallSiteWriter.declaredNames([item])
-        })
+        let variables = FanOutReader.blockVariables(before: index, in: list)
         let callbackCode = fanOut.callback.success + (fanOut.callback.failure ?? [])
         switch target {
         case .promise:
@@ -111,7 +108,7 @@ struct FanOutRewrite {
                                 callNodes: calls.flatMap { [Syntax($0.calledExpression)] + $0.arguments.map(Syntax.init) }, what: "the calls")
             var writer = FanOutSequenceWriter(sequence: sequence, bytes: bytes, enclosingIsAsync: place.enclosingIsAsync,
                                               takenNames: place.functionBody.identifierNames,
-                                              localVariables: FanOutSequenceReader.variables(before: index, in: list))
+                                              localVariables: sequence.blockVariables)
             writer.implicitSelfReads = Self.implicitSelfReads(calls, place: place)
             let edits = replacement(from: list[index], through: sequence.lastStatement, with: writer.write(), groupDeclaration: sequence.groupDeclaration)
             let message = "converted \(calls.count) calls counted by a `DispatchGroup` to `async let`"

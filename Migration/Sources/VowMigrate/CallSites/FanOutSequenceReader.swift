@@ -50,13 +50,7 @@ struct FanOutSequenceReader {
             var capture: String?
             for member in members {
                 let callee = member.matched.callee
-                guard callee.hasAlternative(for: target) else {
-                    if let reason = callee.noAlternativeReasons[target] { throw Refusal("the callee gets no alternative: \(reason)", at: member.call) }
-                    throw Refusal("the callee has no \(target == .promise ? "promise" : "async") alternative yet (add them first: --stage declarations, or --stage all)", at: member.call)
-                }
-                if member.call.calledExpression.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .postfixQuestionMark }) {
-                    throw Refusal("the callee is reached through `?.`, so the call may not happen at all", at: member.call.calledExpression)
-                }
+                try fanOutReader.checkCallee(callee, of: member.call)
                 var callbackReader = FanOutCallbackReader(reader: reader, groupName: groupName)
                 callbackReader.readsSeveralValues = true
                 let callback = try callbackReader.read(member.matched.handler, callee: callee)
@@ -74,20 +68,13 @@ struct FanOutSequenceReader {
                 }
                 capture = capture ?? notifyCapture
             }
-            let sequence = FanOutSequence(groupDeclaration: declaration, groupName: groupName, members: read, notify: notify, selfCapture: capture)
-            try Self.checkOrderCannotShow(sequence, blockVariables: Self.variables(before: index, in: list))
+            let sequence = FanOutSequence(groupDeclaration: declaration, groupName: groupName, members: read, notify: notify, selfCapture: capture,
+                                          blockVariables: FanOutReader.blockVariables(before: index, in: list))
+            try Self.checkOrderCannotShow(sequence)
             return .sequence(sequence)
         } catch {
             return .refused(error, lastIndex: position)
         }
-    }
-
-    /// The `var`s the block declares before `index`.
-    static func variables(before index: Int, in list: [CodeBlockItemSyntax]) -> Set<String> {
-        Set(list[..<index].flatMap { item -> [String] in
-            guard let variable = item.item.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.var) else { return [] }
-            return AsyncCallSiteWriter.declaredNames([item])
-        })
     }
 
     // MARK: - The order the callbacks run in
@@ -100,7 +87,8 @@ struct FanOutSequenceReader {
     ]
 
     /// Refuses a sequence whose callbacks' code could show the order it ran in.
-    static func checkOrderCannotShow(_ sequence: FanOutSequence, blockVariables: Set<String>) throws(Refusal) {
+    static func checkOrderCannotShow(_ sequence: FanOutSequence) throws(Refusal) {
+        let blockVariables = sequence.blockVariables
         var changes: [Set<String>] = []
         var mentions: [Set<String>] = []
         for member in sequence.members {

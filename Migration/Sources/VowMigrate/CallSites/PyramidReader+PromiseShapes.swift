@@ -205,12 +205,7 @@ extension PyramidReader {
         case .ifExpr(let inner):
             guard inner.conditions.count == 1, let condition = inner.conditions.first?.condition else { return nil }
             let body = Array(inner.body.statements)
-            var other: [CodeBlockItemSyntax] = []
-            switch inner.elseBody {
-            case nil: break
-            case .codeBlock(let block): other = Array(block.statements)
-            case .ifExpr: return nil
-            }
+            guard let other = Self.elseStatements(of: inner) else { return nil }
             var failure: Pyramid.Failure
             var neither: [CodeBlockItemSyntax]
             if let binding = condition.as(OptionalBindingConditionSyntax.self), binding.bindingSpecifier.tokenKind == .keyword(.let),
@@ -349,12 +344,7 @@ extension PyramidReader {
         guard statements.count == 1, let ifExpression = Self.expression(statements[0])?.as(IfExprSyntax.self),
               let first = ifExpression.conditions.first?.condition.as(MatchingPatternConditionSyntax.self),
               first.initializer.value.trimmedDescription == subject, let binding = Self.caseBinding(first.pattern, "success") else { return nil }
-        var other: [CodeBlockItemSyntax] = []
-        switch ifExpression.elseBody {
-        case nil: break
-        case .codeBlock(let block): other = Array(block.statements)
-        case .ifExpr: return nil
-        }
+        guard let other = Self.elseStatements(of: ifExpression) else { return nil }
         let body = Array(ifExpression.body.statements)
         if mentionsName(other, subject) || mentionsName(body, subject) { return nil }
         if let name = binding.name, mentionsName(other, name) { return nil }
@@ -390,12 +380,7 @@ extension PyramidReader {
         // `if case .failure(let e) = result { B } else { A }`: B for any error, A (often nothing)
         // for the value, which it does not read.
         if let failure = Self.caseBinding(first.pattern, "failure"), ifExpression.conditions.count == 1 {
-            var other: [CodeBlockItemSyntax] = []
-            switch ifExpression.elseBody {
-            case nil: break
-            case .codeBlock(let block): other = Array(block.statements)
-            case .ifExpr: return nil
-            }
+            guard let other = Self.elseStatements(of: ifExpression) else { return nil }
             if mentionsName(body, subject) || mentionsName(other, subject) { return nil }
             return (nil, other, Pyramid.Failure(statements: body, errorName: failure.name), [])
         }
@@ -405,12 +390,7 @@ extension PyramidReader {
               let test = ifExpression.conditions.last?.condition.as(MatchingPatternConditionSyntax.self),
               test.initializer.value.trimmedDescription == errorName,
               let pattern = Self.errorCasePattern(test.pattern, typedFailure: typedFailure) else { return nil }
-        var other: [CodeBlockItemSyntax] = []
-        switch ifExpression.elseBody {
-        case nil: break
-        case .codeBlock(let block): other = Array(block.statements)
-        case .ifExpr: return nil
-        }
+        guard let other = Self.elseStatements(of: ifExpression) else { return nil }
         if mentionsName(body, subject) || mentionsName(other, subject) || mentionsName(body, errorName) || mentionsName(other, errorName) { return nil }
         var caught = Pyramid.Failure(statements: other, errorName: nil)
         caught.patterned = [(pattern, body)]
@@ -492,6 +472,15 @@ extension PyramidReader {
     }
 
     func mentionsName(_ statements: [CodeBlockItemSyntax], _ name: String) -> Bool {
-        statements.contains { $0.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier(name) } }
+        StatementText.mentions(statements, name)
+    }
+
+    /// The statements of an `if`'s `else` block: none without one, nil for `else if`.
+    static func elseStatements(of ifExpression: IfExprSyntax) -> [CodeBlockItemSyntax]? {
+        switch ifExpression.elseBody {
+        case nil: return []
+        case .codeBlock(let block): return Array(block.statements)
+        case .ifExpr: return nil
+        }
     }
 }

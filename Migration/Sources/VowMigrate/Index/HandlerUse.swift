@@ -158,6 +158,11 @@ struct HandlerUseAnalyzer {
     /// not where it is declared; read there, in the context of that use.
     private var localClosures: [String: ClosureExprSyntax] = [:]
     private var readingClosures: Set<String> = []
+    /// The local closure a name stands for here: none inside that closure's own code, where the
+    /// name means what it meant before it (`let completion = { r in completion(r) }`).
+    private func localClosure(named name: String) -> ClosureExprSyntax? {
+        readingClosures.contains(name) ? nil : localClosures[name]
+    }
     let reading: Reading
     /// Local names whose type the body shows (`let operation = FetchOperation()`).
     var localTypes: [String: String] = [:]
@@ -683,7 +688,7 @@ struct HandlerUseAnalyzer {
         // it, the name is still the handler).
         if let reference = node.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil,
            reference.parent?.as(MemberAccessExprSyntax.self).map({ $0.declName.id != reference.id }) ?? true,
-           let closure = localClosures[reference.baseName.text], !readingClosures.contains(reference.baseName.text) {
+           let closure = localClosure(named: reference.baseName.text) {
             readingClosures.insert(reference.baseName.text)
             defer { readingClosures.remove(reference.baseName.text) }
             var calls = block(Array(closure.statements), inClosure: true).all
@@ -764,7 +769,7 @@ struct HandlerUseAnalyzer {
                 guard let reference = argument.expression.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil else { return false }
                 let name = reference.baseName.text
                 // A local closure handed on is a closure too (`success: onSuccess, failure: onFailure`).
-                let isLocalClosure = self.localClosures[name] != nil && !self.readingClosures.contains(name)
+                let isLocalClosure = self.localClosure(named: name) != nil
                 guard isLocalClosure || (self.names.contains(name) && self.isHandler(reference)) else { return false }
                 return handedOn.insert(name).inserted
             }
