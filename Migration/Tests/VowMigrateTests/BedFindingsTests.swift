@@ -620,4 +620,87 @@ final class BedFindingsTests: XCTestCase {
         XCTAssertEqual(callSites.filter { $0.line == 22 }.map(\.message), [])
         XCTAssertEqual(migration.findings.filter { $0.kind == .added }.count, 3)
     }
+
+    /// wikipedia-ios's fetchers answer JSON as `[String: Any]?`: `Promise<[String: Any]>` does not
+    /// compile in Swift 6 mode (a promise's value is `Sendable`), so only the async form adds one.
+    func testAValueOfAnSDKTypeThatIsNotSendableGetsNoPromiseInSwift6Mode() throws {
+        let input = """
+            import Foundation
+
+            public final class Fetcher: Sendable {
+                public func get(_ url: URL, completion: @escaping @Sendable ([String: Any]?, Error?) -> Void) {
+                    DispatchQueue.global().async { completion(["url": url.absoluteString], nil) }
+                }
+                public func object(completion: @escaping @Sendable (NSDictionary?, Error?) -> Void) {
+                    DispatchQueue.global().async { completion(NSDictionary(), nil) }
+                }
+                public func count(completion: @escaping @Sendable ([String: any Sendable]?, Error?) -> Void) {
+                    DispatchQueue.global().async { completion([:], nil) }
+                }
+            }
+
+            """
+        XCTAssertEqual(refusals(migrate(input, .promise, .declarations)), [
+            "4 its value type holds `Any`, an existential that is not `Sendable`, and a promise carries only "
+                + "`Sendable` values; use --to async, or answer a `Sendable` type",
+            "7 its value type holds `NSDictionary`, an SDK class that is not `Sendable`, and a promise "
+                + "carries only `Sendable` values; use --to async, or answer a `Sendable` type",
+        ])
+        XCTAssertEqual(migrate(input, .async, .declarations).findings.filter { $0.kind == .added }.count, 3)
+        var five = MigrationOptions(target: .promise, stage: .declarations)
+        five.languageMode = .v5
+        XCTAssertEqual(SourceMigrator.migrate(source: input, fileName: "Bed.swift", options: five).findings.filter { $0.kind == .added }.count, 3)
+    }
+
+    /// wikipedia-ios's `@discardableResult func performDecodableMediaWikiAPIGET(...) -> CancellationKey?`:
+    /// its author lets callers drop the key, so the alternatives drop it too (and say so by not
+    /// cancelling); without `@discardableResult`, the value is the caller's business and the
+    /// function is skipped as before. Both forms build and answer as the original.
+    func testADiscardableReturnedValueIsDroppedByTheAlternatives() throws {
+        let input = """
+            import Foundation
+
+            public typealias CancellationKey = String
+
+            public final class Fetcher: Sendable {
+                @discardableResult
+                public func get(_ path: String, completion: @escaping @Sendable (Result<Int, Error>) -> Void) -> CancellationKey? {
+                    let key = UUID().uuidString
+                    DispatchQueue.global().async { completion(path.isEmpty ? .failure(URLError(.badURL)) : .success(path.count)) }
+                    return key
+                }
+                public func image(_ path: String, completion: @escaping @Sendable (Result<Int, Error>) -> Void) -> CancellationKey? {
+                    DispatchQueue.global().async { completion(.success(path.count)) }
+                    return path
+                }
+            }
+
+            """
+        let driver = """
+            import Foundation
+            import Vow
+
+            let fetcher = Fetcher()
+            print(try await VALUE)
+            do { _ = try await FAILURE } catch { print("error", (error as? URLError)?.code == .badURL) }
+
+            """
+        let root = try TestSupport.temporaryDirectory(self)
+        for (target, value, failure) in [(MigrationTarget.async, "fetcher.get(\"abc\")", "fetcher.get(\"\")"),
+                                         (.promise, "fetcher.get(\"abc\").value", "fetcher.get(\"\").value")] {
+            let migration = migrate(input, target, .declarations)
+            XCTAssertEqual(refusals(migration), [
+                "12 it returns `CancellationKey?` besides calling its handler; only a cancellable handle "
+                    + "(a type with `cancel()`) maps onto a cancellation token",
+            ], "\(target)")
+            let main = driver.replacingOccurrences(of: "VALUE", with: value).replacingOccurrences(of: "FAILURE", with: failure)
+            let output = try ProgramBuilding.buildAndRun([("Fetcher.swift", migration.output), ("main.swift", main)], as: "\(target)", in: root)
+            XCTAssertEqual(output, "3\nerror true\n", "\(target)")
+        }
+        var replace = MigrationOptions(target: .async, stage: .declarations)
+        replace.replace = true
+        let replaced = SourceMigrator.migrate(source: input, fileName: "Bed.swift", options: replace)
+        XCTAssertTrue(replaced.findings.contains { $0.message.contains("it returns `CancellationKey?` besides calling its handler; --replace keeps such functions") },
+                      replaced.findings.map(\.message).joined(separator: "\n"))
+    }
 }

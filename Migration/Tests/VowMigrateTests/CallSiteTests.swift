@@ -455,6 +455,66 @@ extension CallSiteTests {
 }
 
 extension CallSiteTests {
+    /// wikipedia-ios: `WMFAuthenticationManager` nests an `enum Error`, and `Fetcher`'s
+    /// `Result<T, Error>` handlers mean Swift's: another type's nested `Error` is not theirs.
+    /// A subclass of a type nesting one does mean that one, as Swift finds it.
+    func testANestedErrorOfAnotherTypeIsNotTheErrorOfAResultHandler() throws {
+        let input = """
+            import Foundation
+
+            final class AuthManager {
+                enum Error: LocalizedError { case noToken }
+            }
+
+            class Base: @unchecked Sendable {
+                enum Error: Swift.Error { case stale }
+            }
+
+            final class Fetcher: @unchecked Sendable {
+                func get(completion: @escaping @Sendable (Result<Int, Error>) -> Void) {
+                    DispatchQueue.global().async { completion(.success(1)) }
+                }
+                func show(_ value: Int) {}
+                func log(_ error: Error) {}
+
+                func load() {
+                    get { result in
+                        switch result {
+                        case .success(let value): self.show(value)
+                        case .failure(let error): self.log(error)
+                        }
+                    }
+                }
+            }
+
+            final class Sub: Base, @unchecked Sendable {
+                func cached(completion: @escaping @Sendable (Result<Int, Error>) -> Void) {
+                    DispatchQueue.global().async { completion(.failure(.stale)) }
+                }
+                func log(_ error: Error) {}
+
+                func reload() {
+                    cached { result in
+                        switch result {
+                        case .success: break
+                        case .failure(let error): self.log(error)
+                        }
+                    }
+                }
+            }
+
+            """
+        let migration = migrate(input, .async, .all)
+        XCTAssertEqual(refusals(migration), [
+            "35:9 reload(): the callback's `Result` fails with `Base.Error`, but the async alternative throws `any Error`; "
+                + "convert this call by hand (`error as? Base.Error`)",
+        ])
+        XCTAssertEqual(migration.findings.filter { $0.kind == .callSiteConverted }.map(\.function), ["load()"])
+        let file = try TestSupport.temporaryDirectory(self).appendingPathComponent("async.swift")
+        try migration.output.write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertNil(try TestSupport.typecheckTogether([file]))
+    }
+
     /// The same for `(Error?)` and `(T?, Error?)` callbacks whose error parameter has its own type.
     func testAnErrorParameterOfItsOwnTypeReadAsThatTypeConvertsInBothForms() throws {
         let input = """

@@ -276,6 +276,9 @@ private struct Conversion {
         if function.cancellableHandle != nil {
             throw SkipReason("it returns a cancellable handle; --replace keeps such functions (use the default mode)")
         }
+        if let returned = function.discardedReturn {
+            throw SkipReason("it returns `\(returned)` besides calling its handler; --replace keeps such functions (use the default mode)")
+        }
         if function.isThrowing { throw SkipReason("it also throws synchronously; --replace leaves such functions (use the default mode)") }
         if case .successFlag = function.shape { throw SkipReason("--replace does not convert (Bool, Error?) handlers yet (use the default mode)") }
         if case .tuple = function.shape { throw SkipReason("--replace does not convert multi-value handlers yet (use the default mode)") }

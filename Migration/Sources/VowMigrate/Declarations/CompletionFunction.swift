@@ -39,6 +39,9 @@ struct CompletionFunction {
     var shape: HandlerShape
     var isThrowing: Bool
     var cancellableHandle: CancellableHandle?
+    /// What a `@discardableResult` function returns that is no cancellable handle
+    /// (`CancellationKey?`): the alternative drops it, as callers may.
+    var discardedReturn: String?
     /// The handler (or pair) is optional or defaulted (`completion: ((Error?) -> Void)? = nil`).
     var handlerIsOptional = false
     /// The handler (or one of the pair) has a default value, so existing calls may omit it.
@@ -396,25 +399,36 @@ struct CompletionFunctionReader {
         }
 
         var cancellable: CompletionFunction.CancellableHandle?
+        var discardedReturn: String?
         if let returnType = signature.returnClause?.type {
             let text = returnType.trimmedDescription
             if text != "Void" && text != "()" {
                 let wrapped = TypeReader.optionalWrapped(returnType)
                 let handleType = (wrapped ?? returnType).trimmedDescription
-                guard isCancellable(handleType) else {
+                let handle = wrapped ?? returnType
+                let base = handleType.split(separator: "<").first.map(String.init) ?? handleType
+                // Moya's `-> CancellableToken`, declared in a file the run did not read.
+                let unknown = (handle.is(IdentifierTypeSyntax.self) || handle.is(MemberTypeSyntax.self))
+                    && !index.declaresType(base) && !index.declaresAlias(base) && !Self.standardValueTypes.contains(base)
+                // `@discardableResult ... -> CancellationKey?` (a type the run knows has no
+                // `cancel()`): its author lets callers drop the value, and so may the alternative.
+                let discardable = !unknown && decl.attributes.contains {
+                    $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "discardableResult"
+                }
+                guard isCancellable(handleType) || discardable else {
                     var reason = "it returns `\(text)` besides calling its handler; only a cancellable handle (a type with `cancel()`) maps onto a cancellation token"
-                    // Moya's `-> CancellableToken`, declared in a file the run did not read.
-                    let handle = wrapped ?? returnType
-                    let base = handleType.split(separator: "<").first.map(String.init) ?? handleType
-                    if handle.is(IdentifierTypeSyntax.self) || handle.is(MemberTypeSyntax.self),
-                       !index.declaresType(base), !Self.standardValueTypes.contains(base) {
+                    if unknown {
                         reason += "; `\(base)` is declared in no file of the run: if it has `cancel()`, name its file with `--context PATH`"
                     }
                     return .skipped(swiftName, SkipReason(reason))
                 }
-                let base = handleType.split(separator: "<").first.map(String.init) ?? handleType
-                cancellable = .init(type: handleType, isOptional: wrapped != nil,
-                                    isSendable: index.isSendable(handleType) || Self.knownSendableHandles.contains(base))
+                if isCancellable(handleType) {
+                    let base = handleType.split(separator: "<").first.map(String.init) ?? handleType
+                    cancellable = .init(type: handleType, isOptional: wrapped != nil,
+                                        isSendable: index.isSendable(handleType) || Self.knownSendableHandles.contains(base))
+                } else {
+                    discardedReturn = text
+                }
             }
         }
         return .candidate(CompletionFunction(
@@ -426,6 +440,7 @@ struct CompletionFunctionReader {
             shape: shape,
             isThrowing: signature.effectSpecifiers?.throwsClause != nil,
             cancellableHandle: cancellable,
+            discardedReturn: discardedReturn,
             handlerIsOptional: handler.isOptional || failure?.isOptional == true,
             handlerHasDefault: handler.hasDefault || failure?.hasDefault == true,
             handlerParameterTypes: handler.function.parameters.map { $0.type.trimmedDescription }

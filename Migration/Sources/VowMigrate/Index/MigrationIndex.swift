@@ -326,6 +326,10 @@ public struct MigrationIndex: Sendable {
     private var typeParameters: [String: [String]] = [:]
     /// Names of declared types (qualified and simple), to tell a module qualifier from a type.
     private(set) var typeNames: Set<String> = []
+    /// Names of declared types as qualified as their declarations make them (`Manager.Error`).
+    private var qualifiedTypeNames: Set<String> = []
+    /// Types declaring a nested `Error` (simple name to the nested type's qualified name).
+    private var nestedErrorOwners: [String: String] = [:]
     /// The generic parameters of each generic type the tree declares, by qualified name.
     private(set) var typeGenericParameters: [String: [String]] = [:]
     /// Actors and types declared with a global actor (qualified and simple names): their
@@ -561,15 +565,16 @@ public struct MigrationIndex: Sendable {
         return TypeSyntax.parse(from: &parser)
     }
 
-    /// Whether the type (simple or qualified name, generic arguments ignored) has `cancel()`.
     /// Whether a type, protocol or enum of this name is declared in a file of the run.
     public func declaresType(_ type: String) -> Bool {
         typeNames.contains(type) || typeNames.contains(Self.lastComponent(type))
     }
 
-    /// The failure type a `Result` handler of a function in `scope` names, when it is not Swift's
-    /// `Error`: `NetworkError`, or `Error` itself where the tree declares a type of that name in
-    /// the function's type or around it (RevenueCat's `OfferingsManager.Error`). Nil for `any Error`.
+    /// Whether a typealias of this name is declared in a file of the run.
+    public func declaresAlias(_ name: String) -> Bool {
+        aliases[name] != nil || aliasesBySimpleName[Self.lastComponent(name)] != nil
+    }
+
     /// Whether a parameter's type carries a global actor attribute (`@MainActor`), through
     /// optionals and parentheses.
     static func namesGlobalActor(_ type: TypeSyntax) -> Bool {
@@ -604,17 +609,37 @@ public struct MigrationIndex: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The failure type a `Result` handler of a function in `scope` names, when it is not Swift's
+    /// `Error`: `NetworkError`, or `Error` itself where the tree declares a type of that name in
+    /// the function's type or around it (RevenueCat's `OfferingsManager.Error`). Nil for `any Error`.
     public func typedFailure(_ failure: String, in scope: String) -> String? {
         let spelled = failure.filter { $0 != " " && $0 != "(" && $0 != ")" }
         guard ["Error", "Swift.Error", "anyError", "anySwift.Error"].contains(spelled) else { return failure }
         guard spelled == "Error" else { return nil }
         var parts = scope.split(separator: ".").map(String.init)
         while true {
+            // (Qualified names only: a nested `Manager.Error` is not the `Error` of other types.)
             let qualified = (parts + ["Error"]).joined(separator: ".")
-            if typeNames.contains(qualified) { return qualified }
+            if qualifiedTypeNames.contains(qualified) { return qualified }
+            if let inherited = inheritedError(of: parts.joined(separator: ".")) { return inherited }
             if parts.isEmpty { return nil }
             parts.removeLast()
         }
+    }
+
+    /// `Base.Error` for a type inheriting from (or conforming to) `Base`, at any depth.
+    private func inheritedError(of type: String) -> String? {
+        guard !type.isEmpty, !nestedErrorOwners.isEmpty else { return nil }
+        var pending = [type]
+        var seen: Set<String> = [type]
+        while let next = pending.popLast() {
+            for (parent, children) in inheritors where children.contains(where: { $0 == next || Self.lastComponent($0) == Self.lastComponent(next) }) {
+                guard seen.insert(parent).inserted else { continue }
+                if let nested = nestedErrorOwners[parent] { return nested }
+                pending.append(parent)
+            }
+        }
+        return nil
     }
 
     public func isCancellable(_ type: String) -> Bool {
@@ -638,16 +663,37 @@ public struct MigrationIndex: Sendable {
     /// or a public struct or enum, without a `Sendable` conformance anywhere in the tree), with
     /// what it is. A `Promise` or `Guarantee` cannot carry it.
     public func notSendableType(in valueType: String) -> (name: String, kind: String)? {
-        for name in identifiers(in: valueType) where !isSendable(name) {
+        let names = identifiers(in: valueType)
+        for name in names where !isSendable(name) {
             if let kind = notImplicitlySendable[name] { return (name, kind) }
+            // `[String: Any]`, an `NSDictionary`: what the SDK declares without `Sendable`
+            // (`Any & Sendable` is Sendable).
+            if !typeNames.contains(name), !names.contains("Sendable"), let kind = Self.sdkNotSendable[name] { return (name, kind) }
         }
         return nil
     }
+
+    /// Types of the standard library and the SDKs that are not `Sendable`, which real completion
+    /// handlers pass (`[String: Any]?` from JSON, `NSManagedObject`s, views).
+    static let sdkNotSendable: [String: String] = {
+        var kinds: [String: String] = ["Any": "an existential", "AnyObject": "an existential"]
+        for name in ["NSObject", "NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray", "NSSet", "NSMutableSet",
+                     "NSMutableData", "NSMutableString", "NSMutableAttributedString", "NSManagedObject", "NSManagedObjectContext",
+                     "NSFetchedResultsController", "NSPersistentContainer", "UIView", "UIViewController", "NSView", "NSViewController",
+                     "UIWindow", "NSWindow", "CALayer", "AVPlayer", "AVAsset"] {
+            kinds[name] = "an SDK class"
+        }
+        return kinds
+    }()
 
     /// Why a promise alternative with this value type would not compile: Vow's promises need a
     /// `Sendable` value.
     public func promiseValueBlocker(_ valueType: String) -> String? {
         guard let (name, kind) = notSendableType(in: valueType) else { return nil }
+        if !typeNames.contains(name), Self.sdkNotSendable[name] != nil {
+            return "its value type holds `\(name)`, \(kind) that is not `Sendable`, and a promise carries only `Sendable` values; "
+                + "use --to async, or answer a `Sendable` type"
+        }
         return "its value type `\(name)` is \(kind) without a `Sendable` conformance, and a promise carries only `Sendable` values; "
             + "make `\(name)` Sendable, or use --to async"
     }
@@ -877,6 +923,8 @@ extension MigrationIndex {
                 if !type.isExtension {
                     typeNames.insert(type.name)
                     typeNames.insert(Self.lastComponent(type.name))
+                    qualifiedTypeNames.insert(type.name)
+                    if type.name.hasSuffix(".Error") { nestedErrorOwners[Self.lastComponent(String(type.name.dropLast(6)))] = type.name }
                 }
                 if type.hasCancel {
                     cancellableTypes.insert(type.name)
