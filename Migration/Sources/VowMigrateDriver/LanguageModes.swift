@@ -16,6 +16,9 @@ public struct LanguageModes: Sendable {
     public private(set) var isolations: [String: DefaultIsolation] = [:]
     /// Files whose package declares a library product: their public functions are its API.
     public private(set) var libraryFiles: Set<String> = []
+    /// Files whose package or Xcode project may deploy to an Apple OS older than `TaskExecutor`,
+    /// with what says so.
+    public private(set) var earlyDeployments: [String: String] = [:]
     /// What could not be read, one line per problem: `path/Package.swift: note: ...`.
     public private(set) var notes: [String] = []
 
@@ -44,6 +47,7 @@ public struct LanguageModes: Sendable {
             guard let manifestFolder = Self.manifestFolder(above: folder, cache: &manifestOfFolder) else {
                 if let settings = Self.xcodeSettings(above: folder, cache: &xcodeSettingsOfFolder) {
                     isolations[file] = settings.isolation
+                    if let early = settings.earlyDeployment { earlyDeployments[file] = early }
                     if readsProjectModes, let mode = settings.mode, mode != fallback { modes[file] = mode }
                 }
                 continue
@@ -65,6 +69,7 @@ public struct LanguageModes: Sendable {
                 }
             }
             if manifest.declaresLibrary { libraryFiles.insert(file) }
+            if let early = manifest.earlyPlatform { earlyDeployments[file] = early }
             let relative = String(path.dropFirst(manifestFolder == "/" ? 1 : manifestFolder.count + 1))
             let mode = manifest.languageMode(ofFileAt: relative)
             if let mode, mode != fallback { modes[file] = mode }
@@ -73,6 +78,24 @@ public struct LanguageModes: Sendable {
                 isolations[file] = isolation
             }
         }
+    }
+
+    /// Why `file`'s target may deploy to an Apple OS older than `TaskExecutor`, or nil.
+    public func earlyDeployment(of file: String) -> String? {
+        earlyDeployments[file]
+    }
+
+    /// A project's first deployment target older than `TaskExecutor` (`IPHONEOS_DEPLOYMENT_TARGET = 15.0;`).
+    private static func earlyDeploymentTarget(_ text: String) -> String? {
+        let settings = ["IPHONEOS": "iOS", "MACOSX": "macOS", "TVOS": "tvOS", "WATCHOS": "watchOS", "XROS": "visionOS"]
+        guard let pattern = try? NSRegularExpression(pattern: #"(IPHONEOS|MACOSX|TVOS|WATCHOS|XROS)_DEPLOYMENT_TARGET"?\s*[=:]\s*"?([0-9]+)"#) else { return nil }
+        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            guard let setting = Range(match.range(at: 1), in: text).map({ String(text[$0]) }), let platform = settings[setting],
+                  let major = Range(match.range(at: 2), in: text).flatMap({ Int(text[$0]) }),
+                  let needed = PackageManifest.taskExecutorVersions[platform], major < needed else { continue }
+            return "its Xcode project deploys to \(platform) \(major)"
+        }
+        return nil
     }
 
     /// The default isolation `file` is compiled with.
@@ -86,6 +109,8 @@ public struct LanguageModes: Sendable {
         /// Swift 5 when every `SWIFT_VERSION` it sets is below 6 (which target holds a file is not
         /// read, so a project setting 6 anywhere keeps the stricter mode); nil when none is set.
         var mode: SwiftLanguageMode?
+        /// A deployment target older than `TaskExecutor`, as ``LanguageModes/earlyDeployment(of:)`` says it.
+        var earlyDeployment: String?
     }
 
     /// What the nearest Xcode project at or above `folder` sets: `SWIFT_DEFAULT_ACTOR_ISOLATION`
@@ -104,7 +129,8 @@ public struct LanguageModes: Sendable {
                 .compactMap { try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }
             let versions = settings.flatMap(swiftVersions)
             found = XcodeSettings(isolation: settings.contains(where: setsMainActorByDefault) ? .mainActor : .nonisolated,
-                                  mode: versions.isEmpty ? nil : versions.allSatisfy { $0 < 6 } ? .v5 : .v6)
+                                  mode: versions.isEmpty ? nil : versions.allSatisfy { $0 < 6 } ? .v5 : .v6,
+                                  earlyDeployment: settings.lazy.compactMap(earlyDeploymentTarget).first)
         } else if folder != "/" && !folder.isEmpty {
             found = xcodeSettings(above: (folder as NSString).deletingLastPathComponent, cache: &cache)
         }

@@ -273,6 +273,7 @@ public struct MigrationRun: Sendable {
             options.languageMode = languageModes.mode(of: path)
             options.defaultIsolation = languageModes.defaultIsolation(of: path)
             options.inLibraryPackage = languageModes.isInLibraryPackage(path)
+            options.earlyDeployment = languageModes.earlyDeployment(of: path)
         }
         let migration = SourceMigrator.migrate(source: read.text.text, fileName: path, options: options, index: index) { stage in
             progress?.stage(path, stage.name, fraction: stage.fraction)

@@ -330,3 +330,40 @@ final class FanOutAnswerOrderTests: XCTestCase {
         XCTAssertEqual(output, "at once: 0 of 400 rounds handled in another order\nout of order: 0 of 25 rounds handled in another order\n")
     }
 }
+
+extension CallSiteFanOutTests {
+    /// The async form runs a fan-out's calls on a `TaskExecutor` (iOS 18, macOS 15): a target
+    /// deploying to earlier versions (its package's `platforms:`, its Xcode project's deployment
+    /// targets) would not build it, so it is left alone there; the promise form converts it.
+    func testAFanOutIsLeftAloneInAsyncFormWhereTheTargetDeploysToAnOSWithoutTaskExecutor() {
+        let body = Self.groupOpening + "\n" + """
+                api.item(id) { result in
+                    if case .success(let value) = result { self.total += value }
+                    group.leave()
+                }
+            }
+            group.notify(queue: .main) { self.show("done") }
+        }
+        """
+        for target in MigrationTarget.allCases {
+            var options = MigrationOptions(target: target, stage: .all)
+            options.earlyDeployment = "its package deploys to macOS 12"
+            let findings = callSiteFindings(SourceMigrator.migrate(source: Self.services + body + "\n}\n", fileName: "input.swift", options: options))
+            XCTAssertEqual(findings.count, 1, "\(target)")
+            if target == .async {
+                XCTAssertEqual(findings, ["left alone: the async form runs the calls on a `TaskExecutor` (iOS 18, macOS 15, tvOS 18, watchOS 11, "
+                                          + "visionOS 2), but its package deploys to macOS 12; `--to promise` converts it"])
+            } else {
+                XCTAssertTrue(findings[0].hasPrefix("converted: "), findings[0])
+            }
+            XCTAssertTrue(callSiteFindings(migrate(body, target))[0].hasPrefix("converted: "), "\(target)")
+        }
+        XCTAssertEqual(PackageManifest.earlyPlatform(in: "// swift-tools-version:5.9\nlet package = Package(name: \"A\", platforms: [.macOS(.v10_15), .iOS(.v13)])"),
+                       "its package deploys to macOS 10")
+        XCTAssertEqual(PackageManifest.earlyPlatform(in: "// swift-tools-version:6.0\nlet package = Package(name: \"A\", platforms: [.macOS(.v15), .iOS(\"17.2\")])"),
+                       "its package deploys to iOS 17")
+        XCTAssertNil(PackageManifest.earlyPlatform(in: "// swift-tools-version:6.0\nlet package = Package(name: \"A\", platforms: [.macOS(.v15), .iOS(.v18)])"))
+        XCTAssertEqual(PackageManifest.earlyPlatform(in: "// swift-tools-version:6.0\nlet package = Package(name: \"A\")"),
+                       "its package declares no `platforms:`, so on Apple platforms it deploys to SwiftPM's oldest defaults")
+    }
+}

@@ -182,6 +182,26 @@ final class LanguageModeTests: XCTestCase {
         XCTAssertTrue(five.standardOutput.contains("+    public func first<T>(of items: [T]) -> Guarantee<T?> {"), five.standardOutput)
     }
 
+    /// An Xcode project's or a package's deployment targets tell whether its files may use
+    /// `TaskExecutor` (a fan-out's async form): the first one below it is named.
+    func testDeploymentTargetsBelowTaskExecutorAreNamedPerFile() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let app = directory.appendingPathComponent("App")
+        try FileManager.default.createDirectory(at: app.appendingPathComponent("App.xcodeproj"), withIntermediateDirectories: true)
+        try "{ buildSettings = { IPHONEOS_DEPLOYMENT_TARGET = 15.0; MACOSX_DEPLOYMENT_TARGET = 15.0; }; }\n"
+            .write(to: app.appendingPathComponent("App.xcodeproj/project.pbxproj"), atomically: true, encoding: .utf8)
+        let package = directory.appendingPathComponent("Kit")
+        try FileManager.default.createDirectory(at: package.appendingPathComponent("Sources/Kit"), withIntermediateDirectories: true)
+        try "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"Kit\", platforms: [.macOS(.v15), .iOS(.v18)], targets: [.target(name: \"Kit\")])\n"
+            .write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let appFile = app.appendingPathComponent("Loader.swift").path
+        let kitFile = package.appendingPathComponent("Sources/Kit/Kit.swift").path
+        for file in [appFile, kitFile] { try "".write(toFile: file, atomically: true, encoding: .utf8) }
+        let modes = LanguageModes(files: [appFile, kitFile], fallback: .v6)
+        XCTAssertEqual(modes.earlyDeployment(of: appFile), "its Xcode project deploys to iOS 15")
+        XCTAssertNil(modes.earlyDeployment(of: kitFile))
+    }
+
     /// An Xcode project's `SWIFT_VERSION` decides the files below it: Swift 5 mode when every
     /// value it sets is below 6; `--swift-version` wins over it, as it decides files no manifest holds.
     func testAnXcodeProjectsSwiftVersionDecidesTheFilesBelowItUnlessSwiftVersionIsGiven() throws {

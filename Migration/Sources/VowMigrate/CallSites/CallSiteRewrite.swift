@@ -39,6 +39,8 @@ struct CallSiteRewrite {
     var importsVow = false
     /// Swift 6 mode: a `Task` may not capture non-`Sendable` state the code after it uses.
     var checksSendable = false
+    /// ``MigrationOptions/earlyDeployment``: the async form of a fan-out is left alone for it.
+    var earlyDeployment: String?
     /// The file imports XCTest: a wait for expectations right after a call is the test waiting
     /// for its callback (``waitsForExpectations(_:)``).
     private var importsXCTest = false
@@ -417,7 +419,8 @@ struct CallSiteRewrite {
         let place = FanOutRewrite.Place(functionBody: context.function.body, enclosingIsAsync: context.isAsync,
                                         startedCallback: context.startedCallback, codeAfterBlock: codeAfter,
                                         selfMembers: memberNames.names(around: list[index], otherPieces: otherPiecesMembers))
-        guard let outcome = FanOutRewrite(bytes: bytes, target: target, reader: reader, unit: unit).rewrite(list, at: index, place: place) else {
+        guard let outcome = FanOutRewrite(bytes: bytes, target: target, reader: reader, unit: unit, earlyDeployment: earlyDeployment)
+            .rewrite(list, at: index, place: place) else {
             return nil
         }
         addOnce(outcome.edits)

@@ -9,6 +9,8 @@ struct FanOutRewrite {
     let target: MigrationTarget
     let reader: PyramidReader
     let unit: String
+    /// ``MigrationOptions/earlyDeployment``.
+    var earlyDeployment: String?
 
     /// What the enclosing function tells about the place.
     struct Place {
@@ -74,6 +76,7 @@ struct FanOutRewrite {
             }
             return FanOutPromiseWriter(fanOut: fanOut, bytes: bytes).write()
         case .async:
+            try checkDeployment(at: fanOut.call)
             try checkAsyncPlace(list: list, index: index, lastIndex: lastIndex, place: place, callees: [(fanOut.callee, fanOut.call)],
                                 notify: fanOut.notify, selfCapture: fanOut.selfCapture,
                                 callNodes: [Syntax(fanOut.call.calledExpression)] + fanOut.call.arguments.map(Syntax.init)
@@ -90,6 +93,14 @@ struct FanOutRewrite {
         }
     }
 
+    /// The async form runs the calls on the file's `FanOutExecutor`, a `TaskExecutor`, which an
+    /// Apple target deploying to earlier versions does not build.
+    private func checkDeployment(at node: some SyntaxProtocol) throws(Refusal) {
+        guard let earlyDeployment else { return }
+        throw Refusal("the async form runs the calls on a `TaskExecutor` (iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2), but "
+                      + earlyDeployment + "; `--to promise` converts it", at: node)
+    }
+
     private func rewriteSequence(_ read: FanOutSequenceReader.Outcome, list: [CodeBlockItemSyntax], index: Int, place: Place) -> Outcome {
         let sequence: FanOutSequence
         switch read {
@@ -98,6 +109,7 @@ struct FanOutRewrite {
         }
         let lastIndex = list.firstIndex { $0.id == sequence.lastStatement.id } ?? index
         do throws(Refusal) {
+            try checkDeployment(at: sequence.members[0].call)
             for member in sequence.members where member.callee.checksThreadAtOnce {
                 throw Refusal("each call would run in a task of its own, on the thread pool, but the callee checks which thread "
                               + "it runs on before it returns; `--to promise` keeps it", at: member.call)

@@ -38,6 +38,7 @@ extension FileRewrite {
             stage.otherPiecesMembers = otherPiecesMembers
             stage.importsVow = collector.importsVow || fileImportsVow
             stage.checksSendable = options.languageMode.checksSendable
+            stage.earlyDeployment = options.earlyDeployment
             StatementText.$insertions.withValue(composing ? spelledOutInsertions : [:]) { stage.run(tree) }
             return stage
         }

@@ -41,6 +41,11 @@ public struct MigrationOptions: Sendable, Equatable {
     /// per file from the nearest `Package.swift`): its public functions are that library's API,
     /// which ``PublicAPI/auto`` keeps.
     public var inLibraryPackage = false
+    /// Why the file's target may deploy to an Apple OS older than `TaskExecutor` (iOS 18,
+    /// macOS 15, tvOS 18, watchOS 11, visionOS 2), read by the driver from the package's
+    /// `platforms:` or the Xcode project's deployment targets; nil when nothing says so. The async
+    /// form of a fan-out runs its calls on a `TaskExecutor`, so it is left alone then.
+    public var earlyDeployment: String?
 
     public init(target: MigrationTarget?, replace: Bool = false, fromPromiseKit: Bool = false, stage: MigrationStage = .declarations,
                 languageMode: SwiftLanguageMode = .v6, trustStoredHandlers: Bool = false, publicAPI: PublicAPI = .keep) {

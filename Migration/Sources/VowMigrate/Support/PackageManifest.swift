@@ -1,3 +1,4 @@
+import Foundation
 import SwiftParser
 import SwiftSyntax
 
@@ -35,6 +36,10 @@ public struct PackageManifest: Sendable, Equatable {
     /// The manifest declares a library product (`.library(name: ...)`): the public functions of
     /// its targets are API that other packages call.
     public var declaresLibrary = false
+    /// Why the package may deploy to an Apple OS older than `TaskExecutor`: its first platform
+    /// below ``taskExecutorVersions`` (`.iOS(.v15)`, `.macOS("12.0")`), or no `platforms:` at all
+    /// (SwiftPM's oldest defaults then); nil when every platform it lists is recent enough.
+    public var earlyPlatform: String?
 
     /// Reads a manifest's text. `fallback` is the mode used when the tools version is unreadable.
     public init(source: String, fallback: SwiftLanguageMode) {
@@ -58,6 +63,25 @@ public struct PackageManifest: Sendable, Equatable {
         declaresLibrary = reader.declaresLibrary
         defaultIsolationUnread = reader.defaultIsolationUnread
         self.problems = problems + reader.problems
+        earlyPlatform = Self.earlyPlatform(in: source)
+    }
+
+    /// The first versions `TaskExecutor` (`withTaskExecutorPreference`) is available in.
+    public static let taskExecutorVersions: [String: Int] = ["iOS": 18, "macOS": 15, "tvOS": 18, "watchOS": 11, "visionOS": 2, "macCatalyst": 18]
+
+    static func earlyPlatform(in source: String) -> String? {
+        guard !source.isEmpty else { return nil }
+        guard source.contains("platforms:") else {
+            return "its package declares no `platforms:`, so on Apple platforms it deploys to SwiftPM's oldest defaults"
+        }
+        guard let pattern = try? NSRegularExpression(pattern: #"\.(iOS|macOS|tvOS|watchOS|visionOS|macCatalyst)\(\s*(?:\.v([0-9]+)|"([0-9]+))"#) else { return nil }
+        for match in pattern.matches(in: source, range: NSRange(source.startIndex..., in: source)) {
+            guard let platform = Range(match.range(at: 1), in: source).map({ String(source[$0]) }),
+                  let major = (Range(match.range(at: 2), in: source) ?? Range(match.range(at: 3), in: source)).flatMap({ Int(source[$0]) }),
+                  let needed = taskExecutorVersions[platform], major < needed else { continue }
+            return "its package deploys to \(platform) \(major)"
+        }
+        return nil
     }
 
     /// The default isolation of a file at `relativePath`, or nil when no target holds it or its
