@@ -674,13 +674,13 @@ public struct MigrationIndex: Sendable {
     }
 
     /// Types of the standard library and the SDKs that are not `Sendable`, which real completion
-    /// handlers pass (`[String: Any]?` from JSON, `NSManagedObject`s, views).
+    /// handlers pass (`[String: Any]?` from JSON, Core Data objects). Not views and view
+    /// controllers: they are isolated to the main actor, so `Sendable`.
     static let sdkNotSendable: [String: String] = {
         var kinds: [String: String] = ["Any": "an existential", "AnyObject": "an existential"]
         for name in ["NSObject", "NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray", "NSSet", "NSMutableSet",
                      "NSMutableData", "NSMutableString", "NSMutableAttributedString", "NSManagedObject", "NSManagedObjectContext",
-                     "NSFetchedResultsController", "NSPersistentContainer", "UIView", "UIViewController", "NSView", "NSViewController",
-                     "UIWindow", "NSWindow", "CALayer", "AVPlayer", "AVAsset"] {
+                     "NSFetchedResultsController", "NSPersistentContainer", "CALayer"] {
             kinds[name] = "an SDK class"
         }
         return kinds
