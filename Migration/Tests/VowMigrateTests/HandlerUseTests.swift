@@ -22,6 +22,36 @@ final class HandlerUseTests: XCTestCase {
         return (finding.kind == .added, finding.message)
     }
 
+    // MARK: - Alert actions
+
+    /// nextcloud's permission prompt: "Open Settings" and "Cancel" both answer `false`, but the
+    /// user taps one action of the alert. Two alerts, or an action and a call after it, still count twice.
+    func testActionsOfOneAlertAreAlternatives() {
+        let source = """
+        import UIKit
+        final class S {
+            func ask(_ viewController: UIViewController?, completion: @escaping (Bool) -> Void) {
+                let alert = UIAlertController(title: "Microphone", message: nil, preferredStyle: .alert)
+                alert.addAction(UIAlertAction(title: "Open Settings", style: .default, handler: { _ in
+                    completion(false)
+                }))
+                alert.addAction(UIAlertAction(title: "Cancel", style: .cancel, handler: { _ in
+                    completion(false)
+                }))
+                DispatchQueue.main.async { viewController?.present(alert, animated: true, completion: nil) }
+            }
+            func twice(_ viewController: UIViewController?, completion: @escaping (Bool) -> Void) {
+                let alert = UIAlertController(title: "Microphone", message: nil, preferredStyle: .alert)
+                alert.addAction(UIAlertAction(title: "OK", style: .default, handler: { _ in completion(true) }))
+                let other = UIAlertController(title: "Again", message: nil, preferredStyle: .alert)
+                other.addAction(UIAlertAction(title: "OK", style: .default, handler: { _ in completion(true) }))
+            }
+        }
+        """
+        XCTAssertEqual(finding("ask", in: source, .async).added, true, finding("ask", in: source, .async).message)
+        XCTAssertTrue(finding("twice", in: source, .async).message.contains("more than once"), finding("twice", in: source, .async).message)
+    }
+
     // MARK: - Local functions
 
     func testALocalFunctionThatCallsTheHandlerOrItselfOnEveryPathCallsItOnce() {

@@ -354,10 +354,26 @@ struct HandlerUseAnalyzer {
         var falling = Calls.zero
         var exiting: Calls?
         var deferred = Calls.zero
+        // Actions added to one alert in a row: the user taps one of them.
+        var alertActions: (alert: String, calls: Calls)?
         for item in items {
             if let deferStatement = item.item.as(DeferStmtSyntax.self) {
                 deferred = deferred.then(block(Array(deferStatement.body.statements), inClosure: inClosure).all)
                 continue
+            }
+            if let alert = Self.alertActionReceiver(item) {
+                let calls = statement(item.item, inClosure: inClosure).all
+                if let group = alertActions, group.alert == alert {
+                    alertActions = (alert, group.calls.or(calls))
+                } else {
+                    if let group = alertActions { falling = falling.then(group.calls) }
+                    alertActions = (alert, calls)
+                }
+                continue
+            }
+            if let group = alertActions {
+                falling = falling.then(group.calls)
+                alertActions = nil
             }
             let paths = statement(item.item, inClosure: inClosure)
             if let leaving = paths.exiting {
@@ -368,7 +384,20 @@ struct HandlerUseAnalyzer {
             }
             falling = falling.then(next)
         }
+        if let group = alertActions { falling = falling.then(group.calls) }
         return Paths(falling: falling.then(deferred), exiting: exiting.map { $0.then(deferred) })
+    }
+
+    /// `alert.addAction(UIAlertAction(title: ..., style: ..., handler: { ... }))`: the alert's
+    /// name. Of the actions added to an alert, the user taps one (nextcloud's permission prompts
+    /// answer `completion(false)` from "Open Settings" and from "Cancel").
+    static func alertActionReceiver(_ item: CodeBlockItemSyntax) -> String? {
+        guard let call = item.item.as(FunctionCallExprSyntax.self) ?? item.item.as(ExprSyntax.self)?.as(FunctionCallExprSyntax.self),
+              let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "addAction",
+              let receiver = member.base?.as(DeclReferenceExprSyntax.self), call.arguments.count == 1,
+              let action = call.arguments.first?.expression.as(FunctionCallExprSyntax.self),
+              action.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "UIAlertAction" else { return nil }
+        return receiver.baseName.text
     }
 
     private mutating func statement(_ node: CodeBlockItemSyntax.Item, inClosure: Bool) -> Paths {
