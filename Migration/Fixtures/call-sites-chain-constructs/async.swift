@@ -109,7 +109,7 @@ final class ChainScreen: @unchecked Sendable {
         let firstPromise = api.login(user)
         Task { @MainActor in
             do {
-                let token = try await { () async throws in
+                let token = await { () async in
                     do {
                         return try await firstPromise.value
                     } catch {

@@ -291,4 +291,97 @@ final class ChainEarlyReturnTests: XCTestCase {
         XCTAssertEqual(try program.runMigrated(), expected)
         XCTAssertEqual(try program.checkAgain().status, 0)
     }
+
+    /// home-assistant's webhook handler: a `map` declaring no type leaves early with `nil`, and
+    /// the `recover` right after it says the type (`_ -> Guarantee<UNNotificationRequest?>`): its
+    /// code becomes a closure called at once of that type. The program prints the same.
+    func testAnUntypedMapLeavingEarlyTakesTheTypeTheRecoverAfterItDeclares() throws {
+        let screen = #"""
+            import Dispatch
+            import Vow
+
+            enum StoreError: Error {
+                case failed(String)
+            }
+
+            final class Store: @unchecked Sendable {
+                var plan: [String: String] = [:]
+                private let queue = DispatchQueue(label: "store")
+
+                func size(of key: String) -> Promise<Int> {
+                    let outcome = plan[key]
+                    return Promise { seal in
+                        queue.async {
+                            if outcome == "fail" { seal.reject(StoreError.failed(key)) } else { seal.fulfill(key.count) }
+                        }
+                    }
+                }
+            }
+
+            nonisolated(unsafe) var finished: () -> Void = {}
+
+            final class Screen: @unchecked Sendable {
+                let store: Store
+                var key = "abcd"
+
+                init(store: Store) {
+                    self.store = store
+                }
+
+                func note() -> Guarantee<String> {
+                    store.size(of: key).map { size in
+                        guard size > 2 else {
+                            return nil
+                        }
+                        print("long \(size)")
+                        return "n\(size)"
+                    }.recover { _ -> Guarantee<String?> in
+                        // nothing to note for a failure
+                        .value(nil)
+                    }.map { text in
+                        "note \(text ?? "none")"
+                    }
+                }
+
+                func refresh() {
+                    note().done { text in
+                        print("shown \(text)")
+                        finished()
+                    }
+                }
+            }
+
+            """#
+        let driver = #"""
+            import Dispatch
+            import Foundation
+            import Vow
+
+            let steps: [(String, [String: String], @Sendable (Screen) -> Void)] = [
+                ("long", [:], { $0.refresh() }),
+                ("short", [:], { $0.key = "ab"; $0.refresh() }),
+                ("fails", ["abcd": "fail"], { $0.refresh() }),
+            ]
+
+            """# + ProgramBuilding.stepRunner(makeScreen: "Screen(store: store)")
+        let program = try ProgramBuilding.ScreenProgram(screen: screen, driver: driver, in: try TestSupport.temporaryDirectory(self),
+                                                        arguments: ["--to", "async", "--stage", "all", "--replace"])
+        let expected = try program.runOriginal()
+        XCTAssertEqual(expected, """
+            == long
+            long 4
+            shown note n4
+            == short
+            shown note none
+            == fails
+            shown note none
+
+            """)
+        let (result, code) = try program.migrate()
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertFalse(result.standardError.contains("leaves early"), result.standardError)
+        XCTAssertTrue(code.contains("{ () -> String? in"), code)
+        XCTAssertEqual(try program.runMigrated(), expected)
+        XCTAssertEqual(try program.checkAgain().status, 0)
+    }
 }

@@ -1332,6 +1332,14 @@ struct ChainToAsync {
         /// The type of the value after `links[index]`: the chain's own when every link after it
         /// keeps its value's type (`get`, `tap`, `ensure`, `recover`, ...).
         func typeAfter(_ index: Int) -> String? {
+            // `.recover { _ -> Guarantee<T?> in .value(nil) }` right after it: the value it
+            // recovers is of that type (home-assistant's `map` leaving early with `nil`).
+            if index + 1 < links.count, links[index + 1].kind == .recover,
+               let declared = links[index + 1].closure?.signature?.returnClause?.type.as(IdentifierTypeSyntax.self),
+               ["Promise", "Guarantee"].contains(declared.name.text), let arguments = declared.genericArgumentClause?.arguments,
+               arguments.count == 1, let argument = arguments.first {
+                return argument.argument.trimmedDescription
+            }
             let keeping: Set<Kind> = [.get, .tap, .recover, .ensure]
             guard let valueType, !valueType.isEmpty, links[(index + 1)...].allSatisfy({ keeping.contains($0.kind) }) else { return nil }
             return valueType
@@ -1845,8 +1853,11 @@ struct ChainToAsync {
             writer.seen = [:]
             writer.state = .none
         } else if needed {
-            block.add("try await { () async throws in", 0)
-            block.add(returningBlock(), indentedBy: 1)
+            // A `recover` catching every error whose own code cannot throw gives a value for
+            // sure: no `try` (a function returning a guarantee may hold it).
+            let returning = returningBlock()
+            block.add(Self.canThrow(returning) ? "try await { () async throws in" : "await { () async in", 0)
+            block.add(returning, indentedBy: 1)
             block.add("}()", 0)
             writer.body = CodeLines()
             writer.seen = [:]   // what it declared is out of scope now
