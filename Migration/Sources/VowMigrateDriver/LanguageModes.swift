@@ -88,14 +88,8 @@ public struct LanguageModes: Sendable {
     /// A project's first deployment target older than `TaskExecutor` (`IPHONEOS_DEPLOYMENT_TARGET = 15.0;`).
     private static func earlyDeploymentTarget(_ text: String) -> String? {
         let settings = ["IPHONEOS": "iOS", "MACOSX": "macOS", "TVOS": "tvOS", "WATCHOS": "watchOS", "XROS": "visionOS"]
-        guard let pattern = try? NSRegularExpression(pattern: #"(IPHONEOS|MACOSX|TVOS|WATCHOS|XROS)_DEPLOYMENT_TARGET"?\s*[=:]\s*"?([0-9]+)"#) else { return nil }
-        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-            guard let setting = Range(match.range(at: 1), in: text).map({ String(text[$0]) }), let platform = settings[setting],
-                  let major = Range(match.range(at: 2), in: text).flatMap({ Int(text[$0]) }),
-                  let needed = PackageManifest.taskExecutorVersions[platform], major < needed else { continue }
-            return "its Xcode project deploys to \(platform) \(major)"
-        }
-        return nil
+        return PackageManifest.firstBelowTaskExecutor(in: text, pattern: #"(IPHONEOS|MACOSX|TVOS|WATCHOS|XROS)_DEPLOYMENT_TARGET"?\s*[=:]\s*"?([0-9]+)"#) { settings[$0] }
+            .map { "its Xcode project deploys to \($0.platform) \($0.major)" }
     }
 
     /// The default isolation `file` is compiled with.

@@ -169,13 +169,9 @@ final class ChainEarlyReturnTests: XCTestCase {
         XCTAssertNil(try TestSupport.typecheck(result.output, as: "Screen.swift", self))
     }
 
-    /// A `map` that leaves early and declares no type, in a chain a function returns: every link
-    /// after it keeps its value, so its type is the `T` of the function's `Promise<T>`, and its
-    /// code becomes a closure called at once of that type, both where `--replace` makes the
-    /// function async and where the function keeps its promise (public: the chain runs in Vow's
-    /// bridge). The program prints the same.
-    func testAnUntypedMapLeavingEarlyTakesTheTypeOfThePromiseTheFunctionReturns() throws {
-        let screen = #"""
+    /// A store answering the size of a key later on its own queue (or failing, as `plan` says),
+    /// and the opening of a screen holding it: the tests below add the screen's methods and `}`.
+    static let storeAndScreen = #"""
             import Dispatch
             import Vow
 
@@ -207,6 +203,16 @@ final class ChainEarlyReturnTests: XCTestCase {
                     self.store = store
                 }
 
+
+            """#
+
+    /// A `map` that leaves early and declares no type, in a chain a function returns: every link
+    /// after it keeps its value, so its type is the `T` of the function's `Promise<T>`, and its
+    /// code becomes a closure called at once of that type, both where `--replace` makes the
+    /// function async and where the function keeps its promise (public: the chain runs in Vow's
+    /// bridge). The program prints the same.
+    func testAnUntypedMapLeavingEarlyTakesTheTypeOfThePromiseTheFunctionReturns() throws {
+        let screen = Self.storeAndScreen + #"""
                 func count() -> Promise<Int> {
                     store.size(of: key).map { size in
                         guard size > 2 else { return 0 }
@@ -296,38 +302,7 @@ final class ChainEarlyReturnTests: XCTestCase {
     /// the `recover` right after it says the type (`_ -> Guarantee<UNNotificationRequest?>`): its
     /// code becomes a closure called at once of that type. The program prints the same.
     func testAnUntypedMapLeavingEarlyTakesTheTypeTheRecoverAfterItDeclares() throws {
-        let screen = #"""
-            import Dispatch
-            import Vow
-
-            enum StoreError: Error {
-                case failed(String)
-            }
-
-            final class Store: @unchecked Sendable {
-                var plan: [String: String] = [:]
-                private let queue = DispatchQueue(label: "store")
-
-                func size(of key: String) -> Promise<Int> {
-                    let outcome = plan[key]
-                    return Promise { seal in
-                        queue.async {
-                            if outcome == "fail" { seal.reject(StoreError.failed(key)) } else { seal.fulfill(key.count) }
-                        }
-                    }
-                }
-            }
-
-            nonisolated(unsafe) var finished: () -> Void = {}
-
-            final class Screen: @unchecked Sendable {
-                let store: Store
-                var key = "abcd"
-
-                init(store: Store) {
-                    self.store = store
-                }
-
+        let screen = Self.storeAndScreen + #"""
                 func note() -> Guarantee<String> {
                     store.size(of: key).map { size in
                         guard size > 2 else {

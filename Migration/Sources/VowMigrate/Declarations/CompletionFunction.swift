@@ -415,15 +415,15 @@ struct CompletionFunctionReader {
                 let discardable = !unknown && decl.attributes.contains {
                     $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "discardableResult"
                 }
-                guard isCancellable(handleType) || discardable else {
+                let cancellableHandle = isCancellable(handleType)
+                guard cancellableHandle || discardable else {
                     var reason = "it returns `\(text)` besides calling its handler; only a cancellable handle (a type with `cancel()`) maps onto a cancellation token"
                     if unknown {
                         reason += "; `\(base)` is declared in no file of the run: if it has `cancel()`, name its file with `--context PATH`"
                     }
                     return .skipped(swiftName, SkipReason(reason))
                 }
-                if isCancellable(handleType) {
-                    let base = handleType.split(separator: "<").first.map(String.init) ?? handleType
+                if cancellableHandle {
                     cancellable = .init(type: handleType, isOptional: wrapped != nil,
                                         isSendable: index.isSendable(handleType) || Self.knownSendableHandles.contains(base))
                 } else {

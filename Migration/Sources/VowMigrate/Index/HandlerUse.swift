@@ -392,7 +392,7 @@ struct HandlerUseAnalyzer {
     /// name. Of the actions added to an alert, the user taps one (nextcloud's permission prompts
     /// answer `completion(false)` from "Open Settings" and from "Cancel").
     static func alertActionReceiver(_ item: CodeBlockItemSyntax) -> String? {
-        guard let call = item.item.as(FunctionCallExprSyntax.self) ?? item.item.as(ExprSyntax.self)?.as(FunctionCallExprSyntax.self),
+        guard let call = PyramidReader.callStatement(item),
               let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "addAction",
               let receiver = member.base?.as(DeclReferenceExprSyntax.self), call.arguments.count == 1,
               let action = call.arguments.first?.expression.as(FunctionCallExprSyntax.self),

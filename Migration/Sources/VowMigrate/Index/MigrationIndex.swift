@@ -661,14 +661,15 @@ public struct MigrationIndex: Sendable {
 
     /// A type named in `valueType` that the tree declares and that is not `Sendable` (a class,
     /// or a public struct or enum, without a `Sendable` conformance anywhere in the tree), with
-    /// what it is. A `Promise` or `Guarantee` cannot carry it.
-    public func notSendableType(in valueType: String) -> (name: String, kind: String)? {
+    /// what it is, and whether it is one of the SDK's (``sdkNotSendable``) rather than the tree's.
+    /// A `Promise` or `Guarantee` cannot carry it.
+    public func notSendableType(in valueType: String) -> (name: String, kind: String, fromSDK: Bool)? {
         let names = identifiers(in: valueType)
         for name in names where !isSendable(name) {
-            if let kind = notImplicitlySendable[name] { return (name, kind) }
+            if let kind = notImplicitlySendable[name] { return (name, kind, false) }
             // `[String: Any]`, an `NSDictionary`: what the SDK declares without `Sendable`
             // (`Any & Sendable` is Sendable).
-            if !typeNames.contains(name), !names.contains("Sendable"), let kind = Self.sdkNotSendable[name] { return (name, kind) }
+            if !typeNames.contains(name), !names.contains("Sendable"), let kind = Self.sdkNotSendable[name] { return (name, kind, true) }
         }
         return nil
     }
@@ -689,8 +690,8 @@ public struct MigrationIndex: Sendable {
     /// Why a promise alternative with this value type would not compile: Vow's promises need a
     /// `Sendable` value.
     public func promiseValueBlocker(_ valueType: String) -> String? {
-        guard let (name, kind) = notSendableType(in: valueType) else { return nil }
-        if !typeNames.contains(name), Self.sdkNotSendable[name] != nil {
+        guard let (name, kind, fromSDK) = notSendableType(in: valueType) else { return nil }
+        if fromSDK {
             return "its value type holds `\(name)`, \(kind) that is not `Sendable`, and a promise carries only `Sendable` values; "
                 + "use --to async, or answer a `Sendable` type"
         }

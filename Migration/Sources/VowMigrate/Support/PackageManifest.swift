@@ -74,12 +74,22 @@ public struct PackageManifest: Sendable, Equatable {
         guard source.contains("platforms:") else {
             return "its package declares no `platforms:`, so on Apple platforms it deploys to SwiftPM's oldest defaults"
         }
-        guard let pattern = try? NSRegularExpression(pattern: #"\.(iOS|macOS|tvOS|watchOS|visionOS|macCatalyst)\(\s*(?:\.v([0-9]+)|"([0-9]+))"#) else { return nil }
-        for match in pattern.matches(in: source, range: NSRange(source.startIndex..., in: source)) {
-            guard let platform = Range(match.range(at: 1), in: source).map({ String(source[$0]) }),
-                  let major = (Range(match.range(at: 2), in: source) ?? Range(match.range(at: 3), in: source)).flatMap({ Int(source[$0]) }),
+        return firstBelowTaskExecutor(in: source, pattern: #"\.(iOS|macOS|tvOS|watchOS|visionOS|macCatalyst)\(\s*(?:\.v([0-9]+)|"([0-9]+))"#) { $0 }
+            .map { "its package deploys to \($0.platform) \($0.major)" }
+    }
+
+    /// The first (platform, major version) that `pattern` finds in `text` and that is older than
+    /// ``taskExecutorVersions``. The pattern's first group names the platform (`platformName`
+    /// turns it into the table's spelling); the major version is its first later group that matched.
+    public static func firstBelowTaskExecutor(in text: String, pattern: String,
+                                              platformName: (String) -> String?) -> (platform: String, major: Int)? {
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
+        for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            guard let token = Range(match.range(at: 1), in: text).map({ String(text[$0]) }),
+                  let platform = platformName(token),
+                  let major = (2..<match.numberOfRanges).lazy.compactMap({ Range(match.range(at: $0), in: text) }).first.flatMap({ Int(text[$0]) }),
                   let needed = taskExecutorVersions[platform], major < needed else { continue }
-            return "its package deploys to \(platform) \(major)"
+            return (platform, major)
         }
         return nil
     }
