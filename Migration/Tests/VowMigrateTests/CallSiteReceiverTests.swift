@@ -139,6 +139,57 @@ final class CallSiteReceiverTests: XCTestCase {
         }
     }
 
+    /// The receiver's type read from what a name is bound to: an element of a collection of known
+    /// elements (`if let handler = commands[name]`, `for sheet in sheets`, `commands.values`), a
+    /// cast (`as? Router`), another typed name; a closure's parameter or a binding whose value
+    /// shows no type hides an outer name's type, and a closure's locals end with it. (WordPress's
+    /// `guard let service = DomainsService(...)` called `refreshDomains(siteID:)`, which only an
+    /// unrelated type of the tree declared: its call was converted, to a function it never reached.)
+    func testBindingsOfCollectionsCastsAndClosureParametersTypeTheReceiver() {
+        let source = """
+        final class Coordinator {
+            let router = Router()
+            private var commands = [String: Router]()
+            var sheets: [Sheet] = []
+            var byName: [String: Sheet]?
+
+            func run(_ name: String, object: Any, more: Set<Router>) {
+                if let handler = commands[name] { handler.dismiss(animated: true) }
+                guard let sheet = byName?[name] else { return }
+                sheet.dismiss(animated: true)
+                for each in sheets { each.dismiss(animated: true) }
+                for each in self.commands.values { each.dismiss(animated: true) }
+                for each in more { each.dismiss(animated: true) }
+                if let cast = object as? Sheet { cast.dismiss(animated: true) }
+                if let router = self.router as Router? { router.dismiss(animated: true) }
+                [1].forEach { router in router.dismiss(animated: true) }
+                let show: (Sheet) -> Void = { (router: Sheet) in router.dismiss(animated: true) }
+                if let router = makeRouter() { router.dismiss(animated: true) }
+                router.dismiss(animated: true)
+                DispatchQueue.main.async { let local = Sheet(); local.dismiss(animated: true) }
+                local.dismiss(animated: true)
+                if let router = self.byName?["x"] {
+                    router.dismiss(animated: true)
+                } else {
+                    router.dismiss(animated: true)
+                }
+                guard let service = Router(name: name) else { return }
+                service.dismiss(animated: true)
+            }
+        }
+        """
+        let tree = Parser.parse(source: source)
+        let collector = ExistingCallCollector(fileName: "input.swift", converter: SourceLocationConverter(fileName: "input.swift", tree: tree),
+                                              names: ["dismiss"])
+        collector.walk(tree)
+        let receivers = collector.calls.map { "\($0.location.line): \($0.receiver)" }
+        XCTAssertEqual(receivers, [
+            "8: typed(\"Router\")", "10: typed(\"Sheet\")", "11: typed(\"Sheet\")", "12: typed(\"Router\")", "13: typed(\"Router\")",
+            "14: typed(\"Sheet\")", "15: typed(\"Router\")", "16: other", "17: typed(\"Sheet\")", "18: other",
+            "19: typed(\"Router\")", "20: typed(\"Sheet\")", "21: other", "23: typed(\"Sheet\")", "25: typed(\"Router\")", "28: typed(\"Router\")",
+        ])
+    }
+
     func testAReceiverWhoseTypeDeclaresNoSuchFunctionReachesNone() {
         let input = Self.declarations + """
         protocol Presenting: Sendable {}

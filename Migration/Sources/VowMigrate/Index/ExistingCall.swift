@@ -147,6 +147,8 @@ final class ExistingCallCollector: SyntaxVisitor {
     /// Names with the type syntax gives them, innermost last: a type's properties, then each
     /// function's parameters and locals. A name given two different types maps to nil (unknown).
     private var knownTypes: [[String: String?]] = []
+    /// The names an `if`, `while` or `for` binds, by the body they hold in, until it is reached.
+    private var blockTypes: [SyntaxIdentifier: [String: String?]] = [:]
     /// The properties of each enclosing type, innermost last (for `self.store`).
     private var typeProperties: [[String: String?]] = []
     /// The generic parameters of the enclosing types and functions, innermost last, each with
@@ -265,9 +267,15 @@ final class ExistingCallCollector: SyntaxVisitor {
 
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
         openFrame(async: Self.isAsyncByItsOwner(node), nested: true)
+        // Its parameters hide any outer name they share (`{ store in store.load() }`), and its
+        // locals end with it.
+        knownTypes.append(Self.closureParameterTypes(node.signature, constraints: constraintsInScope))
         return .visitChildren
     }
-    override func visitPost(_ node: ClosureExprSyntax) { closeFrame() }
+    override func visitPost(_ node: ClosureExprSyntax) {
+        knownTypes.removeLast()
+        closeFrame()
+    }
     override func visit(_ node: AccessorDeclSyntax) -> SyntaxVisitorContinueKind {
         openFrame(async: node.effectSpecifiers?.asyncSpecifier != nil, nested: false)
         return .visitChildren
@@ -276,8 +284,97 @@ final class ExistingCallCollector: SyntaxVisitor {
     override func visit(_ node: AwaitExprSyntax) -> SyntaxVisitorContinueKind { markAsync(); return .visitChildren }
     override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
         if node.awaitKeyword != nil { markAsync() }
+        // `for handler in handlers` where `handlers: [Handler]`: a `Handler`, in the loop's body.
+        if knownTypes.count > 1, let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+            var type = node.typeAnnotation.flatMap { Self.constrained(Self.nominalType($0.type), constraintsInScope) }
+            if node.typeAnnotation == nil { type = elementType(ofSequence: node.sequence) }
+            Self.add(name, type, to: &blockTypes[node.body.id, default: [:]])
+        }
         return .visitChildren
     }
+
+    /// A block's locals end with it; it starts with the names its `if`, `while` or `for` binds.
+    override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind {
+        knownTypes.append(blockTypes.removeValue(forKey: node.id) ?? [:])
+        return .visitChildren
+    }
+    override func visitPost(_ node: CodeBlockSyntax) { knownTypes.removeLast() }
+
+    /// `if let handler = commands[name]`, `guard let store = self.store`, `if let api = object as? API`:
+    /// the bound name with the type its value shows; a value whose type does not show hides
+    /// whatever type an outer name of its name has. (`if let store` keeps the outer one's.)
+    override func visit(_ node: OptionalBindingConditionSyntax) -> SyntaxVisitorContinueKind {
+        guard knownTypes.count > 1, let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, name != "self" else {
+            return .visitChildren
+        }
+        let type: String?
+        if let annotation = node.typeAnnotation {
+            type = Self.constrained(Self.nominalType(annotation.type), constraintsInScope)
+        } else if let value = node.initializer?.value {
+            type = valueType(value)
+        } else {
+            return .visitChildren
+        }
+        // An `if`'s or a `while`'s binding holds in its body; a `guard`'s, in the rest of the block.
+        switch node.parent?.parent?.parent?.as(SyntaxEnum.self) {
+        case .ifExpr(let statement): Self.add(name, type, to: &blockTypes[statement.body.id, default: [:]])
+        case .whileStmt(let statement): Self.add(name, type, to: &blockTypes[statement.body.id, default: [:]])
+        default: Self.add(name, type, to: &knownTypes[knownTypes.count - 1])
+        }
+        return .visitChildren
+    }
+
+    /// The type syntax shows for a value bound to a name: `Store()`, `Store.shared`, another
+    /// name of known type, `commands[key]` of a collection of known elements, `x as? Store`.
+    private func valueType(_ value: ExprSyntax) -> String? {
+        var value = value
+        if let forced = value.as(ForceUnwrapExprSyntax.self) { value = forced.expression }
+        if let initialized = Self.initializedType(value) { return initialized }
+        if let cast = value.as(AsExprSyntax.self) { return Self.constrained(Self.nominalType(cast.type), constraintsInScope) }
+        // `object as? Store`, as the parser leaves it (operators unfolded).
+        if let sequence = value.as(SequenceExprSyntax.self), sequence.elements.count == 3,
+           sequence.elements.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true,
+           let cast = sequence.elements.last?.as(TypeExprSyntax.self) {
+            return Self.constrained(Self.nominalType(cast.type), constraintsInScope)
+        }
+        if let subscripted = value.as(SubscriptCallExprSyntax.self) {
+            return elementType(of: subscripted.calledExpression, key: Self.elementKey) ?? elementType(of: subscripted.calledExpression, key: Self.valueKey)
+        }
+        if let reference = value.as(DeclReferenceExprSyntax.self), reference.baseName.text.first?.isLowercase == true {
+            return knownType(of: reference.baseName.text)
+        }
+        if let member = value.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
+            return propertyType(of: member.declName.baseName.text)
+        }
+        return nil
+    }
+
+    /// `handlers`, `self.handlers`, `commands.values`: the elements' type of a collection whose
+    /// type syntax shows.
+    private func elementType(ofSequence sequence: ExprSyntax) -> String? {
+        if let member = sequence.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "values", let base = member.base {
+            return elementType(of: base, key: Self.valueKey)
+        }
+        return elementType(of: sequence, key: Self.elementKey)
+    }
+
+    /// The element type kept under `key` for `handlers` (a local, parameter or property) or
+    /// `self.handlers` (a property).
+    private func elementType(of collection: ExprSyntax, key: (String) -> String) -> String? {
+        var collection = collection
+        if let optional = collection.as(OptionalChainingExprSyntax.self) { collection = optional.expression }
+        if let forced = collection.as(ForceUnwrapExprSyntax.self) { collection = forced.expression }
+        if let reference = collection.as(DeclReferenceExprSyntax.self) { return knownType(of: key(reference.baseName.text)) }
+        if let member = collection.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
+            return typeProperties.last?[key(member.declName.baseName.text)] ?? nil
+        }
+        return nil
+    }
+
+    /// Element types are kept beside the names, under keys no identifier can be: an array's or a
+    /// set's elements, and a dictionary's values.
+    private static func elementKey(_ name: String) -> String { "[]" + name }
+    private static func valueKey(_ name: String) -> String { "[:]" + name }
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
         enter(node.name.text, members: node.memberBlock, generics: node.genericParameterClause, whereClause: node.genericWhereClause)
@@ -380,6 +477,24 @@ final class ExistingCallCollector: SyntaxVisitor {
         for parameter in clause.parameters {
             let name = (parameter.secondName ?? parameter.firstName).text
             add(name, constrained(nominalType(parameter.type), constraints), to: &types)
+            recordElements(of: name, elementTypes(parameter.type), constraints: constraints, in: &types)
+        }
+        return types
+    }
+
+    /// A closure's parameters: the type each is written with, or unknown (`{ store in }`).
+    private static func closureParameterTypes(_ signature: ClosureSignatureSyntax?, constraints: [String: String?]) -> [String: String?] {
+        var types: [String: String?] = [:]
+        switch signature?.parameterClause {
+        case .simpleInput(let names):
+            for parameter in names { types[parameter.name.text] = .some(nil) }
+        case .parameterClause(let clause):
+            for parameter in clause.parameters {
+                let name = (parameter.secondName ?? parameter.firstName).text
+                add(name, parameter.type.flatMap { constrained(nominalType($0), constraints) }, to: &types)
+            }
+        case nil:
+            break
         }
         return types
     }
@@ -389,13 +504,66 @@ final class ExistingCallCollector: SyntaxVisitor {
         for binding in variable.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
             var type: String?
+            var elements: (array: String?, dictionary: String?)
             if let annotation = binding.typeAnnotation {
                 type = constrained(nominalType(annotation.type), constraints)
+                elements = elementTypes(annotation.type)
             } else if let value = binding.initializer?.value {
                 type = initializedType(value)
+                elements = initializedElementTypes(value)
             }
             add(name, type, to: &types)
+            recordElements(of: name, elements, constraints: constraints, in: &types)
         }
+    }
+
+    /// Keeps a collection's element types beside its name (``elementKey(_:)``).
+    private static func recordElements(of name: String, _ elements: (array: String?, dictionary: String?),
+                                       constraints: [String: String?], in types: inout [String: String?]) {
+        if types[elementKey(name)] != nil || elements.array != nil {
+            add(elementKey(name), constrained(elements.array, constraints), to: &types)
+        }
+        if types[valueKey(name)] != nil || elements.dictionary != nil {
+            add(valueKey(name), constrained(elements.dictionary, constraints), to: &types)
+        }
+    }
+
+    /// `[Handler]`, `Set<Handler>`, `[String: Handler]?`: the nominal type of the elements (of
+    /// the values, for a dictionary).
+    private static func elementTypes(_ type: TypeSyntax) -> (array: String?, dictionary: String?) {
+        var type = type
+        if let attributed = type.as(AttributedTypeSyntax.self) { type = attributed.baseType }
+        if let optional = type.as(OptionalTypeSyntax.self) { type = optional.wrappedType }
+        if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { type = unwrapped.wrappedType }
+        if let array = type.as(ArrayTypeSyntax.self) { return (nominalType(array.element), nil) }
+        if let dictionary = type.as(DictionaryTypeSyntax.self) { return (nil, nominalType(dictionary.value)) }
+        if let generic = type.as(IdentifierTypeSyntax.self), let arguments = generic.genericArgumentClause?.arguments {
+            let types = arguments.compactMap { $0.argument.as(TypeSyntax.self) }
+            switch generic.name.text {
+            case "Array", "Set", "ContiguousArray": return (types.count == 1 ? nominalType(types[0]) : nil, nil)
+            case "Dictionary": return (nil, types.count == 2 ? nominalType(types[1]) : nil)
+            default: break
+            }
+        }
+        return (nil, nil)
+    }
+
+    /// `[Handler]()`, `[String: Handler]()`: the element types of an empty collection made so.
+    private static func initializedElementTypes(_ value: ExprSyntax) -> (array: String?, dictionary: String?) {
+        guard let call = value.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil else { return (nil, nil) }
+        let typeName = { (expression: ExprSyntax) -> String? in
+            let text = expression.trimmedDescription
+            guard text.first?.isUppercase == true, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else { return nil }
+            return text.split(separator: ".").last.map(String.init)
+        }
+        if let array = call.calledExpression.as(ArrayExprSyntax.self), array.elements.count == 1, let element = array.elements.first {
+            return (typeName(element.expression), nil)
+        }
+        if let dictionary = call.calledExpression.as(DictionaryExprSyntax.self),
+           case .elements(let elements) = dictionary.content, elements.count == 1, let element = elements.first {
+            return (nil, typeName(element.value))
+        }
+        return (nil, nil)
     }
 
     private static func add(_ name: String, _ type: String?, to types: inout [String: String?]) {
