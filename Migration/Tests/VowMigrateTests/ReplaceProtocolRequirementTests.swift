@@ -152,4 +152,173 @@ final class ReplaceProtocolRequirementTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.standardError)
         XCTAssertFalse(result.standardOutput.contains("async throws -> [String]"), result.standardOutput)
     }
+
+    /// home-assistant's notification commands: handlers registered in a dictionary by command
+    /// name, and a manager whose own `handle(_:)` (another parameter type, the same name) picks
+    /// one with `if let handler = commands[command]`. The call's receiver is typed by the
+    /// dictionary's values, so it reaches only the requirement: the requirement, its three
+    /// implementations (one answering from an `#if`), the manager's function and the chain on it
+    /// all become async, and the program prints the same.
+    func testHandlersPickedFromADictionaryChangeWithTheirRequirementAndTheProgramPrintsTheSame() throws {
+        let commands = #"""
+            import Dispatch
+            import Vow
+
+            enum CommandError: Error {
+                case notCommand
+                case unknownCommand
+                case refused(String)
+            }
+
+            protocol CommandHandler {
+                func handle(_ payload: [String: String]) -> Promise<String>
+            }
+
+            struct EchoHandler: CommandHandler {
+                func handle(_ payload: [String: String]) -> Promise<String> {
+                    Promise.value(payload["text"] ?? "").map { text in
+                        print("echo \(text)")
+                        return text.uppercased()
+                    }
+                }
+            }
+
+            struct GreetHandler: CommandHandler {
+                let queue: DispatchQueue
+
+                func handle(_ payload: [String: String]) -> Promise<String> {
+                    guard let name = payload["name"] else {
+                        return Promise(error: CommandError.refused("no name"))
+                    }
+                    return Promise { seal in
+                        queue.async {
+                            print("greeting \(name)")
+                            seal.fulfill("hello \(name)")
+                        }
+                    }
+                }
+            }
+
+            struct VersionHandler: CommandHandler {
+                func handle(_ payload: [String: String]) -> Promise<String> {
+                    #if compiler(>=5.9)
+                    Promise.value("new")
+                    #else
+                    return .value("old")
+                    #endif
+                }
+            }
+
+            final class CommandManager: @unchecked Sendable {
+                private var commands = [String: CommandHandler]()
+
+                init(queue: DispatchQueue) {
+                    commands["echo"] = EchoHandler()
+                    commands["greet"] = GreetHandler(queue: queue)
+                    commands["version"] = VersionHandler()
+                }
+
+                func handle(_ payload: [String: String]?) -> Promise<String> {
+                    guard let payload, let command = payload["command"] else {
+                        return Promise(error: CommandError.notCommand)
+                    }
+                    if let handler = commands[command] {
+                        return handler.handle(payload)
+                    } else {
+                        return Promise(error: CommandError.unknownCommand)
+                    }
+                }
+            }
+
+            """#
+        let screen = #"""
+            import Vow
+
+            nonisolated(unsafe) var finished: () -> Void = {}
+
+            final class Screen: @unchecked Sendable {
+                let manager: CommandManager
+
+                init(manager: CommandManager) {
+                    self.manager = manager
+                }
+
+                func run(_ payload: [String: String]?) {
+                    manager.handle(payload).done { text in
+                        print("shown \(text)")
+                        finished()
+                    }.catch { error in
+                        print("failed \(error)")
+                        finished()
+                    }
+                }
+            }
+
+            """#
+        let main = #"""
+            import Dispatch
+            import Foundation
+
+            let payloads: [[String: String]?] = [
+                ["command": "echo", "text": "hi"], ["command": "greet", "name": "ada"], ["command": "greet"],
+                ["command": "version"], ["command": "nope"], nil,
+            ]
+            let screen = Screen(manager: CommandManager(queue: DispatchQueue(label: "work")))
+            nonisolated(unsafe) var next = 0
+
+            func runNext() {
+                guard next < payloads.count else { exit(0) }
+                let payload = payloads[next]
+                next += 1
+                print("==", payload.map { payload in payload.keys.sorted().map { "\($0)=\(payload[$0]!)" }.joined(separator: " ") } ?? "nil")
+                finished = { DispatchQueue.main.async { runNext() } }
+                screen.run(payload)
+            }
+
+            DispatchQueue.main.async { runNext() }
+            dispatchMain()
+
+            """#
+        let directory = try TestSupport.temporaryDirectory(self)
+        let expected = try ProgramBuilding.buildAndRun([("Commands.swift", commands), ("Screen.swift", screen), ("main.swift", main)],
+                                                       as: "original", in: directory)
+        XCTAssertEqual(expected, """
+            == command=echo text=hi
+            echo hi
+            shown HI
+            == command=greet name=ada
+            greeting ada
+            shown hello ada
+            == command=greet
+            failed refused("no name")
+            == command=version
+            shown new
+            == command=nope
+            failed unknownCommand
+            == nil
+            failed notCommand
+
+            """)
+        let root = try tree(["Commands.swift": commands, "Screen.swift": screen])
+        let result = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all", "--replace", "--in-place"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardError.contains("converted a protocol requirement returning a promise to `async throws -> String`, "
+                                                    + "on the main actor, with the 3 implementations of it in the tree"), result.standardError)
+        XCTAssertTrue(result.standardError.contains("6 call sites converted, 0 left alone"), result.standardError)
+        let migrated = try String(contentsOf: root.appendingPathComponent("Commands.swift"), encoding: .utf8)
+        for line in [
+            "    @MainActor func handle(_ payload: [String: String]) async throws -> String\n",
+            "        return try await handler.handle(payload)\n",
+            "        #if compiler(>=5.9)\n        return \"new\"\n        #else\n        return \"old\"\n",
+        ] {
+            XCTAssertTrue(migrated.contains(line), line + "\n" + migrated)
+        }
+        let output = try ProgramBuilding.buildAndRun([
+            ("Commands.swift", migrated), ("Screen.swift", try String(contentsOf: root.appendingPathComponent("Screen.swift"), encoding: .utf8)),
+            ("main.swift", main),
+        ], as: "migrated", in: directory)
+        XCTAssertEqual(output, expected)
+        let again = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all", "--replace", "--check"])
+        XCTAssertEqual(again.status, 0, again.standardError)
+    }
 }

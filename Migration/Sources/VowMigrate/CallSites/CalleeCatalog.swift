@@ -140,6 +140,8 @@ protocol CalleeCatalog {
     /// What a call of the tree's promise-returning functions passing exactly `labels` reaches
     /// (nil: none of them).
     func promiseFunctionCall(named baseName: String, labels: [String?]) -> PromiseFunctionCall?
+    /// The value types the tree's promise-returning functions named `baseName` answer.
+    func promiseValueTypes(named baseName: String) -> Set<String>
     /// The tree's calls of promise-returning functions named `baseName`, each file's, as the index
     /// recorded them (all of them in a `--replace` run).
     func promiseFunctionCalls(named baseName: String) -> [ExistingCall]
@@ -163,6 +165,7 @@ protocol CalleeCatalog {
 extension CalleeCatalog {
     var defaultQueueAssignment: MigrationIndex.Location? { nil }
     func promiseFunctionCall(named baseName: String, labels: [String?]) -> PromiseFunctionCall? { nil }
+    func promiseValueTypes(named baseName: String) -> Set<String> { [] }
     func promiseFunctionCalls(named baseName: String) -> [ExistingCall] { [] }
     func replacesPromiseFunction(line: Int, column: Int) -> Bool { false }
     func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?) -> (location: MigrationIndex.Location, callee: String)? { nil }
@@ -210,6 +213,10 @@ struct IndexCalleeCatalog: CalleeCatalog {
     var replacesPromiseFunctions = false
     /// `--trust-stored-handlers`: functions storing their handler get a promise alternative.
     var trustsStoredHandlers = false
+
+    func promiseValueTypes(named baseName: String) -> Set<String> {
+        Set((index.promiseFunctionsByBaseName[baseName] ?? []).map(\.valueType))
+    }
 
     func promiseFunctionCalls(named baseName: String) -> [ExistingCall] {
         index.promiseFunctionsByBaseName[baseName] == nil ? [] : index.callsByBaseName[baseName] ?? []

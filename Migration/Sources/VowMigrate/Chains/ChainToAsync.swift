@@ -715,7 +715,7 @@ struct ChainToAsync {
         if writer.keptInnerChain && !throwing && catchLink.reportsUnhandled { throw Self.innerChainRefusal(at: call) }
         let block = try doCatch(writer.body, catchLink, chain: "chain", throwing: throwing, nesting: nesting)
         var lines = CodeLines()
-        lines.add("let \(started) = \(hoisted(root, in: call))", 0)
+        lines.add(hoistedBinding(started, root, in: call, links: links), 0)
         let captures = (selfCapture.map { [$0] } ?? []) + queues
         switch (onMainActor, captures.isEmpty) {
         case (true, true): lines.add("Task { @MainActor in", 0)
@@ -936,7 +936,7 @@ struct ChainToAsync {
             throw Refusal("a chain a function returning a guarantee returns, whose code can throw", at: call)
         }
         var lines = CodeLines()
-        lines.add("let \(started) = \(hoisted(root, in: call))", 0)
+        lines.add(hoistedBinding(started, root, in: call, links: links), 0)
         // `@Sendable`: Swift 6.3 cannot check a `@MainActor` closure that awaits, given to the
         // bridge's `sending @isolated(any)` parameter ("pattern that the region-based isolation
         // checker does not understand"); a `@Sendable` one it can.
@@ -2091,6 +2091,21 @@ struct ChainToAsync {
         if let specialized = expression.as(GenericSpecializationExprSyntax.self) { return namesGuarantee(specialized.expression) }
         if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base { return namesGuarantee(base) }
         return false
+    }
+
+    /// `let namePromise = client.load("name")`, where the tree declares `load` answering
+    /// different types (`-> Promise<String>`, `-> Promise<[String]>`): the handler that took the
+    /// value said which (`.done { (name: String) in }`); the hoisted promise says it instead
+    /// (`let namePromise: Promise<String> = ...`), or the call would be ambiguous.
+    private func hoistedBinding(_ started: String, _ root: ExprSyntax, in call: FunctionCallExprSyntax, links: [Link]) -> String {
+        guard let head = root.as(FunctionCallExprSyntax.self), let base = PyramidReader.baseName(head),
+              catalog.promiseValueTypes(named: base).count > 1,
+              let first = links.first, [.then, .map, .compactMap, .done, .get].contains(first.kind),
+              case .parameterClause(let clause)? = first.closure?.signature?.parameterClause, clause.parameters.count == 1,
+              let type = clause.parameters.first?.type?.trimmedDescription, !["Any", "AnyObject"].contains(type) else {
+            return "let \(started) = \(hoisted(root, in: call))"
+        }
+        return "let \(started): \(isGuarantee(root) ? "Guarantee" : "Promise")<\(type)> = \(StatementText(bytes: bytes).text(of: root))"
     }
 
     /// `let firstPromise = load(id: 1)` in async code would reach an async overload of `load`,

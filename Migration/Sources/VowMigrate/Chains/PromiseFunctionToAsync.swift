@@ -280,6 +280,11 @@ struct PromiseFunctionToAsync {
                 guard let expression = statement.expression else { throw Refusal("a `return` without a promise", at: statement) }
                 answers.append((expression, Syntax(statement)))
             }
+            // `#if os(iOS) Handler().handle([:]) #else return .value(()) #endif`: a clause that
+            // is one expression is the implicit return value where it is compiled.
+            if body.statements.count == 1, let conditional = last.item.as(IfConfigDeclSyntax.self) {
+                answers += implicitAnswers(in: conditional)
+            }
         }
         guard !answers.isEmpty else { throw Refusal("its body answers with no promise a `return` shows", at: decl.name) }
         for answer in answers {
@@ -299,6 +304,21 @@ struct PromiseFunctionToAsync {
         let answered = answers.map { $0.expression.position.utf8Offset..<$0.expression.endPosition.utf8Offset }
         return ReplaceableShape(answers: answers, names: names(in: Array(body.statements), outside: answered),
                                 valueType: type.valueType, isGuarantee: type.isGuarantee)
+    }
+
+    /// The clauses of a body's only `#if` (and of `#if`s nested alone in them) that are one
+    /// expression, each the function's implicit return value where that clause is compiled.
+    private static func implicitAnswers(in conditional: IfConfigDeclSyntax) -> [(expression: ExprSyntax, replaced: Syntax)] {
+        conditional.clauses.flatMap { clause -> [(expression: ExprSyntax, replaced: Syntax)] in
+            guard case .statements(let items) = clause.elements, items.count == 1, let item = items.first else { return [] }
+            if let nested = item.item.as(IfConfigDeclSyntax.self) { return implicitAnswers(in: nested) }
+            // (`fatalError("...")` answers nothing: it never returns.)
+            guard let expression = PyramidReader.expression(item), !expression.is(IfExprSyntax.self), !expression.is(SwitchExprSyntax.self),
+                  !["fatalError", "preconditionFailure", "abort"].contains(expression.as(FunctionCallExprSyntax.self)?
+                      .calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text)
+            else { return [] }
+            return [(expression, Syntax(item))]
+        }
     }
 
     /// Whether the body calls `lock()`, `unlock()` or `wait()`, which Swift refuses in async code

@@ -68,10 +68,13 @@ extension MigrationIndex {
         // function (calls that may reach either are checked below).
         for shape in declaredShapes[function.baseName] ?? []
         where shape.location != function.location && shape.swiftName == function.swiftName && !group.contains(shape.location) {
+            // A requirement of a protocol its type does not conform to is another function too,
+            // unless a subclass conforms (`final class Cached: Base, RowLoading {}`).
             let isRequirement = declaredFunctions(named: shape.swiftName, in: shape.scope).contains(where: \.isProtocolRequirement)
-            if isRequirement || shape.scope == function.scope
+            if shape.scope == function.scope
                 || (!shape.scope.isEmpty && !function.scope.isEmpty
-                    && (inherits(shape.scope, from: function.scope) || inherits(function.scope, from: shape.scope))) {
+                    && (inherits(shape.scope, from: function.scope) || inherits(function.scope, from: shape.scope)
+                        || (isRequirement && inheritance.keys.contains { inherits($0, from: function.scope) && inherits($0, from: shape.scope) }))) {
                 return (isRequirement ? "a protocol requirement of the same name would have to change with it"
                         : "a function of the same name in its own or a related type would have to change with it",
                         "`\(shape.scope.isEmpty ? "" : shape.scope + ".")\(shape.swiftName)` at \(shape.location)")
@@ -130,9 +133,11 @@ extension MigrationIndex {
             for function in functions where replacementObstacle(of: function) == nil {
                 replaced.insert(function.location)
             }
-            // A requirement changes with every implementation of it, or none does.
-            for requirement in functions where requirement.isProtocolRequirement {
-                guard let group = requirementGroup(of: requirement) else { continue }
+            // A requirement changes with every implementation of it, or none does; so does a
+            // function written once in each clause of an `#if`.
+            var groups = functions.filter(\.isProtocolRequirement).compactMap(requirementGroup(of:))
+            groups += overloadGroups(among: functions)
+            for group in groups {
                 let locations = Set(group.map(\.location))
                 if group.allSatisfy({ replacementObstacle(of: $0, group: locations) == nil }) {
                     replaced.formUnion(locations)
@@ -140,6 +145,25 @@ extension MigrationIndex {
             }
         }
         replacedPromiseFunctions = replaced
+    }
+
+    /// One function written once in each clause of an `#if` (`#if os(watchOS) func sensors() ->
+    /// Promise<[Sensor]> { ... } #else func sensors() -> Promise<[Sensor]> { ... } #endif`): the
+    /// same signature in one type (or at file scope), which only separate clauses let the tree
+    /// declare twice. A call reaches whichever is compiled, so they change together. Not
+    /// overloads by return type (`-> Promise<String>`, `-> Promise<[String]>`): the call wrapped
+    /// in `Promise.immediate { }` would no longer say which it means.
+    func overloadGroups(among functions: [PromiseFunctionSummary]) -> [[PromiseFunctionSummary]] {
+        let candidates = functions.filter { !$0.isProtocolRequirement }
+        return Dictionary(grouping: candidates) { "\($0.scope) \($0.swiftName)" }.values.filter { overloads in
+            guard overloads.count > 1, let first = overloads.first,
+                  overloads.allSatisfy({ $0.isGuarantee == first.isGuarantee && $0.valueType == first.valueType && $0.parameters == first.parameters })
+            else {
+                return false
+            }
+            let declared = (declaredShapes[first.baseName] ?? []).filter { $0.scope == first.scope && $0.swiftName == first.swiftName }
+            return declared.count == overloads.count
+        }.map { $0.sorted { ($0.location.file, $0.location.line) < ($1.location.file, $1.location.line) } }
     }
 
     /// A protocol requirement returning a promise and every function of the tree that may

@@ -1,0 +1,160 @@
+import Foundation
+import XCTest
+
+/// Issue 18, `--replace --to async` where one name answers more than one way: a function written
+/// once in each clause of an `#if` changes in every clause; overloads by return type stay promise
+/// functions, and a chain on one of them spells the type its first handler took.
+final class ReplaceOverloadTests: XCTestCase {
+    private static let client = #"""
+        import Dispatch
+        import Vow
+
+        enum FetchError: Error {
+            case missing(String)
+        }
+
+        final class Client: @unchecked Sendable {
+            var table: [String: String] = [:]
+            private let queue = DispatchQueue(label: "client")
+
+            func load(_ key: String) -> Promise<String> {
+                let table = self.table
+                return Promise { seal in
+                    queue.async {
+                        if let value = table[key] { seal.fulfill(value) } else { seal.reject(FetchError.missing(key)) }
+                    }
+                }
+            }
+
+            func load(_ key: String) -> Promise<[String]> {
+                let table = self.table
+                return Promise { seal in
+                    queue.async {
+                        if let value = table[key] {
+                            seal.fulfill(value.split(separator: ",").map(String.init))
+                        } else {
+                            seal.reject(FetchError.missing(key))
+                        }
+                    }
+                }
+            }
+
+            #if DEBUG
+            func label() -> Guarantee<String> {
+                Guarantee.value("debug")
+            }
+            #else
+            func label() -> Guarantee<String> {
+                Guarantee.value("release")
+            }
+            #endif
+        }
+        """#
+
+    private static let screen = #"""
+        import Vow
+
+        nonisolated(unsafe) var finished: () -> Void = {}
+
+        final class Screen: @unchecked Sendable {
+            let client: Client
+
+            init(client: Client) {
+                self.client = client
+            }
+
+            func showName() {
+                client.load("name").done { (name: String) in
+                    print("name \(name)")
+                    finished()
+                }.catch { error in
+                    print("failed \(error)")
+                    finished()
+                }
+            }
+
+            func showTags() {
+                client.load("tags").done { (tags: [String]) in
+                    print("tags \(tags.count): \(tags.joined(separator: "+"))")
+                    finished()
+                }.catch { error in
+                    print("failed \(error)")
+                    finished()
+                }
+            }
+
+            func showLabel() {
+                client.label().done { label in
+                    print("label \(label)")
+                    finished()
+                }
+            }
+        }
+        """#
+
+    private static let main = #"""
+        import Dispatch
+        import Foundation
+
+        let steps: [(String, [String: String], @Sendable (Screen) -> Void)] = [
+            ("name", ["name": "ada"], { $0.showName() }),
+            ("no name", [:], { $0.showName() }),
+            ("tags", ["tags": "a,b,c"], { $0.showTags() }),
+            ("label", [:], { $0.showLabel() }),
+        ]
+        nonisolated(unsafe) var next = 0
+
+        func runNext() {
+            guard next < steps.count else { exit(0) }
+            let (title, table, body) = steps[next]
+            next += 1
+            print("==", title)
+            let client = Client()
+            client.table = table
+            finished = { DispatchQueue.main.async { runNext() } }
+            body(Screen(client: client))
+        }
+
+        DispatchQueue.main.async { runNext() }
+        dispatchMain()
+
+        """#
+
+    func testEachClausesFunctionChangesAndOverloadsByReturnTypeKeepTheirPromisesAndTheProgramPrintsTheSame() throws {
+        let directory = try TestSupport.temporaryDirectory(self)
+        let expected = try ProgramBuilding.buildAndRun([("Client.swift", Self.client), ("Screen.swift", Self.screen), ("main.swift", Self.main)],
+                                                       as: "original", in: directory)
+        XCTAssertEqual(expected, """
+            == name
+            name ada
+            == no name
+            failed missing("name")
+            == tags
+            tags 3: a+b+c
+            == label
+            label release
+
+            """)
+        let root = directory.appendingPathComponent("tree")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try Self.client.write(to: root.appendingPathComponent("Client.swift"), atomically: true, encoding: .utf8)
+        try Self.screen.write(to: root.appendingPathComponent("Screen.swift"), atomically: true, encoding: .utf8)
+        let result = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all", "--replace", "--in-place"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardError.contains("""
+            Client.swift:12:10: call site left alone in `load(_:)`: a function of the same name in its own or a related type would have to change with it
+            """), result.standardError)
+        let client = try String(contentsOf: root.appendingPathComponent("Client.swift"), encoding: .utf8)
+        let screen = try String(contentsOf: root.appendingPathComponent("Screen.swift"), encoding: .utf8)
+        XCTAssertEqual(client.components(separatedBy: "@MainActor func label() async -> String {").count, 3, client)
+        XCTAssertEqual(client.components(separatedBy: "-> Promise<").count, 3, client)
+        for line in ["let namePromise: Promise<String> = client.load(\"name\")\n", "let tagsPromise: Promise<[String]> = client.load(\"tags\")\n"] {
+            XCTAssertTrue(screen.contains(line), line + "\n" + screen)
+        }
+        let output = try ProgramBuilding.buildAndRun([("Client.swift", client), ("Screen.swift", screen), ("main.swift", Self.main)],
+                                                     as: "migrated", in: directory)
+        XCTAssertEqual(output, expected)
+        let again = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all", "--replace", "--check"])
+        XCTAssertEqual(again.status, 0, again.standardError)
+    }
+}
