@@ -109,10 +109,10 @@ final class CallSitePlacesTests: XCTestCase {
         }
         let api = Api()
         final class Screen: @unchecked Sendable {
-            var sheets: [String: Sheet] = [:]
+            var presented: () -> Sheet = { Sheet() }
             func show(_ text: String) {}
             func close() {
-                let sheet = sheets["main"]!
+                let sheet = presented()
                 sheet.dismiss(animated: true) { _ in
                     api.ping {
                         self.show("pong")

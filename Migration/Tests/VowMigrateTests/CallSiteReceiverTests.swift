@@ -175,6 +175,12 @@ final class CallSiteReceiverTests: XCTestCase {
                 }
                 guard let service = Router(name: name) else { return }
                 service.dismiss(animated: true)
+                let forced = object as! Sheet
+                forced.dismiss(animated: true)
+                DispatchQueue.main.async { [weak self] in
+                    guard let strongSelf = self else { return }
+                    strongSelf.dismiss(animated: true)
+                }
             }
         }
         """
@@ -186,7 +192,8 @@ final class CallSiteReceiverTests: XCTestCase {
         XCTAssertEqual(receivers, [
             "8: typed(\"Router\")", "10: typed(\"Sheet\")", "11: typed(\"Sheet\")", "12: typed(\"Router\")", "13: typed(\"Router\")",
             "14: typed(\"Sheet\")", "15: typed(\"Router\")", "16: other", "17: typed(\"Sheet\")", "18: other",
-            "19: typed(\"Router\")", "20: typed(\"Sheet\")", "21: other", "23: typed(\"Sheet\")", "25: typed(\"Router\")", "28: typed(\"Router\")",
+            "19: typed(\"Router\")", "20: typed(\"Sheet\")", "21: other", "23: typed(\"Sheet\")", "25: typed(\"Router\")", "28: typed(\"Router\")", "30: typed(\"Sheet\")",
+            "33: typed(\"Coordinator\")",
         ])
     }
 

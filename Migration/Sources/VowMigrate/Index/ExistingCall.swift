@@ -325,7 +325,8 @@ final class ExistingCallCollector: SyntaxVisitor {
     }
 
     /// The type syntax shows for a value bound to a name: `Store()`, `Store.shared`, another
-    /// name of known type, `commands[key]` of a collection of known elements, `x as? Store`.
+    /// name of known type, `self` (the enclosing type), `commands[key]` of a collection of known
+    /// elements, `x as? Store`.
     private func valueType(_ value: ExprSyntax) -> String? {
         var value = value
         if let forced = value.as(ForceUnwrapExprSyntax.self) { value = forced.expression }
@@ -341,6 +342,8 @@ final class ExistingCallCollector: SyntaxVisitor {
             return elementType(of: subscripted.calledExpression, key: Self.elementKey) ?? elementType(of: subscripted.calledExpression, key: Self.valueKey)
         }
         if let reference = value.as(DeclReferenceExprSyntax.self), reference.baseName.text.first?.isLowercase == true {
+            // `guard let strongSelf = self`: the enclosing type.
+            if reference.baseName.text == "self" { return scopes.last.flatMap { $0.split(separator: ".").last.map(String.init) } }
             return knownType(of: reference.baseName.text)
         }
         if let member = value.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
@@ -457,7 +460,11 @@ final class ExistingCallCollector: SyntaxVisitor {
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         // A local (a property was recorded with its type): known from here on in the function.
         if knownTypes.count > 1, node.parent?.is(MemberBlockItemSyntax.self) != true {
-            Self.record(node, in: &knownTypes[knownTypes.count - 1], constraints: constraintsInScope)
+            // (`let strongSelf = self`, `let screen = controller as! Screen`, `let handler = commands[name]`.)
+            // (Read first: `valueType` reads `knownTypes`, which may not be written meanwhile.)
+            var recorded: [String: String?] = [:]
+            Self.record(node, in: &recorded, constraints: constraintsInScope, valueType: valueType)
+            for (name, type) in recorded { Self.add(name, type, to: &knownTypes[knownTypes.count - 1]) }
         }
         return .visitChildren
     }
@@ -500,7 +507,8 @@ final class ExistingCallCollector: SyntaxVisitor {
     }
 
     /// `let store = Store()`, `var cache: Cache?`, `let api = API.shared`: the name and its type.
-    private static func record(_ variable: VariableDeclSyntax, in types: inout [String: String?], constraints: [String: String?]) {
+    private static func record(_ variable: VariableDeclSyntax, in types: inout [String: String?], constraints: [String: String?],
+                               valueType: (ExprSyntax) -> String? = initializedType) {
         for binding in variable.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
             var type: String?
@@ -509,7 +517,7 @@ final class ExistingCallCollector: SyntaxVisitor {
                 type = constrained(nominalType(annotation.type), constraints)
                 elements = elementTypes(annotation.type)
             } else if let value = binding.initializer?.value {
-                type = initializedType(value)
+                type = valueType(value)
                 elements = initializedElementTypes(value)
             }
             add(name, type, to: &types)
