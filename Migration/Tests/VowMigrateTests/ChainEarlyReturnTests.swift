@@ -359,4 +359,79 @@ final class ChainEarlyReturnTests: XCTestCase {
         XCTAssertEqual(try program.runMigrated(), expected)
         XCTAssertEqual(try program.checkAgain().status, 0)
     }
+
+    /// home-assistant's attachment download: a `recover` whose last statement is an `if` (and an
+    /// `#if` inside it) leaving on every path, by `throw` or by `return try .value(x)`. Each
+    /// `return` answers as the handler did (`return try x`) in the function made async; the
+    /// program prints the same.
+    func testARecoverLeavingOnEveryPathOfItsLastIfAnswersWithItsReturns() throws {
+        let screen = Self.storeAndScreen + #"""
+                func fallback(for error: Error) throws -> String {
+                    guard case StoreError.failed(let key) = error, key != "none" else { throw error }
+                    return "fallback \(key)"
+                }
+
+                func image() -> Promise<String> {
+                    store.size(of: key).map { size in
+                        "image \(size)"
+                    }.recover { error throws -> Promise<String> in
+                        if case StoreError.failed("label") = error {
+                            throw error
+                        } else {
+                            #if compiler(>=5.9)
+                            return try .value(self.fallback(for: error))
+                            #else
+                            throw error
+                            #endif
+                        }
+                    }
+                }
+
+                func refresh() {
+                    image().done { text in
+                        print("shown \(text)")
+                        finished()
+                    }.catch { error in
+                        print("failed \(error)")
+                        finished()
+                    }
+                }
+            }
+
+            """#
+        let driver = #"""
+            import Dispatch
+            import Foundation
+            import Vow
+
+            let steps: [(String, [String: String], @Sendable (Screen) -> Void)] = [
+                ("found", [:], { $0.refresh() }),
+                ("recovered", ["abcd": "fail"], { $0.refresh() }),
+                ("passed on", ["label": "fail"], { $0.key = "label"; $0.refresh() }),
+                ("fallback fails", ["none": "fail"], { $0.key = "none"; $0.refresh() }),
+            ]
+
+            """# + ProgramBuilding.stepRunner(makeScreen: "Screen(store: store)")
+        let program = try ProgramBuilding.ScreenProgram(screen: screen, driver: driver, in: try TestSupport.temporaryDirectory(self),
+                                                        arguments: ["--to", "async", "--stage", "all", "--replace"])
+        let expected = try program.runOriginal()
+        XCTAssertEqual(expected, """
+            == found
+            shown image 4
+            == recovered
+            shown fallback abcd
+            == passed on
+            failed failed("label")
+            == fallback fails
+            failed failed("none")
+
+            """)
+        let (result, code) = try program.migrate()
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertFalse(result.standardError.contains("does not end with its value"), result.standardError)
+        XCTAssertTrue(code.contains("func image() async throws -> String {"), code)
+        XCTAssertTrue(code.contains("                return try self.fallback(for: error)\n"), code)
+        XCTAssertEqual(try program.runMigrated(), expected)
+        XCTAssertEqual(try program.checkAgain().status, 0)
+    }
 }

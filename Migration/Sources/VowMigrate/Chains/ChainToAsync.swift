@@ -1701,6 +1701,13 @@ struct ChainToAsync {
             } else {
                 recovered = awaited(result, text)
             }
+        } else if writer.valueRead(after: index), Self.alwaysThrows(last, returning: true),
+                  returnType != nil || link.statements.contains(where: { Self.containsThrow(Syntax($0)) }) {
+            // `if case .noAttachment = error { throw error } else { return .value(x) }`: every path
+            // leaves, each `return` answering as the handler did (below). A declared return type, or
+            // a `throw` (which the guarantee form cannot take), says which form Swift picked.
+            recovered = nil
+            if returnType?.hasPrefix("Guarantee") == true { seesCancellation = true }
         } else {
             throw Refusal("a `recover` handler that does not end with its value or a `throw`", at: last)
         }
@@ -1961,9 +1968,23 @@ struct ChainToAsync {
     /// Every path through the statement ends in `throw` (or, with `returning`, in `return x`):
     /// a `throw`, or a `switch` whose every case, or an `if` with an `else` whose every branch,
     /// ends in one.
+    /// Whether `node` holds a `throw` of its own (not of a closure inside it).
+    private static func containsThrow(_ node: Syntax) -> Bool {
+        node.tokens(viewMode: .sourceAccurate).contains { token in
+            token.tokenKind == .keyword(.throw) && !StatementText.isInsideClosure(token, below: node)
+        }
+    }
+
     private static func alwaysThrows(_ item: CodeBlockItemSyntax, returning: Bool = false) -> Bool {
         if item.item.is(ThrowStmtSyntax.self) { return true }
         if returning, item.item.as(ReturnStmtSyntax.self)?.expression != nil { return true }
+        // `#if os(iOS) return ... #else throw error #endif`: whichever clause is compiled.
+        if let conditional = item.item.as(IfConfigDeclSyntax.self) {
+            return conditional.clauses.allSatisfy { clause in
+                guard case .statements(let statements)? = clause.elements, let last = statements.last else { return false }
+                return alwaysThrows(last, returning: returning)
+            }
+        }
         guard let expression = PyramidReader.expression(item) else { return false }
         if let switchExpression = expression.as(SwitchExprSyntax.self) {
             return !switchExpression.cases.isEmpty && switchExpression.cases.allSatisfy { element in
@@ -2025,6 +2046,11 @@ struct ChainToAsync {
     /// `knownGuarantee`: the expression is a guarantee, as the handler returning it says.
     private func awaited(_ expression: ExprSyntax, _ text: StatementText, knownGuarantee: Bool = false) -> String {
         if let value = Self.immediateValue(expression) { return text.text(of: value) }
+        // `try .value(savedImage(for: error))`: the value, tried.
+        if let tried = expression.as(TryExprSyntax.self), tried.questionOrExclamationMark == nil,
+           let value = Self.immediateValue(tried.expression) {
+            return "try " + text.text(of: value)
+        }
         // A call of a function `--replace` made async, wrapped to be a promise: the call itself.
         if let (call, guarantee) = ReplacedPromiseCalls.unwrapped(expression) { return (guarantee ? "await " : "try await ") + text.text(of: call) }
         if let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil,
