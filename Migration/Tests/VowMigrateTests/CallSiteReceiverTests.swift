@@ -181,6 +181,11 @@ final class CallSiteReceiverTests: XCTestCase {
                     guard let strongSelf = self else { return }
                     strongSelf.dismiss(animated: true)
                 }
+                for (_, router) in byName ?? [:] { router.dismiss(animated: true) }
+                switch object {
+                case let router as Sheet: router.dismiss(animated: true)
+                default: router.dismiss(animated: true)
+                }
             }
         }
         """
@@ -193,7 +198,7 @@ final class CallSiteReceiverTests: XCTestCase {
             "8: typed(\"Router\")", "10: typed(\"Sheet\")", "11: typed(\"Sheet\")", "12: typed(\"Router\")", "13: typed(\"Router\")",
             "14: typed(\"Sheet\")", "15: typed(\"Router\")", "16: other", "17: typed(\"Sheet\")", "18: other",
             "19: typed(\"Router\")", "20: typed(\"Sheet\")", "21: other", "23: typed(\"Sheet\")", "25: typed(\"Router\")", "28: typed(\"Router\")", "30: typed(\"Sheet\")",
-            "33: typed(\"Coordinator\")",
+            "33: typed(\"Coordinator\")", "35: other", "37: other", "38: other",
         ])
     }
 

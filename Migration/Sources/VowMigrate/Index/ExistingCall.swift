@@ -293,6 +293,27 @@ final class ExistingCallCollector: SyntaxVisitor {
         return .visitChildren
     }
 
+    /// Any other name a pattern binds (`for (index, sheet) in`, `case .shown(let sheet)`,
+    /// `catch let error`): of a type syntax does not show here, it hides an outer name's type (in
+    /// a loop's body, or from here on in the block).
+    override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
+        guard knownTypes.count > 1 else { return .skipChildren }
+        if let parent = node.parent, parent.is(PatternBindingSyntax.self) || parent.is(OptionalBindingConditionSyntax.self)
+            || parent.is(ForStmtSyntax.self) {
+            return .skipChildren
+        }
+        var ancestor = node.parent
+        while let current = ancestor, !current.is(CodeBlockItemSyntax.self) {
+            if let loop = current.as(ForStmtSyntax.self) {
+                Self.add(node.identifier.text, nil, to: &blockTypes[loop.body.id, default: [:]])
+                return .skipChildren
+            }
+            ancestor = current.parent
+        }
+        Self.add(node.identifier.text, nil, to: &knownTypes[knownTypes.count - 1])
+        return .skipChildren
+    }
+
     /// A block's locals end with it; it starts with the names its `if`, `while` or `for` binds.
     override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind {
         knownTypes.append(blockTypes.removeValue(forKey: node.id) ?? [:])
