@@ -3,7 +3,8 @@ import XCTest
 
 /// Issue 18, `--replace --to async` where one name answers more than one way: a function written
 /// once in each clause of an `#if` changes in every clause; overloads by return type stay promise
-/// functions, and a chain on one of them spells the type its first handler took.
+/// functions, and a chain on one of them spells the type its first handler took (the hoisted
+/// promise's, or the value's in a function made async).
 final class ReplaceOverloadTests: XCTestCase {
     private static let client = #"""
         import Dispatch
@@ -83,6 +84,22 @@ final class ReplaceOverloadTests: XCTestCase {
                 }
             }
 
+            func tagCount() -> Promise<Int> {
+                client.load("tags").map { (tags: [String]) in
+                    tags.count
+                }
+            }
+
+            func showCount() {
+                tagCount().done { count in
+                    print("count \(count)")
+                    finished()
+                }.catch { error in
+                    print("failed \(error)")
+                    finished()
+                }
+            }
+
             func showLabel() {
                 client.label().done { label in
                     print("label \(label)")
@@ -100,6 +117,7 @@ final class ReplaceOverloadTests: XCTestCase {
             ("name", ["name": "ada"], { $0.showName() }),
             ("no name", [:], { $0.showName() }),
             ("tags", ["tags": "a,b,c"], { $0.showTags() }),
+            ("count", ["tags": "a,b"], { $0.showCount() }),
             ("label", [:], { $0.showLabel() }),
         ]
         nonisolated(unsafe) var next = 0
@@ -131,6 +149,8 @@ final class ReplaceOverloadTests: XCTestCase {
             failed missing("name")
             == tags
             tags 3: a+b+c
+            == count
+            count 2
             == label
             label release
 
@@ -148,7 +168,10 @@ final class ReplaceOverloadTests: XCTestCase {
         let screen = try String(contentsOf: root.appendingPathComponent("Screen.swift"), encoding: .utf8)
         XCTAssertEqual(client.components(separatedBy: "@MainActor func label() async -> String {").count, 3, client)
         XCTAssertEqual(client.components(separatedBy: "-> Promise<").count, 3, client)
-        for line in ["let namePromise: Promise<String> = client.load(\"name\")\n", "let tagsPromise: Promise<[String]> = client.load(\"tags\")\n"] {
+        for line in [
+            "let namePromise: Promise<String> = client.load(\"name\")\n", "let tagsPromise: Promise<[String]> = client.load(\"tags\")\n",
+            "    @MainActor func tagCount() async throws -> Int {\n        let tags: [String] = try await client.load(\"tags\").value\n",
+        ] {
             XCTAssertTrue(screen.contains(line), line + "\n" + screen)
         }
         let output = try ProgramBuilding.buildAndRun([("Client.swift", client), ("Screen.swift", screen), ("main.swift", Self.main)],

@@ -889,7 +889,8 @@ struct ChainToAsync {
             throw Refusal("a nested promise chain whose `catch` reads the outer chain's `error`", at: catchLink.node)
         }
         let effects = isGuarantee(root) ? "await" : "try await"
-        var writer = try straightLine(links, from: "\(effects) \(StatementText(bytes: bytes).text(of: root)).value", returningValue: false)
+        var writer = try straightLine(links, from: "\(effects) \(StatementText(bytes: bytes).text(of: root)).value", returningValue: false,
+                                      firstType: spelledFirstType(root, links: links))
         writer.discard()
         return try doCatch(writer.body, catchLink, chain: "nested chain",
                            throwing: (!isGuarantee(root) || Self.tries(writer.body)) && Self.canThrow(writer.body))
@@ -1195,7 +1196,8 @@ struct ChainToAsync {
             reserved.insert(name)
         }
         var writer = try straightLine(links, from: awaited(root, StatementText(bytes: bytes)), returningValue: true, reserved: reserved,
-                                      valueType: valueType, answering: depth < 4 ? (guarantee, depth) : nil)
+                                      valueType: valueType, answering: depth < 4 ? (guarantee, depth) : nil,
+                                      firstType: spelledFirstType(root, links: links))
         if let value = writer.valueExpression {
             writer.body.add(value.prefixed("return "), indentedBy: 0)
         }
@@ -1291,8 +1293,9 @@ struct ChainToAsync {
 
     private func straightLine(_ links: [Link], from start: String, returningValue: Bool, nesting: Nesting? = nil,
                               reserved: Set<String> = [], valueType: String? = nil,
-                              answering: (guarantee: Bool, depth: Int)? = nil) throws(Refusal) -> Writer {
+                              answering: (guarantee: Bool, depth: Int)? = nil, firstType: String? = nil) throws(Refusal) -> Writer {
         var writer = Writer(bytes: bytes, links: links, valueReturned: returningValue)
+        writer.firstType = firstType
         writer.valueType = valueType
         writer.answering = answering
         writer.nesting = nesting
@@ -1300,6 +1303,7 @@ struct ChainToAsync {
         writer.state = .pending(CodeLines(line: start))
         for index in links.indices {
             try write(links[index], at: index, &writer)
+            writer.firstType = nil
         }
         return writer
     }
@@ -1322,6 +1326,8 @@ struct ChainToAsync {
         var reserved = Set<String>()
         /// The type of the chain's last value, where the function returning it says it.
         var valueType: String?
+        /// The type the first link's binding spells (``ChainToAsync/spelledFirstType(_:links:)``).
+        var firstType: String?
         /// The names a `then` handler answering with a chain gave that chain's links (its
         /// value's and its locals', as renamed here): ``Link/inheritsScope``.
         var carried: [String: String] = [:]
@@ -1461,7 +1467,7 @@ struct ChainToAsync {
             renames[parameter] = name
             switch writer.state {
             case .named(let value): writer.body.add("let \(name) = \(value)", 0)
-            case .pending(let lines): writer.body.add(lines.prefixed("let \(name) = "), indentedBy: 0)
+            case .pending(let lines): writer.body.add(lines.prefixed("let \(name)\(writer.firstType.map { ": " + $0 } ?? "") = "), indentedBy: 0)
             case .none: break
             }
             writer.state = .named(name)
@@ -2124,14 +2130,21 @@ struct ChainToAsync {
     /// value said which (`.done { (name: String) in }`); the hoisted promise says it instead
     /// (`let namePromise: Promise<String> = ...`), or the call would be ambiguous.
     private func hoistedBinding(_ started: String, _ root: ExprSyntax, in call: FunctionCallExprSyntax, links: [Link]) -> String {
+        guard let type = spelledFirstType(root, links: links) else { return "let \(started) = \(hoisted(root, in: call))" }
+        return "let \(started): \(isGuarantee(root) ? "Guarantee" : "Promise")<\(type)> = \(StatementText(bytes: bytes).text(of: root))"
+    }
+
+    /// The type the first handler gives the value of `root`, a call of a name the tree declares
+    /// answering different types (``hoistedBinding(_:_:in:links:)``); nil where it says none or
+    /// the name answers one type. Straight-line code binds the value with it
+    /// (`let tags: [String] = try await client.load("tags").value`).
+    private func spelledFirstType(_ root: ExprSyntax, links: [Link]) -> String? {
         guard let head = root.as(FunctionCallExprSyntax.self), let base = PyramidReader.baseName(head),
               catalog.promiseValueTypes(named: base).count > 1,
               let first = links.first, [.then, .map, .compactMap, .done, .get].contains(first.kind),
               case .parameterClause(let clause)? = first.closure?.signature?.parameterClause, clause.parameters.count == 1,
-              let type = clause.parameters.first?.type?.trimmedDescription, !["Any", "AnyObject"].contains(type) else {
-            return "let \(started) = \(hoisted(root, in: call))"
-        }
-        return "let \(started): \(isGuarantee(root) ? "Guarantee" : "Promise")<\(type)> = \(StatementText(bytes: bytes).text(of: root))"
+              let type = clause.parameters.first?.type?.trimmedDescription, !["Any", "AnyObject"].contains(type) else { return nil }
+        return type
     }
 
     /// `let firstPromise = load(id: 1)` in async code would reach an async overload of `load`,

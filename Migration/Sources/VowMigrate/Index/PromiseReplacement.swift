@@ -136,7 +136,7 @@ extension MigrationIndex {
             // A requirement changes with every implementation of it, or none does; so does a
             // function written once in each clause of an `#if`.
             var groups = functions.filter(\.isProtocolRequirement).compactMap(requirementGroup(of:))
-            groups += overloadGroups(among: functions)
+            groups += conditionalTwins(among: functions)
             for group in groups {
                 let locations = Set(group.map(\.location))
                 if group.allSatisfy({ replacementObstacle(of: $0, group: locations) == nil }) {
@@ -153,7 +153,7 @@ extension MigrationIndex {
     /// declare twice. A call reaches whichever is compiled, so they change together. Not
     /// overloads by return type (`-> Promise<String>`, `-> Promise<[String]>`): the call wrapped
     /// in `Promise.immediate { }` would no longer say which it means.
-    func overloadGroups(among functions: [PromiseFunctionSummary]) -> [[PromiseFunctionSummary]] {
+    func conditionalTwins(among functions: [PromiseFunctionSummary]) -> [[PromiseFunctionSummary]] {
         let candidates = functions.filter { !$0.isProtocolRequirement }
         return Dictionary(grouping: candidates) { "\($0.scope) \($0.swiftName)" }.values.filter { overloads in
             guard overloads.count > 1, let first = overloads.first,
