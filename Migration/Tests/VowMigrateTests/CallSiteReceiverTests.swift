@@ -202,6 +202,39 @@ final class CallSiteReceiverTests: XCTestCase {
         ])
     }
 
+    /// The call-site stage picks the callee by those bindings too: a sheet taken from a
+    /// dictionary of sheets converts in both forms, though a property of the same name holds a
+    /// `Router` (whose `dismiss` passes nothing: the binding was read as that property before).
+    func testACalleePickedThroughABindingConverts() {
+        let input = Self.declarations + """
+        final class Coordinator: @unchecked Sendable {
+            var sheets: [String: Sheet] = [:]
+            let sheet = Router()
+
+            func show(_ text: String) {}
+
+            func close(_ name: String) {
+                if let sheet = sheets[name] {
+                    sheet.dismiss(animated: true) { error in
+                        if let error {
+                            self.show("\\(error)")
+                            return
+                        }
+                        self.show("closed")
+                    }
+                }
+            }
+        }
+
+        """
+        for target in MigrationTarget.allCases {
+            let migration = migrate(input, target)
+            XCTAssertEqual(refusals(migration), [], "\(target)")
+            XCTAssertEqual(converted(migration), ["close(_:)"], "\(target)")
+            XCTAssertFalse(migrate(migration.output, target).changed, "\(target):\n\(migration.output)")
+        }
+    }
+
     func testAReceiverWhoseTypeDeclaresNoSuchFunctionReachesNone() {
         let input = Self.declarations + """
         protocol Presenting: Sendable {}
