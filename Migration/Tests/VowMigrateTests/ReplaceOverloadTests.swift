@@ -14,24 +14,24 @@ final class ReplaceOverloadTests: XCTestCase {
             case missing(String)
         }
 
-        final class Client: @unchecked Sendable {
-            var table: [String: String] = [:]
+        final class Store: @unchecked Sendable {
+            var plan: [String: String] = [:]
             private let queue = DispatchQueue(label: "client")
 
             func load(_ key: String) -> Promise<String> {
-                let table = self.table
+                let plan = self.plan
                 return Promise { seal in
                     queue.async {
-                        if let value = table[key] { seal.fulfill(value) } else { seal.reject(FetchError.missing(key)) }
+                        if let value = plan[key] { seal.fulfill(value) } else { seal.reject(FetchError.missing(key)) }
                     }
                 }
             }
 
             func load(_ key: String) -> Promise<[String]> {
-                let table = self.table
+                let plan = self.plan
                 return Promise { seal in
                     queue.async {
-                        if let value = table[key] {
+                        if let value = plan[key] {
                             seal.fulfill(value.split(separator: ",").map(String.init))
                         } else {
                             seal.reject(FetchError.missing(key))
@@ -58,9 +58,9 @@ final class ReplaceOverloadTests: XCTestCase {
         nonisolated(unsafe) var finished: () -> Void = {}
 
         final class Screen: @unchecked Sendable {
-            let client: Client
+            let client: Store
 
-            init(client: Client) {
+            init(client: Store) {
                 self.client = client
             }
 
@@ -120,23 +120,8 @@ final class ReplaceOverloadTests: XCTestCase {
             ("count", ["tags": "a,b"], { $0.showCount() }),
             ("label", [:], { $0.showLabel() }),
         ]
-        nonisolated(unsafe) var next = 0
 
-        func runNext() {
-            guard next < steps.count else { exit(0) }
-            let (title, table, body) = steps[next]
-            next += 1
-            print("==", title)
-            let client = Client()
-            client.table = table
-            finished = { DispatchQueue.main.async { runNext() } }
-            body(Screen(client: client))
-        }
-
-        DispatchQueue.main.async { runNext() }
-        dispatchMain()
-
-        """#
+        """# + ProgramBuilding.stepRunner(makeScreen: "Screen(client: store)")
 
     func testEachClausesFunctionChangesAndOverloadsByReturnTypeKeepTheirPromisesAndTheProgramPrintsTheSame() throws {
         let directory = try TestSupport.temporaryDirectory(self)

@@ -1971,9 +1971,6 @@ struct ChainToAsync {
         return expression
     }
 
-    /// Every path through the statement ends in `throw` (or, with `returning`, in `return x`):
-    /// a `throw`, or a `switch` whose every case, or an `if` with an `else` whose every branch,
-    /// ends in one.
     /// Whether `node` holds a `throw` of its own (not of a closure inside it).
     private static func containsThrow(_ node: Syntax) -> Bool {
         node.tokens(viewMode: .sourceAccurate).contains { token in
@@ -1981,6 +1978,9 @@ struct ChainToAsync {
         }
     }
 
+    /// Every path through the statement ends in `throw` (or, with `returning`, in `return x`):
+    /// a `throw`, or a `switch` whose every case, or an `if` with an `else` whose every branch,
+    /// ends in one.
     private static func alwaysThrows(_ item: CodeBlockItemSyntax, returning: Bool = false) -> Bool {
         if item.item.is(ThrowStmtSyntax.self) { return true }
         if returning, item.item.as(ReturnStmtSyntax.self)?.expression != nil { return true }

@@ -286,8 +286,11 @@ final class ExistingCallCollector: SyntaxVisitor {
         if node.awaitKeyword != nil { markAsync() }
         // `for handler in handlers` where `handlers: [Handler]`: a `Handler`, in the loop's body.
         if knownTypes.count > 1, let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
-            var type = node.typeAnnotation.flatMap { Self.constrained(Self.nominalType($0.type), constraintsInScope) }
-            if node.typeAnnotation == nil { type = elementType(ofSequence: node.sequence) }
+            let type = if let annotation = node.typeAnnotation {
+                Self.constrained(Self.nominalType(annotation.type), constraintsInScope)
+            } else {
+                elementType(ofSequence: node.sequence)
+            }
             Self.add(name, type, to: &blockTypes[node.body.id, default: [:]])
         }
         return .visitChildren
@@ -481,8 +484,8 @@ final class ExistingCallCollector: SyntaxVisitor {
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         // A local (a property was recorded with its type): known from here on in the function.
         if knownTypes.count > 1, node.parent?.is(MemberBlockItemSyntax.self) != true {
-            // (`let strongSelf = self`, `let screen = controller as! Screen`, `let handler = commands[name]`.)
-            // (Read first: `valueType` reads `knownTypes`, which may not be written meanwhile.)
+            // Typed as `valueType` reads the value (`let strongSelf = self`, `= controller as! Screen`,
+            // `= commands[name]`), into a dictionary of its own: `valueType` reads `knownTypes`.
             var recorded: [String: String?] = [:]
             Self.record(node, in: &recorded, constraints: constraintsInScope, valueType: valueType)
             for (name, type) in recorded { Self.add(name, type, to: &knownTypes[knownTypes.count - 1]) }
@@ -560,10 +563,7 @@ final class ExistingCallCollector: SyntaxVisitor {
     /// `[Handler]`, `Set<Handler>`, `[String: Handler]?`: the nominal type of the elements (of
     /// the values, for a dictionary).
     private static func elementTypes(_ type: TypeSyntax) -> (array: String?, dictionary: String?) {
-        var type = type
-        if let attributed = type.as(AttributedTypeSyntax.self) { type = attributed.baseType }
-        if let optional = type.as(OptionalTypeSyntax.self) { type = optional.wrappedType }
-        if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { type = unwrapped.wrappedType }
+        let type = unwrapped(type)
         if let array = type.as(ArrayTypeSyntax.self) { return (nominalType(array.element), nil) }
         if let dictionary = type.as(DictionaryTypeSyntax.self) { return (nil, nominalType(dictionary.value)) }
         if let generic = type.as(IdentifierTypeSyntax.self), let arguments = generic.genericArgumentClause?.arguments {
@@ -603,13 +603,19 @@ final class ExistingCallCollector: SyntaxVisitor {
         }
     }
 
-    /// `Store`, `Store?`, `API.Client`, `any Service`: the nominal type; nil for closures, tuples,
-    /// collections and anything else.
-    private static func nominalType(_ type: TypeSyntax) -> String? {
+    /// `@escaping T`, `T?`, `T!`: `T`.
+    private static func unwrapped(_ type: TypeSyntax) -> TypeSyntax {
         var type = type
         if let attributed = type.as(AttributedTypeSyntax.self) { type = attributed.baseType }
         if let optional = type.as(OptionalTypeSyntax.self) { type = optional.wrappedType }
         if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { type = unwrapped.wrappedType }
+        return type
+    }
+
+    /// `Store`, `Store?`, `API.Client`, `any Service`: the nominal type; nil for closures, tuples,
+    /// collections and anything else.
+    private static func nominalType(_ type: TypeSyntax) -> String? {
+        var type = unwrapped(type)
         if let some = type.as(SomeOrAnyTypeSyntax.self) { type = some.constraint }
         if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text }
         if let member = type.as(MemberTypeSyntax.self) { return member.name.text }
