@@ -2139,7 +2139,9 @@ struct ChainToAsync {
     /// the name answers one type. Straight-line code binds the value with it
     /// (`let tags: [String] = try await client.load("tags").value`).
     private func spelledFirstType(_ root: ExprSyntax, links: [Link]) -> String? {
-        guard let head = root.as(FunctionCallExprSyntax.self), let base = PyramidReader.baseName(head),
+        // A call `--replace` made async is wrapped (`Promise.immediate { try await load() }`).
+        guard let head = (ReplacedPromiseCalls.unwrapped(root)?.call ?? root).as(FunctionCallExprSyntax.self),
+              let base = PyramidReader.baseName(head),
               catalog.promiseValueTypes(named: base).count > 1,
               let first = links.first, [.then, .map, .compactMap, .done, .get].contains(first.kind),
               case .parameterClause(let clause)? = first.closure?.signature?.parameterClause, clause.parameters.count == 1,

@@ -53,6 +53,10 @@ public struct ExistingCall: Sendable, Equatable {
     /// How the call's result is used, as far as that decides between a promise-returning
     /// function and an async overload of it in async code (``ResultUse``).
     public var resultUse: ResultUse = .other
+    /// The code around the call spells the promise type it wants, so the call keeps saying which
+    /// of several functions differing only in the type they answer it means, wrapped in
+    /// `Promise.immediate { try await ... }` or awaited (``ExistingCallCollector/spellsPromiseType(_:)``).
+    public var spellsPromiseType = false
     /// `try await load()`, `await load()`: the call's value is awaited where it is made.
     public var isAwaited = false
     /// Code runs after the call where it is written, before that code's function returns: a later
@@ -753,6 +757,63 @@ final class ExistingCallCollector: SyntaxVisitor {
         return .other
     }
 
+    /// Whether the code around `call` spells the type of the promise it answers, where Swift
+    /// would pick among functions differing only in that type: `let p: Promise<User> = load()`,
+    /// `load() as Promise<User>`, `return load()` (or a body of that one call) in a function or
+    /// closure declaring its return type, a first link whose closure types its one parameter
+    /// (`load().done { (user: User) in }`), and `try await load().value` in any of the first three
+    /// places. Each stays as typed once the call is `Promise.immediate { try await load() }` or
+    /// `try await load()`.
+    static func spellsPromiseType(_ call: FunctionCallExprSyntax) -> Bool {
+        let node = Syntax(call)
+        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.base?.id == node.id {
+            if member.declName.baseName.text == "value", let awaited = member.parent?.as(AwaitExprSyntax.self) {
+                var outer = Syntax(awaited)
+                if let tried = outer.parent?.as(TryExprSyntax.self) { outer = Syntax(tried) }
+                return contextSpellsType(outer)
+            }
+            guard ["then", "map", "compactMap", "done", "get"].contains(member.declName.baseName.text),
+                  let link = member.parent?.as(FunctionCallExprSyntax.self), link.calledExpression.id == member.id,
+                  let closure = link.trailingClosure ?? (link.arguments.count == 1 ? link.arguments.first?.expression.as(ClosureExprSyntax.self) : nil),
+                  case .parameterClause(let clause)? = closure.signature?.parameterClause, clause.parameters.count == 1,
+                  let type = clause.parameters.first?.type?.trimmedDescription else { return false }
+            return !["Any", "AnyObject", "_"].contains(type)
+        }
+        if let cast = node.parent?.as(AsExprSyntax.self), cast.questionOrExclamationMark == nil {
+            return cast.type.as(IdentifierTypeSyntax.self)?.genericArgumentClause != nil
+        }
+        // Unfolded, `load() as Promise<User>` is a sequence: the call, `as`, the type.
+        if let list = node.parent?.as(ExprListSyntax.self), let position = list.firstIndex(where: { $0.id == node.id }),
+           let cast = list.index(position, offsetBy: 1, limitedBy: list.endIndex).flatMap({ $0 < list.endIndex ? list[$0] : nil })?
+            .as(UnresolvedAsExprSyntax.self), cast.questionOrExclamationMark == nil,
+           let typeIndex = list.index(position, offsetBy: 2, limitedBy: list.endIndex), typeIndex < list.endIndex,
+           let type = list[typeIndex].as(TypeExprSyntax.self) {
+            return type.type.as(IdentifierTypeSyntax.self)?.genericArgumentClause != nil
+        }
+        return contextSpellsType(node)
+    }
+
+    /// `node` is a binding's value under a written type, returned from (or the one statement of)
+    /// a function or closure declaring its return type (``spellsPromiseType(_:)``).
+    private static func contextSpellsType(_ node: Syntax) -> Bool {
+        if let binding = node.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self) {
+            return binding.typeAnnotation != nil
+        }
+        if let returned = node.parent?.as(ReturnStmtSyntax.self) {
+            var scope = returned.parent
+            while let current = scope {
+                if let function = current.as(FunctionDeclSyntax.self) { return function.signature.returnClause != nil }
+                if let closure = current.as(ClosureExprSyntax.self) { return closure.signature?.returnClause != nil }
+                if current.is(AccessorDeclSyntax.self) || current.is(InitializerDeclSyntax.self) { return false }
+                scope = current.parent
+            }
+            return false
+        }
+        guard let list = node.parent?.as(CodeBlockItemSyntax.self)?.parent?.as(CodeBlockItemListSyntax.self), list.count == 1 else { return false }
+        if let closure = list.parent?.as(ClosureExprSyntax.self) { return closure.signature?.returnClause != nil }
+        return list.parent?.as(CodeBlockSyntax.self)?.parent?.as(FunctionDeclSyntax.self)?.signature.returnClause != nil
+    }
+
     /// The number of parameters a closure literal declares, or nil when it uses `$0` (or is
     /// written in a way this does not read).
     static func arity(of closure: ClosureExprSyntax) -> Int? {
@@ -893,6 +954,7 @@ final class ExistingCallCollector: SyntaxVisitor {
             usesAlternativeResult: usesAlternativeResult,
             receiverTypedByConvention: byConvention,
             resultUse: Self.resultUse(of: call, usesAlternativeResult: usesAlternativeResult),
+            spellsPromiseType: Self.spellsPromiseType(call),
             isAwaited: Self.isAwaited(call),
             insideContinuation: Self.isInsideContinuation(call),
             argumentEnds: call.arguments.map { $0.expression.endPositionBeforeTrailingTrivia.utf8Offset },

@@ -224,6 +224,8 @@ final class IndexCollector: SyntaxVisitor {
             isAsync: isAsync,
             returnsVowType: Self.isVowType(returnText),
             promiseValueType: isAsync || node.signature.effectSpecifiers?.throwsClause != nil ? nil : Self.promiseValueType(returnText),
+            genericSignature: [node.genericParameterClause?.trimmedDescription, node.genericWhereClause?.trimmedDescription]
+                .compactMap { $0 }.joined(separator: " "),
             mayReturnStoredPromise: (Self.isVowType(returnText) || aliasedReturnType != nil) && node.body.map(PromiseSharing.mayReturnStored) ?? false,
             replaceableBody: replaceable(as: aliasedReturnType == nil ? nil : .init(valueType: "", isGuarantee: false)),
             replaceableBodyAsGuarantee: aliasedReturnType != nil && replaceable(as: .init(valueType: "", isGuarantee: true)),

@@ -1743,6 +1743,9 @@ public struct FileSummary: Sendable {
         /// `T` of a function returning `Promise<T>` or `Guarantee<T>` that is neither `async` nor
         /// `throws`: one that can gain an async alternative (``PromiseFunctionSummary``).
         var promiseValueType: String? = nil
+        /// Its generic parameters and `where` clause as written (`<T: Mappable>`), "" without:
+        /// overloads with the same parameters may differ only there.
+        var genericSignature = ""
         /// It may return a promise it did not make in this call (``PromiseSharing``).
         var mayReturnStoredPromise = false
         /// Its body is one promise chain that `--replace` can write as straight-line code, as

@@ -23,6 +23,8 @@ public struct PromiseFunctionSummary: Sendable, Equatable {
     /// `User` of `Promise<User>`.
     public var valueType: String
     public var isGuarantee: Bool
+    /// Its generic parameters and `where` clause as written, "" without.
+    public var genericSignature = ""
     public var isPublic: Bool
     public var isOverride: Bool
     public var isContext: Bool
@@ -57,6 +59,7 @@ extension PromiseFunctionSummary {
                   isolation: record.declaredIsolation ?? (record.scope.isEmpty ? .fileScope : .member(of: record.scope)),
                   defaultIsolation: defaultIsolation)
         inPublicProtocol = record.inPublicProtocol
+        genericSignature = record.genericSignature
     }
 }
 

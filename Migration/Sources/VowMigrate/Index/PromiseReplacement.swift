@@ -21,6 +21,19 @@ extension MigrationIndex {
     /// Whether `--replace --to async` converts `function` (``PromiseReplacementVerdict``).
     public func promiseReplacement(of function: PromiseFunctionSummary) -> PromiseReplacementVerdict {
         if replacedPromiseFunctions.contains(function.location) { return .replace }
+        // One of functions that change together: what kept the group.
+        if let group = overloadGroups(among: promiseFunctionsByBaseName[function.baseName] ?? [])
+            .first(where: { $0.functions.contains { $0.location == function.location } })?.functions {
+            let locations = Set(group.map(\.location))
+            if let obstacle = group.lazy.compactMap({ self.replacementObstacle(of: $0, group: locations) }).first {
+                return .keep(obstacle.reason, detail: obstacle.detail)
+            }
+            if let call = unspelledCall(of: group) {
+                return .keep("an overload by the type it answers, and a call of it does not spell that type, which the awaited call "
+                             + "would need (`let p: Promise<User> = ...`, `.done { (user: User) in }`)",
+                             detail: "\(call.location): `\(call.description)`")
+            }
+        }
         let obstacle = replacementObstacle(of: function)
         return .keep(obstacle?.reason ?? "", detail: obstacle?.detail)
     }
@@ -133,13 +146,13 @@ extension MigrationIndex {
             for function in functions where replacementObstacle(of: function) == nil {
                 replaced.insert(function.location)
             }
-            // A requirement changes with every implementation of it, or none does; so does a
-            // function written once in each clause of an `#if`.
+            // A requirement changes with every implementation of it, or none does; so do the
+            // functions of one name and parameters in one type (``overloadGroups(among:)``).
             var groups = functions.filter(\.isProtocolRequirement).compactMap(requirementGroup(of:))
-            groups += conditionalTwins(among: functions)
+            groups += overloadGroups(among: functions).map(\.functions)
             for group in groups {
                 let locations = Set(group.map(\.location))
-                if group.allSatisfy({ replacementObstacle(of: $0, group: locations) == nil }) {
+                if group.allSatisfy({ replacementObstacle(of: $0, group: locations) == nil }), unspelledCall(of: group) == nil {
                     replaced.formUnion(locations)
                 }
             }
@@ -147,23 +160,41 @@ extension MigrationIndex {
         replacedPromiseFunctions = replaced
     }
 
-    /// One function written once in each clause of an `#if` (`#if os(watchOS) func sensors() ->
-    /// Promise<[Sensor]> { ... } #else func sensors() -> Promise<[Sensor]> { ... } #endif`): the
-    /// same signature in one type (or at file scope), which only separate clauses let the tree
-    /// declare twice. A call reaches whichever is compiled, so they change together. Not
-    /// overloads by return type (`-> Promise<String>`, `-> Promise<[String]>`): the call wrapped
-    /// in `Promise.immediate { }` would no longer say which it means.
-    func conditionalTwins(among functions: [PromiseFunctionSummary]) -> [[PromiseFunctionSummary]] {
+    /// Functions of one name and parameters in one type (or at file scope), all returning
+    /// promises (or all guarantees), which change together or not at all:
+    /// - one function written once in each clause of an `#if` (`#if os(watchOS) func sensors() ->
+    ///   Promise<[Sensor]> { ... } #else ... #endif`): the same signature, which only separate
+    ///   clauses let the tree declare twice; a call reaches whichever is compiled;
+    /// - overloads by the type they answer (`-> Promise<String>`, `-> Promise<[String]>`, or
+    ///   `<T: Mappable> ... -> Promise<T>` beside `<T: ImmutableMappable>`), where Swift picks one
+    ///   by the type the call's context wants: every call of them must spell it
+    ///   (``ExistingCall/spellsPromiseType``), since `Promise.immediate { try await load() }` and
+    ///   `try await load()` say only what their context says (``unspelledCall(of:)``).
+    func overloadGroups(among functions: [PromiseFunctionSummary]) -> [(functions: [PromiseFunctionSummary], byReturnType: Bool)] {
         let candidates = functions.filter { !$0.isProtocolRequirement }
-        return Dictionary(grouping: candidates) { "\($0.scope) \($0.swiftName)" }.values.filter { overloads in
+        return Dictionary(grouping: candidates) { "\($0.scope) \($0.swiftName)" }.values.compactMap { overloads in
             guard overloads.count > 1, let first = overloads.first,
-                  overloads.allSatisfy({ $0.isGuarantee == first.isGuarantee && $0.valueType == first.valueType && $0.parameters == first.parameters })
+                  overloads.allSatisfy({ $0.isGuarantee == first.isGuarantee && $0.parameters == first.parameters })
             else {
-                return false
+                return nil
             }
             let declared = (declaredShapes[first.baseName] ?? []).filter { $0.scope == first.scope && $0.swiftName == first.swiftName }
-            return declared.count == overloads.count
-        }.map { $0.sorted { ($0.location.file, $0.location.line) < ($1.location.file, $1.location.line) } }
+            guard declared.count == overloads.count else { return nil }
+            let byReturnType = !overloads.allSatisfy { $0.valueType == first.valueType && $0.genericSignature == first.genericSignature }
+            return (overloads.sorted { ($0.location.file, $0.location.line) < ($1.location.file, $1.location.line) }, byReturnType)
+        }
+    }
+
+    /// A call that may reach one of `group`, overloads by the type they answer
+    /// (``overloadGroups(among:)``), whose context does not spell that type; nil where every call
+    /// does, or where `group` is no such overloads.
+    func unspelledCall(of group: [PromiseFunctionSummary]) -> ExistingCall? {
+        guard let first = group.first, group.contains(where: { $0.valueType != first.valueType || $0.genericSignature != first.genericSignature })
+        else { return nil }
+        return (callsByBaseName[first.baseName] ?? []).first { call in
+            !call.spellsPromiseType
+                && group.contains { CallBinding.bind(call, to: $0.parameters) != nil && mayReachReplacing(call, scope: $0.scope) }
+        }
     }
 
     /// A protocol requirement returning a promise and every function of the tree that may
