@@ -1006,6 +1006,14 @@ extension MigrationIndex {
                 && (declaredShapes[call.baseName] != nil || typeNames.contains(call.baseName) || call.baseName == "init") {
                 continuedCalls[call.baseName, default: []].append(call)
             }
+            // `self.operation?.cancel()` on a property typed `MXHTTPOperation?`: code that compiles
+            // says the type has a `cancel()` taking nothing, wherever the type is declared.
+            for call in summary.calls where call.baseName == "cancel" && call.labels.isEmpty && call.trailingClosures.isEmpty
+                && !call.isAwaited && !call.receiverTypedByConvention {
+                if case .typed(let type) = call.receiver, !type.isEmpty {
+                    cancellableTypes.insert(Self.baseTypeName(type))
+                }
+            }
             for call in summary.calls
             // Every call of a promise-returning function when whole functions are converted
             // (`--replace` reads `.all`): one not awaited keeps the function as it is.
