@@ -321,4 +321,111 @@ final class ReplaceProtocolRequirementTests: XCTestCase {
         let again = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all", "--replace", "--check"])
         XCTAssertEqual(again.status, 0, again.standardError)
     }
+
+    /// A run over one target of a multi-module app: `SensorProvider` is declared in another
+    /// module, and may require `sensors()`, which made async would no longer meet it. Kept, with
+    /// the reason; a conformance declared on an extension (`extension TokenManager:
+    /// Authenticator`) says nothing of the type body's functions, a superclass (`override` shows
+    /// there is one) requires nothing of functions that are no override, and raw types and
+    /// standard protocols require no promise.
+    func testAConformanceToAProtocolNoFileOfTheRunDeclaresKeepsTheFunctionsImplementingIt() throws {
+        let source = """
+            import Vow
+
+            final class PedometerSensor: SensorProvider {
+                func sensors() -> Promise<[String]> {
+                    Promise.value(["steps"])
+                }
+            }
+
+            final class TokenManager {
+                func token() -> Promise<String> {
+                    Promise.value("token")
+                }
+            }
+
+            extension TokenManager: Authenticator {
+                func apply(_ token: String) {}
+            }
+
+            class Screen: ViewController {
+                override func viewDidLoad() {}
+
+                func reload() -> Promise<Int> {
+                    Promise.value(1)
+                }
+            }
+
+            protocol Refreshing: RemoteRefreshing {}
+
+            final class Feed: Refreshing, Equatable {
+                static func == (lhs: Feed, rhs: Feed) -> Bool { true }
+                func refresh() -> Promise<Int> {
+                    Promise.value(2)
+                }
+            }
+
+            enum Kind: String, CaseIterable {
+                case a
+                func load() -> Promise<Int> { Promise.value(3) }
+            }
+
+            @MainActor func use(_ sensor: PedometerSensor, _ tokens: TokenManager, _ screen: Screen, _ feed: Feed) async throws {
+                print(try await sensor.sensors().value, try await tokens.token().value, try await screen.reload().value,
+                      try await feed.refresh().value, try await Kind.a.load().value)
+            }
+
+            """
+        let root = try tree(["Sensors.swift": source])
+        let result = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all", "--replace", "--diff"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let kept = result.standardError.split(separator: "\n").filter { $0.contains("call site left alone in ") }.map { line in
+            String(line[line.range(of: "left alone in ")!.upperBound...])
+        }
+        XCTAssertEqual(kept, [
+            "`sensors()`: its type conforms to `SensorProvider`, which no file of the run declares: a requirement of it this function "
+                + "may implement would no longer be met; name the file declaring it with --context",
+            "`refresh()`: its type conforms to `RemoteRefreshing`, which no file of the run declares: a requirement of it this function "
+                + "may implement would no longer be met; name the file declaring it with --context",
+        ])
+        for converted in ["func token() async throws -> String", "func reload() async throws -> Int", "func load() async throws -> Int"] {
+            XCTAssertTrue(result.standardOutput.contains(converted), converted + "\n" + result.standardOutput)
+        }
+    }
+
+    /// The same for a completion-handler function `--replace` would make async.
+    func testACompletionHandlerFunctionOfSuchATypeKeepsItsHandler() throws {
+        let source = """
+            import Foundation
+
+            final class Store: Sendable {
+                func load(completion: @escaping @Sendable (Result<Int, Error>) -> Void) {
+                    completion(.success(1))
+                }
+            }
+
+            final class FeedSync: RemoteSyncing {
+                let store = Store()
+                func sync(completion: @escaping @Sendable (Result<Int, Error>) -> Void) {
+                    store.load { result in
+                        switch result {
+                        case .success(let value): completion(.success(value + 1))
+                        case .failure(let error): completion(.failure(error))
+                        }
+                    }
+                }
+            }
+
+            """
+        let root = try tree(["Sync.swift": source])
+        let result = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all", "--replace", "--diff"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardError.contains(
+            "skipped `sync(completion:)`: its type conforms to `RemoteSyncing`, which no file of the run declares"), result.standardError)
+        XCTAssertFalse(result.standardOutput.contains("func sync() async throws -> Int"), result.standardOutput)
+        let unrelated = source.replacingOccurrences(of: "final class FeedSync: RemoteSyncing {", with: "final class FeedSync {")
+        let plain = try tree(["Sync.swift": unrelated])
+        let converted = try TestSupport.migrate([plain.path, "--to", "async", "--stage", "all", "--replace", "--diff"])
+        XCTAssertTrue(converted.standardOutput.contains("func sync() async throws -> Int"), converted.standardOutput)
+    }
 }

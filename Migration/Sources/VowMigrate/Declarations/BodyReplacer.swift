@@ -35,12 +35,17 @@ struct BodyReplacer {
         var withAlternative: Set<String> = []
         var duplicates: Set<String> = []
         var onCallersActor: Set<String> = []
+        // Functions that may implement a requirement of a protocol declared outside the run.
+        var conforming: [String: String] = [:]
         for site in collector.functions where site.protocolDecl == nil {
             let reader = CompletionFunctionReader(index: index, scope: site.scope)
             guard case .candidate(let function) = reader.read(site.decl, isProtocolRequirement: false) else { continue }
             let name = function.swiftName
             if candidates[name] != nil { duplicates.insert(name) }
             candidates[name] = function
+            if let external = index.undeclaredConformance(scope: site.scope, blockInherited: Self.inheritedNames(around: site.decl)) {
+                conforming[name] = MigrationIndex.undeclaredConformanceReason(external)
+            }
             if runsOnCallersActor(site.actorContext) { onCallersActor.insert(name) }
             let alternative = AlternativeEmitter(function: function, target: target).alternativeSwiftName
             if index.declaredFunctions(named: alternative, in: site.scope).contains(where: { target == .promise ? $0.returnsVowType : $0.isAsync }) {
@@ -62,8 +67,9 @@ struct BodyReplacer {
             changed = false
             for name in converting.sorted() {
                 guard let function = candidates[name] else { continue }
-                var result = Self.convert(function, target: target, swiftOnly: swiftOnly, bytes: bytes, converter: converter,
-                                          candidates: table, available: available, runsOnCallersActor: onCallersActor.contains(name))
+                var result = conforming[name].map { .failure(SkipReason($0)) }
+                    ?? Self.convert(function, target: target, swiftOnly: swiftOnly, bytes: bytes, converter: converter,
+                                    candidates: table, available: available, runsOnCallersActor: onCallersActor.contains(name))
                 if case .success = result,
                    let caller = callSites[name, default: []].first(where: { !converting.contains($0.caller ?? "") }) {
                     result = .failure(SkipReason("it is still called with a completion handler at line \(caller.line) by code that is not converted"))
@@ -86,6 +92,18 @@ struct BodyReplacer {
         var conversion = Conversion(function: function, target: target, swiftOnly: swiftOnly, bytes: bytes, converter: converter,
                                     candidates: candidates, available: available, runsOnCallersActor: runsOnCallersActor)
         return conversion.run()
+    }
+
+    /// What the type declaration or extension holding `decl` lists as inherited.
+    private static func inheritedNames(around decl: FunctionDeclSyntax) -> [String] {
+        var node = decl.parent
+        while let current = node {
+            if let group = current.asProtocol(DeclGroupSyntax.self) {
+                return IndexCollector.inheritedNames(group.inheritanceClause)
+            }
+            node = current.parent
+        }
+        return []
     }
 
     func replacement(for function: CompletionFunction, emitter: AlternativeEmitter) -> Result<Replacement, SkipReason> {

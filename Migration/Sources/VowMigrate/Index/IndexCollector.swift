@@ -14,6 +14,8 @@ final class IndexCollector: SyntaxVisitor {
 
     private var scopes: [String] = []
     private var inProtocol: [Bool] = []
+    /// The names each enclosing type declaration or extension lists as inherited, innermost last.
+    private var blockInherited: [[String]] = []
     /// Whether each enclosing scope is a `public extension` (its members are public by default).
     private var inPublicExtension: [Bool] = []
 
@@ -68,19 +70,25 @@ final class IndexCollector: SyntaxVisitor {
         }
     }
 
-    private func enter(_ name: String, inheritance: InheritanceClauseSyntax?, isProtocol: Bool = false,
-                       isExtension: Bool = false, isIsolated: Bool = false, keepsPlainAlternatives: Bool = false,
-                       notImplicitlySendable: String? = nil,
-                       typeParameters: [String] = [], genericParameters: GenericParameterClauseSyntax? = nil,
-                       isPublicExtension: Bool = false) {
-        let qualified = isExtension || scope.isEmpty ? name : "\(scope).\(name)"
-        let inherited = (inheritance?.inheritedTypes ?? []).map { inherited -> String in
+    /// The names an inheritance clause lists, without `@unchecked`, `@retroactive`,
+    /// `@preconcurrency` or `any`.
+    static func inheritedNames(_ inheritance: InheritanceClauseSyntax?) -> [String] {
+        (inheritance?.inheritedTypes ?? []).map { inherited -> String in
             var text = inherited.type.trimmedDescription
             for prefix in ["@unchecked ", "@retroactive ", "@preconcurrency ", "any "] where text.hasPrefix(prefix) {
                 text = String(text.dropFirst(prefix.count))
             }
             return text
         }
+    }
+
+    private func enter(_ name: String, inheritance: InheritanceClauseSyntax?, isProtocol: Bool = false,
+                       isExtension: Bool = false, isIsolated: Bool = false, keepsPlainAlternatives: Bool = false,
+                       notImplicitlySendable: String? = nil,
+                       typeParameters: [String] = [], genericParameters: GenericParameterClauseSyntax? = nil,
+                       isPublicExtension: Bool = false) {
+        let qualified = isExtension || scope.isEmpty ? name : "\(scope).\(name)"
+        let inherited = Self.inheritedNames(inheritance)
         types.append(.init(name: qualified, isExtension: isExtension, inherited: inherited, hasCancel: false,
                            isSendable: isIsolated || inherited.contains("Sendable") || inherited.contains("Swift.Sendable"),
                            isIsolated: isIsolated || keepsPlainAlternatives, notImplicitlySendable: notImplicitlySendable,
@@ -88,12 +96,14 @@ final class IndexCollector: SyntaxVisitor {
                            genericParameters: genericParameters?.parameters.map(\.name.text) ?? []))
         scopes.append(qualified)
         inProtocol.append(isProtocol)
+        blockInherited.append(inherited)
         inPublicExtension.append(isPublicExtension)
     }
 
     private func leave() {
         scopes.removeLast()
         inProtocol.removeLast()
+        blockInherited.removeLast()
         inPublicExtension.removeLast()
     }
 
@@ -102,12 +112,18 @@ final class IndexCollector: SyntaxVisitor {
         // its subclasses (which inherit the isolation): recorded as Sendable, so the index
         // passes it down the class hierarchy.
         let isolated = ActorContext.hasGlobalActor(node.attributes)
+        let record = types.count
         enter(node.name.text, inheritance: node.inheritanceClause, isIsolated: isolated,
               keepsPlainAlternatives: ActorContext.exposesMembersToObjC(node.attributes),
               notImplicitlySendable: isolated ? nil : "a class",
               typeParameters: Self.nonSendable(node.genericParameterClause, node.genericWhereClause),
               genericParameters: node.genericParameterClause)
         recordPropertyCalls(in: node.memberBlock)
+        // `override` or `super` in its body: the first name it inherits is its superclass.
+        if let first = types[record].inherited.first,
+           node.memberBlock.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.override) || $0.tokenKind == .keyword(.super) }) {
+            types[record].superclass = first
+        }
         return .visitChildren
     }
     override func visitPost(_ node: ClassDeclSyntax) { leave() }
@@ -226,6 +242,7 @@ final class IndexCollector: SyntaxVisitor {
             promiseValueType: isAsync || node.signature.effectSpecifiers?.throwsClause != nil ? nil : Self.promiseValueType(returnText),
             genericSignature: [node.genericParameterClause?.trimmedDescription, node.genericWhereClause?.trimmedDescription]
                 .compactMap { $0 }.joined(separator: " "),
+            blockInherited: blockInherited.last ?? [],
             mayReturnStoredPromise: (Self.isVowType(returnText) || aliasedReturnType != nil) && node.body.map(PromiseSharing.mayReturnStored) ?? false,
             replaceableBody: replaceable(as: aliasedReturnType == nil ? nil : .init(valueType: "", isGuarantee: false)),
             replaceableBodyAsGuarantee: aliasedReturnType != nil && replaceable(as: .init(valueType: "", isGuarantee: true)),

@@ -415,6 +415,8 @@ public struct MigrationIndex: Sendable {
     private var summaries: [FileSummary]? = []
     /// What each type inherits (qualified and simple names), kept for a file joined later.
     private(set) var inheritance: [String: Set<String>] = [:]
+    /// A class's superclass, where its body shows it has one (``TypeRecord/superclass``).
+    private(set) var superclasses: [String: String] = [:]
     /// The types naming each type (last component) among their parents: ``inheritance`` read the other way.
     private var inheritors: [String: [String]] = [:]
     /// Which completion-handler functions are read into summaries.
@@ -927,6 +929,7 @@ extension MigrationIndex {
                     qualifiedTypeNames.insert(type.name)
                     if type.name.hasSuffix(".Error") { nestedErrorOwners[Self.lastComponent(String(type.name.dropLast(6)))] = type.name }
                 }
+                if let superclass = type.superclass { superclasses[type.name] = superclass }
                 if type.hasCancel {
                     cancellableTypes.insert(type.name)
                     cancellableTypes.insert(Self.lastComponent(type.name))
@@ -1005,14 +1008,6 @@ extension MigrationIndex {
             for call in summary.calls where (call.followedByCode || call.endsFunction != nil)
                 && (declaredShapes[call.baseName] != nil || typeNames.contains(call.baseName) || call.baseName == "init") {
                 continuedCalls[call.baseName, default: []].append(call)
-            }
-            // `self.operation?.cancel()` on a property typed `MXHTTPOperation?`: code that compiles
-            // says the type has a `cancel()` taking nothing, wherever the type is declared.
-            for call in summary.calls where call.baseName == "cancel" && call.labels.isEmpty && call.trailingClosures.isEmpty
-                && !call.isAwaited && !call.receiverTypedByConvention {
-                if case .typed(let type) = call.receiver, !type.isEmpty {
-                    cancellableTypes.insert(Self.baseTypeName(type))
-                }
             }
             for call in summary.calls
             // Every call of a promise-returning function when whole functions are converted
@@ -1707,6 +1702,9 @@ public struct FileSummary: Sendable {
         var name: String
         var isExtension: Bool
         var inherited: [String]
+        /// The first name a class inherits, where its body shows it has a superclass (`override`,
+        /// `super`); nil otherwise.
+        var superclass: String? = nil
         var hasCancel: Bool
         var isSendable: Bool
         /// An actor, declared with a global actor (`@MainActor class`), or an `@objcMembers` class:
@@ -1754,6 +1752,9 @@ public struct FileSummary: Sendable {
         /// Its generic parameters and `where` clause as written (`<T: Mappable>`), "" without:
         /// overloads with the same parameters may differ only there.
         var genericSignature = ""
+        /// What the type declaration or extension holding it lists as inherited (`extension
+        /// TokenManager: Authenticator`), [] at file scope.
+        var blockInherited: [String] = []
         /// It may return a promise it did not make in this call (``PromiseSharing``).
         var mayReturnStoredPromise = false
         /// Its body is one promise chain that `--replace` can write as straight-line code, as

@@ -25,6 +25,8 @@ public struct PromiseFunctionSummary: Sendable, Equatable {
     public var isGuarantee: Bool
     /// Its generic parameters and `where` clause as written, "" without.
     public var genericSignature = ""
+    /// What the type declaration or extension holding it lists as inherited.
+    public var blockInherited: [String] = []
     public var isPublic: Bool
     public var isOverride: Bool
     public var isContext: Bool
@@ -60,6 +62,7 @@ extension PromiseFunctionSummary {
                   defaultIsolation: defaultIsolation)
         inPublicProtocol = record.inPublicProtocol
         genericSignature = record.genericSignature
+        blockInherited = record.blockInherited
     }
 }
 

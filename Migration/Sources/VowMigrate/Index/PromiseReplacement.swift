@@ -64,6 +64,7 @@ extension MigrationIndex {
             return ("it may return a promise it kept, which its callers share: awaited separately, they would no longer take turns", nil)
         }
         if function.isOverride { return ("it overrides a superclass's method, which must change with it", nil) }
+        if let external = undeclaredConformance(of: function) { return (Self.undeclaredConformanceReason(external), nil) }
         if function.isProtocolRequirement && !changesWithGroup {
             return ("a protocol requirement: every conforming type must change with it", nil)
         }
@@ -232,6 +233,72 @@ extension MigrationIndex {
 }
 
 extension MigrationIndex {
+    /// A protocol the declaration or extension holding `function` conforms to (directly, or
+    /// through protocols of the tree it lists), that no file of the run declares and that may
+    /// require a function returning a promise: one of the app's other modules (a run over one
+    /// target of a multi-module app), or a library built on promises. Where the conformance is
+    /// declared is where its requirements are implemented, as apps write them (`final class
+    /// PedometerSensor: SensorProvider { func sensors() -> Promise<...> }`); `extension
+    /// TokenManager: Authenticator { }` says nothing of the functions in `TokenManager`'s own
+    /// body. The standard library's and SwiftUI's protocols and Objective-C-style framework names
+    /// (`UIViewController`, `WKNavigationDelegate`, `MXSession`) require no promise: their modules
+    /// know none. A superclass (the first name a class lists, where `override` or `super` in its
+    /// body shows it has one) is left out: a function that is no `override` implements none of
+    /// its requirements.
+    func undeclaredConformance(of function: PromiseFunctionSummary) -> String? {
+        undeclaredConformance(scope: function.scope, blockInherited: function.blockInherited)
+    }
+
+    /// ``undeclaredConformance(of:)`` for a function of `scope` in a declaration or extension
+    /// listing `blockInherited`.
+    func undeclaredConformance(scope: String, blockInherited: [String]) -> String? {
+        guard !scope.isEmpty else { return nil }
+        let superclass = (superclasses[scope] ?? superclasses[Self.lastComponent(scope)])
+            .map { Self.lastComponent(Self.baseTypeName($0)) }
+        var found: [String] = []
+        var pending = blockInherited.map { Self.lastComponent(Self.baseTypeName($0)) }.filter { $0 != superclass }
+        var seen: Set<String> = []
+        while let name = pending.popLast() {
+            guard seen.insert(name).inserted else { continue }
+            if declaresType(name) {
+                // A protocol of the tree refining another: its requirements are the type's too.
+                pending += (inheritance[name] ?? []).map { Self.lastComponent(Self.baseTypeName($0)) }
+            } else if !Self.promiseFreeProtocols.contains(name) && !name.hasPrefix("ExpressibleBy")
+                        && !Self.looksLikeObjectiveCFrameworkName(name) {
+                found.append(name)
+            }
+        }
+        return found.sorted().first
+    }
+
+    /// Why a function of a type conforming to `external` (``undeclaredConformance(of:)``) is kept.
+    static func undeclaredConformanceReason(_ external: String) -> String {
+        "its type conforms to `\(external)`, which no file of the run declares: a requirement of it this function may "
+            + "implement would no longer be met; name the file declaring it with --context"
+    }
+
+    /// `UIViewController`, `NSObject`, `CLLocationManagerDelegate`: two or more capitals, then a
+    /// capitalised word.
+    static func looksLikeObjectiveCFrameworkName(_ name: String) -> Bool {
+        let characters = Array(name)
+        var capitals = 0
+        while capitals < characters.count, characters[capitals].isUppercase { capitals += 1 }
+        return capitals >= 3 && capitals < characters.count && characters[capitals].isLowercase
+    }
+
+    /// Protocols and classes of the standard library, Foundation and SwiftUI spelled without a
+    /// prefix, which no promise-returning requirement comes from.
+    static let promiseFreeProtocols: Set<String> = [
+        "Sendable", "Equatable", "Hashable", "Codable", "Decodable", "Encodable", "Error", "LocalizedError", "CustomNSError",
+        "Identifiable", "Comparable", "CaseIterable", "CustomStringConvertible", "CustomDebugStringConvertible", "AnyObject",
+        "RawRepresentable", "ObservableObject", "Actor", "OptionSet", "Sequence", "Collection", "BidirectionalCollection",
+        "RandomAccessCollection", "MutableCollection", "RangeReplaceableCollection", "IteratorProtocol", "AsyncSequence",
+        "AsyncIteratorProtocol", "Strideable", "Numeric", "BinaryInteger", "SetAlgebra", "Operation", "Thread", "Timer",
+        "View", "App", "Scene", "PreviewProvider", "ViewModifier", "Shape", "ButtonStyle", "DynamicProperty", "Observable",
+        "Notification", "Decimal", "Date", "Data", "URL", "String", "Substring", "Character", "Bool", "Int", "Int8", "Int16",
+        "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float", "CGFloat",
+    ]
+
     /// Whether the tree declares a function of this base name, a variable or a constant at file scope.
     func declaresGlobal(named name: String) -> Bool {
         globalVariables.contains(name) || (declaredShapes[name] ?? []).contains { $0.scope.isEmpty }
