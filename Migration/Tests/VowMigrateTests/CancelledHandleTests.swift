@@ -2,10 +2,13 @@ import Foundation
 import XCTest
 
 /// Issue 19: a function returning a handle whose type no file of the run declares
-/// (element-ios's `join(roomWithId:success:failure:) -> MXHTTPOperation?`, MatrixSDK's type) was
-/// skipped, since the tool could not see a `cancel()`. Where the tree itself calls `cancel()` on
-/// a value of that type (`self.currentOperation?.cancel()`), code that compiles says it has one:
-/// the async alternative cancels the handle when its Task is cancelled.
+/// (element-ios's `join(roomWithId:success:failure:) -> MXHTTPOperation?`, MatrixSDK's type) is
+/// skipped, the reason naming `--context`, since the tool cannot see a `cancel()`. A tree that
+/// conforms the type to a protocol of its own declaring `cancel()` (`extension MXHTTPOperation:
+/// Cancellable {}`) says it has one: the alternatives cancel the handle when their Task (or
+/// token) is cancelled. Whether that type is `Sendable` is not known, so the generated code
+/// holds a closure cancelling it (`nonisolated(unsafe) let cancelTask = { task?.cancel() }`),
+/// which compiles without a warning either way.
 final class CancelledHandleTests: XCTestCase {
     /// Declared outside the run (a framework's), compiled with the program only.
     private static let framework = #"""
@@ -64,6 +67,12 @@ final class CancelledHandleTests: XCTestCase {
                 self.currentOperation?.cancel()
             }
         }
+
+        protocol Cancellable {
+            func cancel()
+        }
+
+        extension HTTPOperation: Cancellable {}
         """#
 
     private static let main = #"""
@@ -90,7 +99,7 @@ final class CancelledHandleTests: XCTestCase {
         }
         """#
 
-    func testAHandleTheTreeCancelsIsCancelledByTheAlternativesTask() throws {
+    func testAHandleTheTreeConformsToItsCancellableProtocolIsCancelledByTheAlternatives() throws {
         let directory = try TestSupport.temporaryDirectory(self)
         let root = directory.appendingPathComponent("tree")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -100,7 +109,8 @@ final class CancelledHandleTests: XCTestCase {
         XCTAssertTrue(result.standardError.contains("1 candidate: 1 alternative added"), result.standardError)
         let service = try String(contentsOf: root.appendingPathComponent("RoomService.swift"), encoding: .utf8)
         XCTAssertTrue(service.contains("func join(roomWithId roomId: String) async throws {"), service)
-        XCTAssertTrue(service.contains("answer.store { task?.cancel() }"), service)
+        XCTAssertTrue(service.contains("nonisolated(unsafe) let cancelTask = { task?.cancel() }\n"), service)
+        XCTAssertTrue(service.contains("answer.store { cancelTask() }"), service)
         let output = try ProgramBuilding.buildAndRun([("HTTPOperation.swift", Self.framework), ("RoomService.swift", service),
                                                       ("main.swift", Self.main)], as: "migrated", in: directory)
         XCTAssertEqual(output, """
@@ -110,25 +120,28 @@ final class CancelledHandleTests: XCTestCase {
             failed notFound("")
 
             """)
-        // The promise form cancels it through its cancellation token.
+        // The promise form cancels it through its cancellation token; whether the type is
+        // `Sendable` or not, the form compiles without a warning.
         let promiseRoot = directory.appendingPathComponent("promise")
         try FileManager.default.createDirectory(at: promiseRoot, withIntermediateDirectories: true)
         try Self.service.write(to: promiseRoot.appendingPathComponent("RoomService.swift"), atomically: true, encoding: .utf8)
-        try Self.framework.write(to: directory.appendingPathComponent("HTTPOperation.swift"), atomically: true, encoding: .utf8)
+        let sendable = Self.framework.replacingOccurrences(of: "final class HTTPOperation {", with: "final class HTTPOperation: Sendable {")
+        try sendable.write(to: directory.appendingPathComponent("HTTPOperation.swift"), atomically: true, encoding: .utf8)
         let promise = try TestSupport.migrate([promiseRoot.path, "--to", "promise", "--in-place"])
         XCTAssertEqual(promise.status, 0, promise.standardError)
         let promiseService = try String(contentsOf: promiseRoot.appendingPathComponent("RoomService.swift"), encoding: .utf8)
-        XCTAssertTrue(promiseService.contains("seal.onCancel { task?.cancel() }"), promiseService)
+        XCTAssertTrue(promiseService.contains("seal.onCancel { cancelTask() }"), promiseService)
         XCTAssertNil(try TestSupport.typecheckTogether([promiseRoot.appendingPathComponent("RoomService.swift"),
                                                         directory.appendingPathComponent("HTTPOperation.swift")]))
     }
 
-    /// Without a call of `cancel()` on the type, the skip still points at `--context`.
-    func testWithoutACancelCallTheHandleStillSkipsTheFunction() throws {
+    /// Without the conformance (a call of `cancel()` alone is no proof the tool takes), the skip
+    /// points at `--context`.
+    func testWithoutTheConformanceTheHandleSkipsTheFunction() throws {
         let directory = try TestSupport.temporaryDirectory(self)
         let root = directory.appendingPathComponent("tree")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let source = Self.service.replacingOccurrences(of: "self.currentOperation?.cancel()", with: "self.currentOperation = nil")
+        let source = Self.service.replacingOccurrences(of: "extension HTTPOperation: Cancellable {}", with: "")
         try source.write(to: root.appendingPathComponent("RoomService.swift"), atomically: true, encoding: .utf8)
         let result = try TestSupport.migrate([root.path, "--to", "async", "--in-place"])
         XCTAssertEqual(result.status, 0, result.standardError)

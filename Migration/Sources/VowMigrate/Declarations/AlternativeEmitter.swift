@@ -423,7 +423,7 @@ struct AlternativeEmitter {
         if let handle = function.cancellableHandle {
             // `onCancel` is removed when the promise settles; a bare token registration would keep
             // every finished request (and its handle) alive on a long-lived token.
-            lines.add("\(names.seal).onCancel { \(names.task)\(handle.isOptional ? "?" : "").cancel() }", 1)
+            lines.add("\(names.seal).onCancel \(cancelling(handle))", 1)
         }
         lines.add("}", 0)
         return lines
@@ -543,7 +543,7 @@ struct AlternativeEmitter {
         }
         var invocation = call(handlers: continuationHandlers())
         if let handle = function.cancellableHandle {
-            let cancel = "{ \(names.task)\(handle.isOptional ? "?" : "").cancel() }"
+            let cancel = cancelling(handle)
             if swiftOnly {
                 invocation.add("\(taskType) { await \(names.cancellation).store \(cancel) }", 0)
             } else {
@@ -583,7 +583,7 @@ struct AlternativeEmitter {
         block.add("guard \(answer).start(\(names.continuation)) else { return }", 1)
         var invocation = call(handlers: continuationHandlers(resuming: answer))
         if let handle = function.cancellableHandle {
-            invocation.add("\(answer).store { \(names.task)\(handle.isOptional ? "?" : "").cancel() }", 0)
+            invocation.add("\(answer).store \(cancelling(handle))", 0)
         }
         block.add(catchingThrows(invocation, resuming: answer), indentedBy: 1)
         block.add("}", 0)
@@ -675,7 +675,7 @@ struct AlternativeEmitter {
         var lines = CodeLines()
         var prefix = ""
         if let handle = function.cancellableHandle {
-            prefix += handle.isSendable ? "let \(names.task) = " : "nonisolated(unsafe) let \(names.task) = "
+            prefix += handle.isSendable || handle.sendabilityUnknown ? "let \(names.task) = " : "nonisolated(unsafe) let \(names.task) = "
         }
         if function.isThrowing { prefix += "try " }
         func closureHead(for index: Int) -> String {
@@ -728,7 +728,17 @@ struct AlternativeEmitter {
         } else {
             lines.add(current, 0)
         }
+        if let handle = function.cancellableHandle, handle.sendabilityUnknown {
+            // Sendable or not, a closure cancelling it is not: `nonisolated(unsafe)` is needed
+            // (and so draws no warning) whichever the handle's type is.
+            lines.add("nonisolated(unsafe) let \(names.cancelTask) = { \(names.task)\(handle.isOptional ? "?" : "").cancel() }", 0)
+        }
         return lines
+    }
+
+    /// The closure cancelling the handle the original returned, for `onCancel`, a token or the answer.
+    private func cancelling(_ handle: CompletionFunction.CancellableHandle) -> String {
+        handle.sendabilityUnknown ? "{ \(names.cancelTask)() }" : "{ \(names.task)\(handle.isOptional ? "?" : "").cancel() }"
     }
 
     private func prefixFirstLine(_ block: CodeLines, with prefix: String) -> CodeLines {
@@ -746,6 +756,8 @@ struct GeneratedNames {
     var resolve: String
     var continuation: String
     var task: String
+    /// `{ task.cancel() }` kept where the handle's `Sendable` conformance is unknown.
+    var cancelTask: String
     var token: String
     var source: String
     var cancellation: String
@@ -767,6 +779,7 @@ struct GeneratedNames {
         resolve = fresh("resolve")
         continuation = fresh("continuation")
         task = fresh("task")
+        cancelTask = fresh("cancelTask")
         token = fresh("token")
         source = fresh("cancellationSource")
         cancellation = fresh("cancellation")
