@@ -316,6 +316,57 @@ final class CallSiteTests: XCTestCase {
         }
     }
 
+    /// `client.request(.trail, as: Trail.self) { result in ... }` for `request<Value>(_:as type:
+    /// Value.Type, completion: (Result<Value, APIError>) -> Void)`: the metatype argument says
+    /// what `Value` is, so the constant holding what the callback received is spelled with it
+    /// (`let result: Result<Trail, APIError>`) rather than refused for naming `Value`.
+    func testAMetatypeArgumentSpellsTheCalleesGenericParameterForTheCallbacksConstants() throws {
+        let input = """
+        import Dispatch
+
+        enum APIError: Error { case offline }
+        struct Trail: Decodable, Sendable { let name: String }
+
+        final class Client: Sendable {
+            func request<Value: Decodable & Sendable>(_ path: String, as type: Value.Type,
+                                                      completion: @escaping @Sendable (Result<Value, APIError>) -> Void) {
+                DispatchQueue.main.async { completion(.failure(.offline)) }
+            }
+        }
+
+        final class Screen: @unchecked Sendable {
+            let client = Client()
+            func show(_ text: String) {}
+            func open() {
+                client.request("/trails/1", as: Trail.self) { result in
+                    self.show("answered")
+                    switch result {
+                    case .success(let trail): self.show(trail.name)
+                    case .failure(let error): self.show("\\(error)")
+                    }
+                }
+            }
+            func openAll() {
+                client.request("/trails", as: [Trail].self) { result in
+                    self.show("answered")
+                    if case .success(let trails) = result { self.show("\\(trails.count)") }
+                }
+            }
+        }
+
+        """
+        let migration = migrate(input, .async, .all)
+        XCTAssertEqual(refusals(migration), [])
+        for line in ["let result: Result<Trail, APIError>\n", "let result: Result<[Trail], APIError>\n"] {
+            XCTAssertTrue(migration.output.contains(line), line + migration.output)
+        }
+        let file = try TestSupport.temporaryDirectory(self).appendingPathComponent("async.swift")
+        try migration.output.write(to: file, atomically: true, encoding: .utf8)
+        if let diagnostics = try TestSupport.typecheckTogether([file]) {
+            XCTFail("does not typecheck:\n\(diagnostics)\n\(migration.output)")
+        }
+    }
+
     func testTheAsyncFormLeavesACallbackThatHandsItsHandlerToAFunctionWithAnAsyncAlternative() throws {
         let input = """
         final class Cache: @unchecked Sendable {

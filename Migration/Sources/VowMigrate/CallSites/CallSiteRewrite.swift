@@ -24,7 +24,7 @@ struct CallSiteRewrite {
     private(set) var edits: [TextEdit] = []
     private(set) var findings: [Finding] = []
     /// Forwarding callbacks left alone, and the calls converted (``ForwardingFacts``).
-    private(set) var forwarding = ForwardingFacts()
+    var forwarding = ForwardingFacts()
     /// The calls the last ``convertInline(_:call:matched:context:loop:)`` awaited.
     private var lastInlineCalls: [FunctionCallExprSyntax] = []
     /// Where the declarations stage spelled out a handler that a call left out, unless the
@@ -485,6 +485,11 @@ struct CallSiteRewrite {
                     keptRefusal = kept
                 }
             case .async:
+                // `NSLock.lock()`, `DispatchSemaphore.wait()`: unavailable in async code, where the callback's code goes.
+                if let blocking = PromiseFunctionToAsync.blockingCall(in: matched.handler) {
+                    throw Refusal("the callback calls `\(blocking.text)()`, which Swift refuses in async code, where its code would go; "
+                                  + "use `withLock { }`, or `--to promise` keeps it", at: blocking)
+                }
                 if !isAsync { try checkForwardingOrder(at: item, callee: matched.callee, context: context) }
                 if codeAfter && !(waitFollows && !isAsync) { throw orderRefusal(matched.callee, at: item, isAsync: isAsync) }
                 // After `await` the code runs on the task's executor, never on a queue the call names.
@@ -618,11 +623,12 @@ struct CallSiteRewrite {
             var nested = snapshot
             nested.edits = []
             nested.findings = []
+            nested.forwarding = ForwardingFacts()
             var inner = nestedContext
             inner.startedCallback = startedCallback
             inner.takenNames = taken
             let last = nested.rewriteInsideCallback(statements, at: index, codeAfter: codeAfter, context: &inner)
-            return InlinePyramidWriter.NestedPlace(edits: nested.edits, findings: nested.findings, lastIndex: last)
+            return InlinePyramidWriter.NestedPlace(edits: nested.edits, findings: nested.findings, forwarding: nested.forwarding, lastIndex: last)
         }
         var lines = try writer.write(call: call, matched: matched, outerNames: outerNames)
         if let loop, let loopNames {
@@ -642,6 +648,7 @@ struct CallSiteRewrite {
         }
         let count = writer.levelCount
         findings += writer.nestedFindings
+        forwarding.merge(writer.nestedForwarding)
         addOnce(writer.fileEdits)
         return (lines, "converted \(count == 1 ? "1 callback" : "\(count) nested callbacks") to `try await`")
     }

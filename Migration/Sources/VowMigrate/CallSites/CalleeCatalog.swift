@@ -33,6 +33,9 @@ struct CalleeSummary: Equatable {
     var handlerParameterTypes: [String] = []
     /// The callee's own generic parameters: a type naming them cannot be spelled at a call site.
     var genericParameterNames: [String] = []
+    /// Generic parameters a metatype parameter pins, by that parameter's label
+    /// (`as type: Value.Type`: `["as": "Value"]`): a call passing `Hike.self` there spells `Value`.
+    var metatypeLabels: [String: String] = [:]
     /// How the async alternative throws a `Result<T, E>` handler's `E`: `throws(E)` when this run
     /// writes it (`typed`), unknown for one that exists already.
     var asyncFailure: AsyncFailure = .untyped
@@ -339,6 +342,11 @@ struct IndexCalleeCatalog: CalleeCatalog {
                 }(),
                 handlerParameterTypes: function.handlerParameterTypes.map { index.qualifiedType($0, in: function.scope) },
                 genericParameterNames: function.genericParameterNames,
+                metatypeLabels: Dictionary(function.parameterShapes.compactMap { shape -> (String, String)? in
+                    guard let label = shape.label, shape.typeText.hasSuffix(".Type") else { return nil }
+                    let name = String(shape.typeText.dropLast(5))
+                    return function.genericParameterNames.contains(name) ? (label, name) : nil
+                }, uniquingKeysWith: { first, _ in first }),
                 asyncFailure: {
                     guard case .result(_, let failure?) = function.shape else { return .untyped }
                     let unlessCancelled = function.asyncFailureUnlessCancelled.map(CalleeSummary.AsyncFailure.typedUnlessCancelled)

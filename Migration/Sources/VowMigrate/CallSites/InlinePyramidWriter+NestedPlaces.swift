@@ -37,6 +37,7 @@ extension InlinePyramidWriter {
                 for word in edit.text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) { taken.insert(String(word)) }
             }
             nestedFindings += place.findings
+            nestedForwarding.merge(place.forwarding)
             coveredUpTo = place.lastIndex
         }
         return edits

@@ -84,6 +84,8 @@ struct InlinePyramidWriter {
     /// What the nested rewrites reported, and the edits they made outside the callbacks (a
     /// helper the file gets once).
     var nestedFindings: [Finding] = []
+    /// The nested rewrites' facts for the run: a call converted there is a converted call too.
+    var nestedForwarding = ForwardingFacts()
     var fileEdits: [TextEdit] = []
     /// Calls the nested rewrites converted: no longer made with a handler.
     var nestedCalls: [FunctionCallExprSyntax] = []
@@ -100,6 +102,8 @@ struct InlinePyramidWriter {
     struct NestedPlace {
         var edits: [TextEdit]
         var findings: [Finding]
+        /// What the rewrite converted and left for the run to decide (``ForwardingFacts``).
+        var forwarding = ForwardingFacts()
         /// The last statement the rewrite covered (a fan-out covers its `notify` too).
         var lastIndex: Int
     }
@@ -182,7 +186,7 @@ struct InlinePyramidWriter {
         }
 
         // The parameters' names; `$0`-style closures get names of their own.
-        let types = try parameterTypes(callee, closure: closure)
+        let types = try parameterTypes(callee, closure: closure, call: call)
         var names = PyramidReader.parameterNames(closure) ?? []
         var dollarNames: [String: String] = [:]
         if closure.signature == nil && !types.isEmpty {
@@ -404,21 +408,40 @@ struct InlinePyramidWriter {
 
     // MARK: - The parameters' values
 
-    /// The handler's parameter types, as the closure annotates them or the callee spells them.
-    private func parameterTypes(_ callee: CalleeSummary, closure: ClosureExprSyntax) throws(Refusal) -> [String] {
+    /// The handler's parameter types, as the closure annotates them or the callee spells them;
+    /// a generic parameter the call pins with a metatype (`as: Hike.self` for `as type:
+    /// Value.Type`) is spelled as that type.
+    private func parameterTypes(_ callee: CalleeSummary, closure: ClosureExprSyntax, call: FunctionCallExprSyntax) throws(Refusal) -> [String] {
         var types = callee.handlerParameterTypes
         if case .parameterClause(let clause)? = closure.signature?.parameterClause, clause.parameters.count == types.count {
             for (position, parameter) in clause.parameters.enumerated() {
                 if let type = parameter.type { types[position] = type.trimmedDescription }
             }
         }
+        var pinned: [String: String] = [:]
+        for argument in call.arguments {
+            guard let label = argument.label?.text, let name = callee.metatypeLabels[label],
+                  let member = argument.expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
+                  let base = member.base, !base.trimmedDescription.isEmpty else { continue }
+            // `Hike.self`, `[Hike].self`: the base read as a type.
+            var parser = Parser(base.trimmedDescription)
+            let type = TypeSyntax.parse(from: &parser)
+            guard !type.hasError, type.trimmedDescription == base.trimmedDescription else { continue }
+            pinned[name] = type.trimmedDescription
+        }
         let generic = Set(callee.genericParameterNames)
-        for type in types {
+        for (position, type) in types.enumerated() {
             var parser = Parser(type)
             let parsed = TypeSyntax.parse(from: &parser)
-            if parsed.tokens(viewMode: .sourceAccurate).contains(where: { generic.contains($0.text) }) {
+            let tokens = parsed.tokens(viewMode: .sourceAccurate)
+            guard tokens.contains(where: { generic.contains($0.text) }) else { continue }
+            guard tokens.allSatisfy({ !generic.contains($0.text) || pinned[$0.text] != nil }) else {
                 throw Refusal("the callback's `\(type)` names the callee's generic parameter; annotate the callback's parameters with their types", at: closure)
             }
+            types[position] = tokens.map { token in
+                let text = generic.contains(token.text) ? pinned[token.text]! : token.text
+                return token.leadingTrivia.description + text + token.trailingTrivia.description
+            }.joined()
         }
         return types
     }

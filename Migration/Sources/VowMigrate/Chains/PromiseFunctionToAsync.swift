@@ -324,7 +324,12 @@ struct PromiseFunctionToAsync {
     /// Whether the body calls `lock()`, `unlock()` or `wait()`, which Swift refuses in async code
     /// (`NSLock`, `DispatchSemaphore`, `DispatchGroup` are unavailable there).
     private static func blocks(_ body: CodeBlockSyntax) -> Bool {
-        body.tokens(viewMode: .sourceAccurate).contains { token in
+        blockingCall(in: body) != nil
+    }
+
+    /// The name of the first `.lock()`, `.unlock()` or `.wait()` call in `node` (``blocks(_:)``).
+    static func blockingCall(in node: some SyntaxProtocol) -> TokenSyntax? {
+        node.tokens(viewMode: .sourceAccurate).first { token in
             guard case .identifier(let name) = token.tokenKind, ["lock", "unlock", "wait"].contains(name),
                   token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period else { return false }
             return token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen
