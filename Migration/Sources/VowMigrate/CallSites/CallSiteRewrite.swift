@@ -24,7 +24,7 @@ struct CallSiteRewrite {
     private(set) var edits: [TextEdit] = []
     private(set) var findings: [Finding] = []
     /// Forwarding callbacks left alone, and the calls converted (``ForwardingFacts``).
-    var forwarding = ForwardingFacts()
+    private(set) var forwarding = ForwardingFacts()
     /// The calls the last ``convertInline(_:call:matched:context:loop:)`` awaited.
     private var lastInlineCalls: [FunctionCallExprSyntax] = []
     /// Where the declarations stage spelled out a handler that a call left out, unless the

@@ -783,12 +783,13 @@ final class ExistingCallCollector: SyntaxVisitor {
             return cast.type.as(IdentifierTypeSyntax.self)?.genericArgumentClause != nil
         }
         // Unfolded, `load() as Promise<User>` is a sequence: the call, `as`, the type.
-        if let list = node.parent?.as(ExprListSyntax.self), let position = list.firstIndex(where: { $0.id == node.id }),
-           let cast = list.index(position, offsetBy: 1, limitedBy: list.endIndex).flatMap({ $0 < list.endIndex ? list[$0] : nil })?
-            .as(UnresolvedAsExprSyntax.self), cast.questionOrExclamationMark == nil,
-           let typeIndex = list.index(position, offsetBy: 2, limitedBy: list.endIndex), typeIndex < list.endIndex,
-           let type = list[typeIndex].as(TypeExprSyntax.self) {
-            return type.type.as(IdentifierTypeSyntax.self)?.genericArgumentClause != nil
+        if let list = node.parent?.as(ExprListSyntax.self) {
+            let items = Array(list)
+            if let position = items.firstIndex(where: { $0.id == node.id }), position + 2 < items.count,
+               let cast = items[position + 1].as(UnresolvedAsExprSyntax.self), cast.questionOrExclamationMark == nil,
+               let type = items[position + 2].as(TypeExprSyntax.self) {
+                return type.type.as(IdentifierTypeSyntax.self)?.genericArgumentClause != nil
+            }
         }
         return contextSpellsType(node)
     }

@@ -23,7 +23,7 @@ extension MigrationIndex {
         if replacedPromiseFunctions.contains(function.location) { return .replace }
         // One of functions that change together: what kept the group.
         if let group = overloadGroups(among: promiseFunctionsByBaseName[function.baseName] ?? [])
-            .first(where: { $0.functions.contains { $0.location == function.location } })?.functions {
+            .first(where: { $0.contains { $0.location == function.location } }) {
             let locations = Set(group.map(\.location))
             if let obstacle = group.lazy.compactMap({ self.replacementObstacle(of: $0, group: locations) }).first {
                 return .keep(obstacle.reason, detail: obstacle.detail)
@@ -150,7 +150,7 @@ extension MigrationIndex {
             // A requirement changes with every implementation of it, or none does; so do the
             // functions of one name and parameters in one type (``overloadGroups(among:)``).
             var groups = functions.filter(\.isProtocolRequirement).compactMap(requirementGroup(of:))
-            groups += overloadGroups(among: functions).map(\.functions)
+            groups += overloadGroups(among: functions)
             for group in groups {
                 let locations = Set(group.map(\.location))
                 if group.allSatisfy({ replacementObstacle(of: $0, group: locations) == nil }), unspelledCall(of: group) == nil {
@@ -171,7 +171,7 @@ extension MigrationIndex {
     ///   by the type the call's context wants: every call of them must spell it
     ///   (``ExistingCall/spellsPromiseType``), since `Promise.immediate { try await load() }` and
     ///   `try await load()` say only what their context says (``unspelledCall(of:)``).
-    func overloadGroups(among functions: [PromiseFunctionSummary]) -> [(functions: [PromiseFunctionSummary], byReturnType: Bool)] {
+    func overloadGroups(among functions: [PromiseFunctionSummary]) -> [[PromiseFunctionSummary]] {
         let candidates = functions.filter { !$0.isProtocolRequirement }
         return Dictionary(grouping: candidates) { "\($0.scope) \($0.swiftName)" }.values.compactMap { overloads in
             guard overloads.count > 1, let first = overloads.first,
@@ -181,8 +181,7 @@ extension MigrationIndex {
             }
             let declared = (declaredShapes[first.baseName] ?? []).filter { $0.scope == first.scope && $0.swiftName == first.swiftName }
             guard declared.count == overloads.count else { return nil }
-            let byReturnType = !overloads.allSatisfy { $0.valueType == first.valueType && $0.genericSignature == first.genericSignature }
-            return (overloads.sorted { ($0.location.file, $0.location.line) < ($1.location.file, $1.location.line) }, byReturnType)
+            return overloads.sorted { ($0.location.file, $0.location.line) < ($1.location.file, $1.location.line) }
         }
     }
 
