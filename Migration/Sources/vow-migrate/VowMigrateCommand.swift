@@ -263,7 +263,10 @@ struct VowMigrateCommand: ParsableCommand {
         // whole-file tree, or for a file of 2 MB or more the same pieces, read by the first pass
         // of `ChunkedMigration`), so the file is not parsed a second time for it.
         let singleFile = discovery.files.count == 1 && contextPaths.isEmpty && !fromPromiseKit
-        if to != nil && !singleFile {
+        // Under 1 MB the second parse costs little, and an index of the run lets it decide which
+        // callbacks handing their answer on may move into a task (``ForwardingFacts``).
+        let decidesForwarding = to == .async && stage != .declarations && discovery.totalBytes < 1 << 20
+        if to != nil && (!singleFile || decidesForwarding) {
             // Read through the same discovery (links followed, duplicates dropped) and decoding
             // (byte order mark, UTF-8 checked) as the files migrated.
             let migrated = Set(discovery.paths)
@@ -271,6 +274,7 @@ struct VowMigrateCommand: ParsableCommand {
                                                       context: contextDiscovery.paths.filter { !migrated.contains($0) },
                                                       jobs: migrationRun.jobs, reading: options.indexReading, languageModes: languageModes,
                                                       switchesFromPromiseKit: fromPromiseKit, publicAPI: publicAPI)
+            migrationRun.index?.runDecidesForwarding = true
         }
         let runProgress = RunProgress(totalFiles: discovery.files.count, totalBytes: discovery.totalBytes)
         let progress = ProgressLine(progress: runProgress)

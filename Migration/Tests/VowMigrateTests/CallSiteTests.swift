@@ -406,8 +406,8 @@ final class CallSiteTests: XCTestCase {
         XCTAssertEqual(refusals(async), [
             "10:46 pull(completion:): the callback hands its answer on to `completion`, this function's own handler, on the queue the callee "
                 + "answers on: in a `Task` its callers' code would run on the task's thread instead (and only after this function returns); "
-                + "converted when every call of the function in the tree is converted too, which one left alone prevents; "
-                + "hand it on inside `DispatchQueue.main.async { }`, or `--to promise` keeps both",
+                + "converted when every call of the function in the tree is converted too, which a run over one file of 1 MB or more "
+                + "does not decide; hand it on inside `DispatchQueue.main.async { }`, or `--to promise` keeps both",
             "21:17 push(): the callback's code calls `save` with a completion handler, which the compiler flags in async code (it has an async alternative)",
         ])
         // A promise chain's handlers are not async code.

@@ -830,7 +830,10 @@ struct CallSiteRewrite {
             } else if callee.startsTreeCodeAtOnce {
                 "the callee runs code of the tree before it returns, which the task would run on its own thread instead of the caller's"
             } else if Self.mayForward(function) {
-                "converted when every call of the function in the tree is converted too, which one left alone prevents"
+                catalog.runDecidesForwarding
+                    ? "converted when every call of the function in the tree is converted too, which one left alone prevents"
+                    : "converted when every call of the function in the tree is converted too, which a run over one file of 1 MB or "
+                        + "more does not decide"
             } else {
                 "the calls of \(function.swiftName.hasPrefix("init(") ? "an initializer" : "a local function") are not followed"
             }

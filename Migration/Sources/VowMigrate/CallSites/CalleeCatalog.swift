@@ -159,6 +159,8 @@ protocol CalleeCatalog {
     func waitedClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax?
     /// The functions whose forwarding callbacks may move into a `Task` (``MigrationIndex/forwardingAllowed``).
     var forwardingAllowed: Set<String> { get }
+    /// Whether the run decides ``forwardingAllowed`` (``MigrationIndex/runDecidesForwarding``).
+    var runDecidesForwarding: Bool { get }
     /// The functions whose callers with code after the call are all converted (``MigrationIndex/codeAfterCleared``).
     var codeAfterCleared: Set<String> { get }
     /// `type` inherits a UIKit or AppKit class isolated to the main actor (``MigrationIndex/inheritsMainActorFrameworkClass(_:)``).
@@ -174,6 +176,7 @@ extension CalleeCatalog {
     func callWithCodeAfter(_ swiftName: String, parameters: [ParameterShape], typeName: String?) -> (location: MigrationIndex.Location, callee: String)? { nil }
     func waitedClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? { nil }
     var forwardingAllowed: Set<String> { [] }
+    var runDecidesForwarding: Bool { false }
     var codeAfterCleared: Set<String> { [] }
     func inheritsMainActorFrameworkClass(_ type: String) -> Bool { MigrationIndex.mainActorFrameworkClasses.contains(type) }
 
@@ -202,6 +205,7 @@ struct IndexCalleeCatalog: CalleeCatalog {
         index.waitedClosure(of: call)
     }
     var forwardingAllowed: Set<String> { index.forwardingAllowed }
+    var runDecidesForwarding: Bool { index.runDecidesForwarding }
     var codeAfterCleared: Set<String> { index.codeAfterCleared }
     func inheritsMainActorFrameworkClass(_ type: String) -> Bool { index.inheritsMainActorFrameworkClass(type) }
     /// `--stage all`: the declarations stage runs on every file of the tree too.

@@ -371,6 +371,9 @@ public struct MigrationIndex: Sendable {
     /// same run, so no caller's code runs where the callee answered (set by the run, from a first
     /// pass: ``ForwardingFacts``).
     public var forwardingAllowed = Set<String>()
+    /// The run migrating with this index decides ``forwardingAllowed`` (a run over a tree does; a
+    /// run over one file, whose index is the file's own, does not).
+    public var runDecidesForwarding = false
     /// The functions (``ForwardingFacts/Function/key``) whose callers running code after calling
     /// them are all converted by the run (``ForwardingFacts/cleared(by:index:)``).
     public var codeAfterCleared = Set<String>()
