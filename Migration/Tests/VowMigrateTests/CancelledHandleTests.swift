@@ -102,8 +102,7 @@ final class CancelledHandleTests: XCTestCase {
     func testAHandleTheTreeConformsToItsCancellableProtocolIsCancelledByTheAlternatives() throws {
         let directory = try TestSupport.temporaryDirectory(self)
         let root = directory.appendingPathComponent("tree")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try Self.service.write(to: root.appendingPathComponent("RoomService.swift"), atomically: true, encoding: .utf8)
+        try TestSupport.writeTree([("RoomService.swift", Self.service)], at: root)
         let result = try TestSupport.migrate([root.path, "--to", "async", "--in-place"])
         XCTAssertEqual(result.status, 0, result.standardError)
         XCTAssertTrue(result.standardError.contains("1 candidate: 1 alternative added"), result.standardError)
@@ -123,10 +122,9 @@ final class CancelledHandleTests: XCTestCase {
         // The promise form cancels it through its cancellation token; whether the type is
         // `Sendable` or not, the form compiles without a warning.
         let promiseRoot = directory.appendingPathComponent("promise")
-        try FileManager.default.createDirectory(at: promiseRoot, withIntermediateDirectories: true)
-        try Self.service.write(to: promiseRoot.appendingPathComponent("RoomService.swift"), atomically: true, encoding: .utf8)
+        try TestSupport.writeTree([("RoomService.swift", Self.service)], at: promiseRoot)
         let sendable = Self.framework.replacingOccurrences(of: "final class HTTPOperation {", with: "final class HTTPOperation: Sendable {")
-        try sendable.write(to: directory.appendingPathComponent("HTTPOperation.swift"), atomically: true, encoding: .utf8)
+        try TestSupport.writeTree([("HTTPOperation.swift", sendable)], at: directory)
         let promise = try TestSupport.migrate([promiseRoot.path, "--to", "promise", "--in-place"])
         XCTAssertEqual(promise.status, 0, promise.standardError)
         let promiseService = try String(contentsOf: promiseRoot.appendingPathComponent("RoomService.swift"), encoding: .utf8)
@@ -140,9 +138,8 @@ final class CancelledHandleTests: XCTestCase {
     func testWithoutTheConformanceTheHandleSkipsTheFunction() throws {
         let directory = try TestSupport.temporaryDirectory(self)
         let root = directory.appendingPathComponent("tree")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let source = Self.service.replacingOccurrences(of: "extension HTTPOperation: Cancellable {}", with: "")
-        try source.write(to: root.appendingPathComponent("RoomService.swift"), atomically: true, encoding: .utf8)
+        try TestSupport.writeTree([("RoomService.swift", source)], at: root)
         let result = try TestSupport.migrate([root.path, "--to", "async", "--in-place"])
         XCTAssertEqual(result.status, 0, result.standardError)
         XCTAssertTrue(result.standardError.contains(

@@ -175,9 +175,7 @@ final class ReplaceOverloadTests: XCTestCase {
 
             """)
         let root = directory.appendingPathComponent("tree")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try Self.client.write(to: root.appendingPathComponent("Client.swift"), atomically: true, encoding: .utf8)
-        try Self.screen.write(to: root.appendingPathComponent("Screen.swift"), atomically: true, encoding: .utf8)
+        try TestSupport.writeTree([("Client.swift", Self.client), ("Screen.swift", Self.screen)], at: root)
         let result = try TestSupport.migrate([root.path, "--to", "async", "--stage", "all", "--replace", "--in-place"])
         XCTAssertEqual(result.status, 0, result.standardError)
         XCTAssertTrue(result.standardError.contains("""

@@ -326,8 +326,7 @@ final class SilentPathTests: XCTestCase {
 
             """
         let tree = try TestSupport.temporaryDirectory(self).appendingPathComponent("App")
-        try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
-        try source.write(to: tree.appendingPathComponent("App.swift"), atomically: true, encoding: .utf8)
+        try TestSupport.writeTree([("App.swift", source)], at: tree)
         let first = try TestSupport.migrate([tree.path, "--to", "async", "--stage", "all", "--in-place"])
         XCTAssertEqual(first.status, 0, first.standardError)
         for place in ["App.swift:15:9: note: converted 1 callback", "App.swift:38:9: note: converted 1 callback",

@@ -2143,10 +2143,8 @@ struct ChainToAsync {
         guard let head = (ReplacedPromiseCalls.unwrapped(root)?.call ?? root).as(FunctionCallExprSyntax.self),
               let base = PyramidReader.baseName(head),
               catalog.promiseValueTypes(named: base).count > 1,
-              let first = links.first, [.then, .map, .compactMap, .done, .get].contains(first.kind),
-              case .parameterClause(let clause)? = first.closure?.signature?.parameterClause, clause.parameters.count == 1,
-              let type = clause.parameters.first?.type?.trimmedDescription, !["Any", "AnyObject"].contains(type) else { return nil }
-        return type
+              let first = links.first, [.then, .map, .compactMap, .done, .get].contains(first.kind) else { return nil }
+        return ExistingCallCollector.typedParameter(of: first.closure)
     }
 
     /// `let firstPromise = load(id: 1)` in async code would reach an async overload of `load`,

@@ -252,7 +252,7 @@ struct PromiseFunctionToAsync {
         guard let type = resolved ?? PromiseType(spelledBy: decl), let body = decl.body, let last = body.statements.last else {
             throw Refusal("its body answers with no promise", at: decl.name)
         }
-        if blocks(body) {
+        if blockingCall(in: body) != nil {
             throw Refusal("its body calls `lock()`, `unlock()` or `wait()`, which async code cannot (they block its thread)", at: decl.name)
         }
         var answers: [(expression: ExprSyntax, replaced: Syntax)] = []
@@ -321,13 +321,8 @@ struct PromiseFunctionToAsync {
         }
     }
 
-    /// Whether the body calls `lock()`, `unlock()` or `wait()`, which Swift refuses in async code
-    /// (`NSLock`, `DispatchSemaphore`, `DispatchGroup` are unavailable there).
-    private static func blocks(_ body: CodeBlockSyntax) -> Bool {
-        blockingCall(in: body) != nil
-    }
-
-    /// The name of the first `.lock()`, `.unlock()` or `.wait()` call in `node` (``blocks(_:)``).
+    /// The name of the first `.lock()`, `.unlock()` or `.wait()` call in `node`, which Swift
+    /// refuses in async code (`NSLock`, `DispatchSemaphore`, `DispatchGroup` are unavailable there).
     static func blockingCall(in node: some SyntaxProtocol) -> TokenSyntax? {
         node.tokens(viewMode: .sourceAccurate).first { token in
             guard case .identifier(let name) = token.tokenKind, ["lock", "unlock", "wait"].contains(name),

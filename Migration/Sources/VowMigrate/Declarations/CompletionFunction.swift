@@ -27,9 +27,10 @@ struct CompletionFunction {
         /// Whether the handle is known to be `Sendable`; if not, the generated code captures it
         /// with `nonisolated(unsafe)`, since cancelling from another thread is what it is for.
         var isSendable: Bool
-        /// Its type is declared in no file of the run (its `cancel()` known from a call of the
-        /// tree's): whether it is `Sendable` is not known, so the generated code captures a
-        /// closure cancelling it instead, which needs `nonisolated(unsafe)` either way.
+        /// Its type is declared in no file of the run (its `cancel()` known from the tree's
+        /// conformance of it to a protocol declaring one): whether it is `Sendable` is not known,
+        /// so the generated code captures a closure cancelling it instead, which needs
+        /// `nonisolated(unsafe)` either way.
         var sendabilityUnknown = false
     }
 

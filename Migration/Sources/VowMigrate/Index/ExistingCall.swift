@@ -773,11 +773,8 @@ final class ExistingCallCollector: SyntaxVisitor {
                 return contextSpellsType(outer)
             }
             guard ["then", "map", "compactMap", "done", "get"].contains(member.declName.baseName.text),
-                  let link = member.parent?.as(FunctionCallExprSyntax.self), link.calledExpression.id == member.id,
-                  let closure = link.trailingClosure ?? (link.arguments.count == 1 ? link.arguments.first?.expression.as(ClosureExprSyntax.self) : nil),
-                  case .parameterClause(let clause)? = closure.signature?.parameterClause, clause.parameters.count == 1,
-                  let type = clause.parameters.first?.type?.trimmedDescription else { return false }
-            return !["Any", "AnyObject", "_"].contains(type)
+                  let link = member.parent?.as(FunctionCallExprSyntax.self), link.calledExpression.id == member.id else { return false }
+            return typedParameter(of: link.trailingClosure ?? (link.arguments.count == 1 ? link.arguments.first?.expression.as(ClosureExprSyntax.self) : nil)) != nil
         }
         if let cast = node.parent?.as(AsExprSyntax.self), cast.questionOrExclamationMark == nil {
             return cast.type.as(IdentifierTypeSyntax.self)?.genericArgumentClause != nil
@@ -813,6 +810,16 @@ final class ExistingCallCollector: SyntaxVisitor {
         guard let list = node.parent?.as(CodeBlockItemSyntax.self)?.parent?.as(CodeBlockItemListSyntax.self), list.count == 1 else { return false }
         if let closure = list.parent?.as(ClosureExprSyntax.self) { return closure.signature?.returnClause != nil }
         return list.parent?.as(CodeBlockSyntax.self)?.parent?.as(FunctionDeclSyntax.self)?.signature.returnClause != nil
+    }
+
+    /// The type a closure's one parameter spells (`{ (user: User) in }`), where it names one:
+    /// not `Any`, `AnyObject` or `_`, which say nothing of the value. What a chain's first
+    /// handler tells of an overloaded call's type, for the index (``spellsPromiseType(_:)``) and
+    /// for the straight-line code that binds it (``ChainToAsync``) alike.
+    static func typedParameter(of closure: ClosureExprSyntax?) -> String? {
+        guard case .parameterClause(let clause)? = closure?.signature?.parameterClause, clause.parameters.count == 1,
+              let type = clause.parameters.first?.type?.trimmedDescription, !["Any", "AnyObject", "_"].contains(type) else { return nil }
+        return type
     }
 
     /// The number of parameters a closure literal declares, or nil when it uses `$0` (or is
